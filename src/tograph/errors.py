@@ -1,0 +1,105 @@
+"""User-facing errors and source locations.
+
+Every error a user can meet is a ``ToGraphError`` subclass. Errors tied to user code carry a
+``SourceLocation`` and print the offending line with a caret, so a message reads like a Python
+traceback of the user's own function, never of generated code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SourceLocation:
+    """Where a construct is in the user's source: ``file:line`` plus the line itself."""
+
+    file: str
+    line: int
+    col: int = 0
+    source_line: str = ""
+    function: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def excerpt(self) -> str:
+        """The source line with a caret under the column, or '' if the source is unknown."""
+        if not self.source_line:
+            return ""
+        text = self.source_line.rstrip()
+        indent = len(text) - len(text.lstrip())
+        stripped = text.lstrip()
+        caret = " " * max(self.col - indent, 0) + "^"
+        return f"    {stripped}\n    {caret}"
+
+
+class ToGraphError(Exception):
+    """Base class of every tograph error; carries an optional source location."""
+
+    def __init__(self, message: str, loc: SourceLocation | None = None, hint: str | None = None):
+        self.message = message
+        self.loc = loc
+        self.hint = hint
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        text = self.message
+        if self.loc is not None:
+            where = f"{self.loc}" + (f", in {self.loc.function}" if self.loc.function else "")
+            text = f"{where}: {text}"
+            excerpt = self.loc.excerpt()
+            if excerpt:
+                text += "\n" + excerpt
+        if self.hint:
+            text += f"\n  (hint: {self.hint})"
+        return text
+
+
+class ShapeError(ToGraphError, ValueError):
+    """Operands whose shapes do not fit the operation (matmul, broadcasting, reshape, ...)."""
+
+
+class DTypeError(ToGraphError, TypeError):
+    """Operands whose dtypes do not fit the operation, or a loop variable changing dtype."""
+
+
+class TracerError(ToGraphError, TypeError):
+    """A tensor used where a concrete Python value is needed (``bool(t)``, ``int(t)``, ...)."""
+
+
+class UnsupportedError(ToGraphError):
+    """A construct or NumPy function that tograph cannot put in a graph (leads to fallback)."""
+
+    def __init__(
+        self,
+        message: str,
+        loc: SourceLocation | None = None,
+        hint: str | None = None,
+        construct: str = "",
+    ):
+        self.construct = construct
+        super().__init__(message, loc, hint)
+
+
+class ConversionError(ToGraphError):
+    """The function cannot be converted, and the problem is in the user's code."""
+
+
+class GraphRuntimeError(ToGraphError, RuntimeError):
+    """An error raised while executing a graph, located at the user's source line."""
+
+
+class InternalError(ToGraphError):
+    """A broken invariant inside tograph. This is a bug."""
+
+    def __init__(self, message: str, loc: SourceLocation | None = None, hint: str | None = None):
+        super().__init__(f"{message}. This is a bug in tograph; please report it.", loc, hint)
+
+
+class FallbackWarning(UserWarning):
+    """A function (or part of it) runs eagerly because it could not be converted to a graph."""
+
+
+class RetracingWarning(UserWarning):
+    """A function keeps being traced again for new argument types or static values."""

@@ -1,0 +1,195 @@
+"""Tensor types: dtype, shape with unknown (``None``) dimensions, and the weak flag.
+
+A *weak* type marks a value that is a Python scalar in eager code (a literal, a ``range`` index, a
+counter started at ``0``). NumPy 2 (NEP 50) lets such values adopt the dtype of the arrays they meet,
+so ``float32_array * i`` stays float32. At run time tograph keeps weak values as Python scalars, so
+NumPy itself applies exactly that rule; the type rules here predict it.
+
+Printed form: ``f32[3,None]``; a weak type carries a trailing ``~`` (``i64[]~``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from tograph import errors
+
+Dim = int | None
+Shape = tuple[Dim, ...]
+
+_ABBREV = {
+    np.dtype(np.bool_): "bool",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "u8",
+    np.dtype(np.uint16): "u16",
+    np.dtype(np.uint32): "u32",
+    np.dtype(np.uint64): "u64",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.complex64): "c64",
+    np.dtype(np.complex128): "c128",
+}
+_FROM_ABBREV = {v: k for k, v in _ABBREV.items()}
+
+# What a weak value of each dtype kind stands for when NumPy promotes it.
+_WEAK_PROXY = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TensorType:
+    """The static type of a graph value, e.g. ``f64[3,None]`` or ``i64[]~`` (weak)."""
+
+    dtype: np.dtype
+    shape: Shape
+    weak: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dtype", np.dtype(self.dtype))
+        object.__setattr__(self, "shape", tuple(self.shape))
+        if self.weak and self.shape != ():
+            raise errors.InternalError(f"weak type must be a scalar, got shape {self.shape}")
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int | None:
+        """Number of elements, or None when a dimension is unknown."""
+        if any(d is None for d in self.shape):
+            return None
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def is_static_shape(self) -> bool:
+        return all(d is not None for d in self.shape)
+
+    def with_shape(self, shape: Sequence[Dim]) -> "TensorType":
+        return TensorType(self.dtype, tuple(shape), self.weak and tuple(shape) == ())
+
+    def strong(self) -> "TensorType":
+        return TensorType(self.dtype, self.shape, False)
+
+    def __str__(self) -> str:
+        dims = ",".join("None" if d is None else str(d) for d in self.shape)
+        return f"{dtype_name(self.dtype)}[{dims}]" + ("~" if self.weak else "")
+
+    __repr__ = __str__
+
+
+def dtype_name(dtype: Any) -> str:
+    """Short dtype name used in printed types (``f32``, ``i64``, ``bool``)."""
+    dtype = np.dtype(dtype)
+    return _ABBREV.get(dtype, dtype.name)
+
+
+def parse_type(text: str) -> TensorType:
+    """Parses the printed form of a type, e.g. ``f32[3,None]`` or ``i64[]~``."""
+    text = text.strip()
+    weak = text.endswith("~")
+    if weak:
+        text = text[:-1]
+    if not text.endswith("]") or "[" not in text:
+        raise ValueError(f"cannot parse type {text!r}; expected e.g. 'f64[3]' or 'i64[]'")
+    name, dims = text[:-1].split("[", 1)
+    dtype = _FROM_ABBREV.get(name)
+    if dtype is None:
+        try:
+            dtype = np.dtype(name)
+        except TypeError as exc:
+            raise ValueError(f"unknown dtype {name!r} in type {text!r}") from exc
+    shape = tuple(None if d.strip() in ("None", "?") else int(d) for d in dims.split(",") if d.strip())
+    return TensorType(dtype, shape, weak)
+
+
+def is_python_scalar(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic)
+
+
+def type_of(value: Any) -> TensorType:
+    """The type of a concrete value: NumPy arrays and scalars are strong, Python scalars weak."""
+    if is_python_scalar(value):
+        return TensorType(np.asarray(value).dtype, (), weak=True)
+    arr = np.asarray(value)
+    if arr.dtype == object:
+        raise errors.ToGraphError(f"value of type {type(value).__name__} is not a tensor")
+    return TensorType(arr.dtype, arr.shape)
+
+
+def weak_proxy(t: TensorType) -> Any:
+    """A Python scalar that promotes the way the weak type ``t`` does."""
+    return _WEAK_PROXY[t.dtype.kind]
+
+
+def promote(types: Iterable[TensorType]) -> tuple[np.dtype, bool]:
+    """NumPy 2 result dtype of combining ``types``, and whether the result is weak.
+
+    Weak types take part as Python scalars (NEP 50); the result is weak only if every input is.
+    """
+    types = list(types)
+    strong = [t.dtype for t in types if not t.weak]
+    weak = [weak_proxy(t) for t in types if t.weak]
+    if not strong:
+        return np.result_type(*weak), True
+    return np.result_type(*strong, *weak), False
+
+
+def broadcast_shapes(*shapes: Shape, what: str = "operands") -> Shape:
+    """NumPy broadcasting of shapes with unknown dims; raises a clear error on mismatch."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out: list[Dim] = []
+    for axis in range(ndim):
+        dims = [s[axis - ndim + len(s)] for s in shapes if axis - ndim + len(s) >= 0]
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            pretty = ", ".join(str(tuple(s)) for s in shapes)
+            raise errors.ShapeError(f"{what} could not be broadcast together with shapes {pretty}")
+        if known:
+            out.append(known.pop())
+        elif any(d is None for d in dims):
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def join(a: TensorType, b: TensorType) -> TensorType:
+    """The least type holding values of both ``a`` and ``b``: promoted dtype, differing dims unknown."""
+    dtype, weak = promote([a, b])
+    if a.ndim != b.ndim:
+        raise errors.ShapeError(f"values of rank {a.ndim} ({a}) and rank {b.ndim} ({b}) cannot be merged")
+    shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
+    return TensorType(dtype, shape, weak and shape == ())
+
+
+def matches(t: TensorType, value: Any) -> bool:
+    """Whether a concrete value fits type ``t`` (dtype equal, known dims equal)."""
+    v = type_of(value)
+    if v.dtype != t.dtype or v.ndim != t.ndim:
+        return False
+    return all(d is None or d == e for d, e in zip(t.shape, v.shape))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListType:
+    """A typed tensor list (values appended inside loops); ``elem`` is None until the first push.
+
+    Printed form: ``list[f64[3]]``.
+    """
+
+    elem: TensorType | None
+
+    def __str__(self) -> str:
+        return f"list[{self.elem if self.elem is not None else '?'}]"
+
+    __repr__ = __str__
+
+
+ValueType = TensorType | ListType

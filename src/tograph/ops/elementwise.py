@@ -1,0 +1,193 @@
+"""Elementwise primitives: arithmetic, comparisons, logic, math functions, ``where``, ``clip``, ``astype``.
+
+Result dtypes are NumPy's own: the type rule asks NumPy for the dtype of the same ufunc applied to
+tiny values of the input dtypes (weak inputs as Python scalars), so promotion follows NumPy 2 and
+NEP 50 exactly. Operator primitives (``a + b``) are emitted as Python operators: on Python
+scalars (weak values) they keep Python semantics, on arrays NumPy's.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from tograph import errors
+from tograph.ir import primitives, types
+from tograph.trace import dispatch
+
+# ---- type rules --------------------------------------------------------------------------
+
+
+def _probe_value(t: types.TensorType) -> Any:
+    if t.weak:
+        return {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}[t.dtype.kind]
+    return np.ones((), dtype=t.dtype)
+
+
+@functools.lru_cache(maxsize=4096)
+def _probe_dtype(name: str, fn: Callable[..., Any], in_types: tuple[types.TensorType, ...]) -> tuple[np.dtype, bool]:
+    """NumPy's result dtype of ``fn`` on values of ``in_types``, and whether it is a Python scalar."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            out = fn(*(_probe_value(t) for t in in_types))
+        except (TypeError, np.exceptions.DTypePromotionError) as exc:
+            pretty = ", ".join(str(t) for t in in_types)
+            raise errors.DTypeError(f"{name} does not support operands of types ({pretty}): {exc}") from None
+    return np.asarray(out).dtype, types.is_python_scalar(out)
+
+
+def elementwise_rule(name: str, fn: Callable[..., Any], pyop: Callable[..., Any] | None = None) -> Callable[..., types.TensorType]:
+    """Type rule of an elementwise op: broadcast shapes, NumPy's dtype; weak if Python's op says so."""
+
+    def rule(*in_types: types.TensorType) -> types.TensorType:
+        shape = types.broadcast_shapes(*(t.shape for t in in_types), what=f"operands of {name}")
+        if pyop is not None and all(t.weak for t in in_types):
+            dtype, weak = _probe_dtype(name, pyop, tuple(in_types))
+        else:
+            dtype, weak = _probe_dtype(name, fn, tuple(in_types))[0], False
+        return types.TensorType(dtype, shape, weak and shape == ())
+
+    return rule
+
+
+# ---- definitions -------------------------------------------------------------------------
+
+
+def _operator_emit(symbol: str) -> primitives.Emitter:
+    def emit(ctx: primitives.EmitContext, eqn: Any, args: Any) -> str:
+        if len(args) == 1:
+            return f"({symbol}{args[0]})"
+        return f"({args[0]} {symbol} {args[1]})"
+
+    return emit
+
+
+def _define(name: str, ufunc: Any, pyop: Callable[..., Any] | None = None, symbol: str | None = None) -> primitives.Primitive:
+    emit = _operator_emit(symbol) if symbol else None
+    prim = primitives.Primitive(name, ufunc, elementwise_rule(name, ufunc, pyop), emit=emit)
+    dispatch.implements(ufunc)(lambda *args, **kw: _ufunc_call(prim, args, kw))
+    return prim
+
+
+def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    dtype = kwargs.pop("dtype", None)
+    if kwargs:
+        raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
+    out = prim.bind(*args)
+    return out if dtype is None else astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
+
+
+add_p = _define("add", np.add, operator.add, "+")
+subtract_p = _define("subtract", np.subtract, operator.sub, "-")
+multiply_p = _define("multiply", np.multiply, operator.mul, "*")
+divide_p = _define("divide", np.divide, operator.truediv, "/")
+floor_divide_p = _define("floor_divide", np.floor_divide, operator.floordiv, "//")
+mod_p = _define("mod", np.remainder, operator.mod, "%")
+power_p = _define("power", np.power, operator.pow, "**")
+less_p = _define("less", np.less, operator.lt, "<")
+less_equal_p = _define("less_equal", np.less_equal, operator.le, "<=")
+greater_p = _define("greater", np.greater, operator.gt, ">")
+greater_equal_p = _define("greater_equal", np.greater_equal, operator.ge, ">=")
+equal_p = _define("equal", np.equal, operator.eq, "==")
+not_equal_p = _define("not_equal", np.not_equal, operator.ne, "!=")
+bitwise_and_p = _define("bitwise_and", np.bitwise_and, operator.and_, "&")
+bitwise_or_p = _define("bitwise_or", np.bitwise_or, operator.or_, "|")
+bitwise_xor_p = _define("bitwise_xor", np.bitwise_xor, operator.xor, "^")
+negative_p = _define("negative", np.negative, operator.neg, "-")
+positive_p = _define("positive", np.positive, operator.pos, "+")
+invert_p = _define("invert", np.invert, operator.invert, "~")
+abs_p = primitives.Primitive("abs", np.abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})")
+dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
+
+maximum_p = _define("maximum", np.maximum)
+minimum_p = _define("minimum", np.minimum)
+arctan2_p = _define("arctan2", np.arctan2)
+logical_and_p = _define("logical_and", np.logical_and)
+logical_or_p = _define("logical_or", np.logical_or)
+logical_xor_p = _define("logical_xor", np.logical_xor)
+logical_not_p = _define("logical_not", np.logical_not)
+
+sign_p = _define("sign", np.sign)
+exp_p = _define("exp", np.exp)
+log_p = _define("log", np.log)
+log1p_p = _define("log1p", np.log1p)
+expm1_p = _define("expm1", np.expm1)
+sqrt_p = _define("sqrt", np.sqrt)
+square_p = _define("square", np.square)
+sin_p = _define("sin", np.sin)
+cos_p = _define("cos", np.cos)
+tan_p = _define("tan", np.tan)
+tanh_p = _define("tanh", np.tanh)
+arctan_p = _define("arctan", np.arctan)
+sinh_p = _define("sinh", np.sinh)
+cosh_p = _define("cosh", np.cosh)
+floor_p = _define("floor", np.floor)
+ceil_p = _define("ceil", np.ceil)
+isnan_p = _define("isnan", np.isnan)
+isfinite_p = _define("isfinite", np.isfinite)
+
+
+# ---- where, clip, astype -----------------------------------------------------------------
+
+where_p = primitives.Primitive("where", np.where, elementwise_rule("where", np.where))
+
+
+@dispatch.implements(np.where)
+def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if x is None or y is None:
+        raise dispatch.unsupported("np.where with one argument (use np.nonzero on static values)")
+    return where_p.bind(condition, x, y)
+
+
+def _clip_impl(x: Any, lo: Any, hi: Any) -> Any:
+    return np.clip(x, lo, hi)
+
+
+clip_p = primitives.Primitive("clip", _clip_impl, elementwise_rule("clip", _clip_impl))
+
+
+@dispatch.implements(np.clip)
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, **kwargs: Any) -> Any:
+    a_min = kwargs.pop("min", a_min)
+    a_max = kwargs.pop("max", a_max)
+    if kwargs:
+        raise dispatch.unsupported(f"np.clip with {', '.join(sorted(kwargs))}=")
+    if a_min is None and a_max is None:
+        raise ValueError("np.clip: at least one of a_min and a_max must be given")
+    if a_min is None:
+        return minimum_p.bind(a, a_max)
+    if a_max is None:
+        return maximum_p.bind(a, a_min)
+    return clip_p.bind(a, a_min, a_max)
+
+
+_PY_TYPES = {"b": "bool", "i": "int", "f": "float", "c": "complex"}
+
+
+def _astype_impl(x: Any, dtype: np.dtype, weak: bool) -> Any:
+    if weak:
+        return getattr(__import__("builtins"), _PY_TYPES[dtype.kind])(x)
+    return np.asarray(x).astype(dtype)[()] if np.ndim(x) == 0 else np.asarray(x).astype(dtype)
+
+
+def _astype_rule(x: types.TensorType, dtype: np.dtype, weak: bool) -> types.TensorType:
+    if weak and (x.shape != () or dtype.kind not in _PY_TYPES):
+        raise errors.InternalError(f"astype to a weak {dtype} from {x}")
+    return types.TensorType(dtype, x.shape, weak)
+
+
+def _astype_emit(ctx: primitives.EmitContext, eqn: Any, args: Any) -> str:
+    dtype, weak = eqn.params["dtype"], eqn.params["weak"]
+    if weak:
+        return f"{_PY_TYPES[dtype.kind]}({args[0]})"
+    if eqn.inputs[0].type.shape == ():
+        return f"{ctx.const(dtype.type)}({args[0]})"
+    return f"{args[0]}.astype({ctx.const(dtype)})"
+
+
+astype_p = primitives.Primitive("astype", _astype_impl, _astype_rule, emit=_astype_emit)

@@ -1,0 +1,107 @@
+"""Graph building: a stack of ``GraphBuilder``s that symbolic tensors emit equations into.
+
+A builder collects the equations of one graph. Control-flow ops open a child builder per branch or
+loop body; a symbolic tensor of an enclosing builder used inside a child is *captured*: it becomes
+an extra input of the child graph, and the control-flow op passes the outer value in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Iterator, Sequence
+
+from tograph import errors, origin
+from tograph.ir import core, types
+
+_state = threading.local()
+
+
+def _stack() -> list["GraphBuilder"]:
+    if not hasattr(_state, "stack"):
+        _state.stack = []
+    return _state.stack
+
+
+def current() -> "GraphBuilder | None":
+    """The builder that new equations go to, or None outside graph building."""
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+class GraphBuilder:
+    """Collects the equations of one graph; see module docstring."""
+
+    def __init__(self, name: str, parent: "GraphBuilder | None" = None):
+        self.name = name
+        self.parent = parent
+        self.inputs: list[core.Var] = []
+        self.eqns: list[core.Eqn] = []
+        self.captures: list[tuple[Any, core.Var]] = []  # (outer SymbolicTensor, inner input Var)
+        self._captured: dict[int, core.Var] = {}
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator["GraphBuilder"]:
+        """Makes this builder the current one for the duration of the block."""
+        stack = _stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            stack.pop()
+
+    def child(self, name: str) -> "GraphBuilder":
+        return GraphBuilder(name, parent=self)
+
+    def add_input(self, type_: types.TensorType, hint: str | None = None) -> Any:
+        """A new graph input; returns the symbolic tensor standing for it."""
+        from tograph.trace import tensor
+
+        var = core.Var(type_, hint)
+        self.inputs.append(var)
+        return tensor.SymbolicTensor(var, self)
+
+    def atom(self, value: Any) -> core.Atom:
+        """The IR operand for ``value``: a var of this graph (capturing if needed) or a literal."""
+        from tograph.trace import tensor
+
+        if isinstance(value, tensor.SymbolicTensor):
+            if value.builder is self:
+                return value.var
+            return self._capture(value)
+        if isinstance(value, tensor.TensorBase):
+            return core.Lit.of(value.numpy())
+        return core.Lit.of(value)
+
+    def _capture(self, outer: Any) -> core.Var:
+        key = outer.var.id
+        if key in self._captured:
+            return self._captured[key]
+        if self.parent is None:
+            raise errors.TracerError(
+                f"a tensor ({outer.var.type}) from a graph that is no longer being built was used",
+                hint="tensors made while compiling one function cannot be kept and used later",
+            )
+        if outer.builder is not self.parent:
+            self.parent._capture(outer)
+        inner = core.Var(outer.var.type, outer.var.hint)
+        self._captured[key] = inner
+        self.captures.append((outer, inner))
+        return inner
+
+    def emit(self, prim: Any, args: Sequence[Any], params: dict[str, Any], loc: errors.SourceLocation | None = None) -> Any:
+        """Appends ``prim(*args, **params)``; returns its output symbolic tensor(s)."""
+        from tograph.trace import tensor
+
+        inputs = tuple(self.atom(a) for a in args)
+        out_types = prim.out_types([a.type for a in inputs], params)
+        outputs = tuple(core.Var(t) for t in out_types)
+        self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
+        results = tuple(tensor.SymbolicTensor(v, self) for v in outputs)
+        return results if prim.multiple_results else results[0]
+
+    def finish(self, outputs: Sequence[Any]) -> core.Graph:
+        """The built graph: explicit inputs, then captured inputs, then ``outputs``."""
+        outs = tuple(self.atom(o) for o in outputs)
+        inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
+        return core.Graph(self.name, inputs, tuple(self.eqns), outs)

@@ -1,0 +1,51 @@
+"""Dispatch: from a primitive application or a NumPy call to the right kind of tensor.
+
+``bind`` sends ``prim(*args)`` to the highest-priority tensor class among the arguments (symbolic
+tensors emit an equation, eager tensors run and record on the tape) or, with no tensor among them,
+runs the kernel directly. ``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers
+that the ops modules register with ``implements``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tograph import errors
+
+UFUNCS: dict[Any, Callable[..., Any]] = {}
+FUNCTIONS: dict[Any, Callable[..., Any]] = {}
+
+
+def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a handler for NumPy ufuncs or functions called with a tensor argument."""
+    import numpy as np
+
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        for fn in numpy_callables:
+            table = UFUNCS if isinstance(fn, np.ufunc) else FUNCTIONS
+            table[fn] = handler
+        return handler
+
+    return register
+
+
+def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    """Applies ``prim`` to ``args``; see module docstring."""
+    from tograph.trace import tensor
+
+    owner = None
+    for a in args:
+        if isinstance(a, tensor.TensorBase) and (owner is None or a.PRIORITY > owner.PRIORITY):
+            owner = type(a)
+    if owner is None:
+        return prim.impl(*args, **params)
+    return owner.bind_primitive(prim, args, params)
+
+
+def unsupported(name: str) -> errors.UnsupportedError:
+    """The error for a NumPy function that has no primitive (the compiler falls back on it)."""
+    return errors.UnsupportedError(
+        f"NumPy function {name} is not supported on tensors",
+        hint="tograph runs this function eagerly instead, or call it on static values",
+        construct=name,
+    )
