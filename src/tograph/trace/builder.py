@@ -37,7 +37,7 @@ class GraphBuilder:
         self.parent = parent
         self.inputs: list[core.Var] = []
         self.eqns: list[core.Eqn] = []
-        self.captures: list[tuple[Any, core.Var]] = []  # (outer SymbolicTensor, inner input Var)
+        self.captures: list[tuple[Any, core.Var]] = []  # (outer Symbolic value, inner input Var)
         self._captured: dict[int, core.Var] = {}
 
     @contextlib.contextmanager
@@ -59,13 +59,13 @@ class GraphBuilder:
 
         var = core.Var(type_, hint)
         self.inputs.append(var)
-        return tensor.SymbolicTensor(var, self)
+        return tensor.wrap(var, self)
 
     def atom(self, value: Any) -> core.Atom:
         """The IR operand for ``value``: a var of this graph (capturing if needed) or a literal."""
         from tograph.trace import tensor
 
-        if isinstance(value, tensor.SymbolicTensor):
+        if isinstance(value, tensor.Symbolic):
             if value.builder is self:
                 return value.var
             return self._capture(value)
@@ -97,7 +97,7 @@ class GraphBuilder:
         out_types = prim.out_types([a.type for a in inputs], params)
         outputs = tuple(core.Var(t) for t in out_types)
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
-        results = tuple(tensor.SymbolicTensor(v, self) for v in outputs)
+        results = tuple(tensor.wrap(v, self) for v in outputs)
         return results if prim.multiple_results else results[0]
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:

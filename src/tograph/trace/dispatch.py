@@ -3,7 +3,8 @@
 ``bind`` sends ``prim(*args)`` to the highest-priority tensor class among the arguments (symbolic
 tensors emit an equation, eager tensors run and record on the tape) or, with no tensor among them,
 runs the kernel directly. ``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers
-that the ops modules register with ``implements``.
+that the ops modules register with ``implements``; ``OVERRIDES`` holds handlers for callables NumPy
+does not dispatch on, registered with ``overrides``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,20 @@ from tograph import errors
 
 UFUNCS: dict[Any, Callable[..., Any]] = {}
 FUNCTIONS: dict[Any, Callable[..., Any]] = {}
+# Callables that NumPy does not dispatch on (np.zeros(n), np.array([t, u]), np.arange(n), ...): converted
+# code calls these handlers instead when any argument, however deeply nested, is a tensor.
+OVERRIDES: dict[Any, Callable[..., Any]] = {}
+
+
+def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a handler for a callable that NumPy does not dispatch to tensors."""
+
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        for fn in callables:
+            OVERRIDES[fn] = handler
+        return handler
+
+    return register
 
 
 def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -248,8 +248,25 @@ class TensorBase:
     __abs__, __invert__ = _unary("abs"), _unary("invert")
 
 
-class SymbolicTensor(TensorBase):
-    """A value of the graph being built; operations on it append equations."""
+class Symbolic:
+    """Any value of the graph being built: a graph ``Var`` owned by a ``GraphBuilder``."""
+
+    __slots__ = ()
+    var: core.Var
+    builder: builder_mod.GraphBuilder
+
+
+# Which symbolic class stands for a value of each type class (ListType values are registered by ops.lists).
+SYMBOLIC_CLASSES: dict[type, Any] = {}
+
+
+def wrap(var: core.Var, builder: builder_mod.GraphBuilder) -> Symbolic:
+    """The symbolic value for ``var``: a ``SymbolicTensor``, or e.g. a symbolic list for a ListType."""
+    return SYMBOLIC_CLASSES.get(type(var.type), SymbolicTensor)(var, builder)
+
+
+class SymbolicTensor(Symbolic, TensorBase):
+    """A tensor of the graph being built; operations on it append equations."""
 
     PRIORITY = 2
     __slots__ = ("var", "builder")
