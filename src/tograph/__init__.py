@@ -1,6 +1,17 @@
 """tograph: compile Python + NumPy functions with control flow into static dataflow graphs."""
 
 from tograph import ops as _ops  # noqa: F401  (registers the primitives)
-from tograph.errors import ConversionError, FallbackWarning, ToGraphError
+from tograph.api import StaticFunction, TensorSpec, to_static
+from tograph.concrete import ConcreteFunction
+from tograph.errors import ConversionError, FallbackWarning, RetracingWarning, ToGraphError
 
-__all__ = ["ConversionError", "FallbackWarning", "ToGraphError"]
+__all__ = [
+    "ConcreteFunction",
+    "ConversionError",
+    "FallbackWarning",
+    "RetracingWarning",
+    "StaticFunction",
+    "TensorSpec",
+    "ToGraphError",
+    "to_static",
+]

@@ -1,37 +1,62 @@
-"""Source maps from generated code back to the user's source lines.
+"""Where the user's code is: locations of converted code on the Python stack.
 
-The compiler registers, for each generated (lowered) module, which generated line came from which
-user line. While a graph is built, ``current_location()`` finds the innermost frame running
-generated code and returns the user's location, so each equation records where it came from.
+Converted functions are compiled from trees that keep the user's file name and line numbers, so a
+frame running converted code already points at the user's line. The compiler registers those code
+objects here; ``current_location()`` finds the innermost such frame while a graph is being built,
+so every equation records the user line it came from.
 """
 
 from __future__ import annotations
 
+import linecache
 import sys
+import types
+from typing import Iterable
 
 from tograph import errors
 
-_MAPS: dict[str, dict[int, errors.SourceLocation]] = {}
+_CONVERTED: set[types.CodeType] = set()
 
 
-def register(filename: str, line_map: dict[int, errors.SourceLocation]) -> None:
-    """Records that lines of the generated file ``filename`` stand for the given user locations."""
-    _MAPS[filename] = line_map
+def register(codes: Iterable[types.CodeType]) -> None:
+    """Marks ``codes`` (and the code objects nested in them) as converted user code."""
+    todo = list(codes)
+    while todo:
+        code = todo.pop()
+        _CONVERTED.add(code)
+        todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
 
-def lookup(filename: str, lineno: int) -> errors.SourceLocation | None:
-    line_map = _MAPS.get(filename)
-    return None if line_map is None else line_map.get(lineno)
+def is_converted(code: types.CodeType) -> bool:
+    return code in _CONVERTED
+
+
+def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
+    line = linecache.getline(code.co_filename, lineno)
+    return errors.SourceLocation(code.co_filename, lineno, 0, line, _user_function(code))
+
+
+def _user_function(code: types.CodeType) -> str:
+    """The user's function a converted code object belongs to (not the generated helper's name)."""
+    parts = code.co_qualname.split(".<locals>.")
+    return parts[1] if len(parts) > 1 else code.co_name
 
 
 def current_location() -> errors.SourceLocation | None:
-    """The user location of the innermost generated-code frame on the stack, if any."""
+    """The user location of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)
     while frame is not None:
-        line_map = _MAPS.get(frame.f_code.co_filename)
-        if line_map is not None:
-            loc = line_map.get(frame.f_lineno)
-            if loc is not None:
-                return loc
+        if frame.f_code in _CONVERTED:
+            return _location(frame.f_code, frame.f_lineno)
         frame = frame.f_back
     return None
+
+
+def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation | None:
+    """The innermost converted-code frame of a traceback (where a build-time error arose)."""
+    found = None
+    while tb is not None:
+        if tb.tb_frame.f_code in _CONVERTED:
+            found = _location(tb.tb_frame.f_code, tb.tb_lineno)
+        tb = tb.tb_next
+    return found

@@ -1,0 +1,121 @@
+"""The public entry point ``to_static``; the only place where eager fallback is decided.
+
+``to_static(fn)`` returns a ``StaticFunction``. Calling it looks up (or builds) the
+``ConcreteFunction`` for the arguments' signature: the graph of the converted function for those
+tensor types and static values, optimised and compiled. When conversion or graph building meets a
+construct tograph cannot handle, the function runs eagerly instead, with a ``FallbackWarning``
+naming the construct and its ``file:line`` (or a ``ConversionError`` with ``fallback="error"``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from typing import Any, Callable, Sequence
+
+from tograph import concrete, errors, origin
+from tograph.lowering import build_graph, convert, signature
+
+TensorSpec = signature.TensorSpec
+_FALLBACK_MODES = ("warn", "error", "silent")
+_RETRACE_LIMIT = 8
+
+
+class StaticFunction:
+    """A function compiled to graphs, one per argument signature; see ``to_static``."""
+
+    def __init__(self, fn: Callable[..., Any], input_spec: Sequence[Any] | None, fallback: str):
+        if fallback not in _FALLBACK_MODES:
+            raise ValueError(f"fallback must be one of {_FALLBACK_MODES}, got {fallback!r}")
+        self.python_function = fn
+        self.__tograph_python_function__ = fn
+        self.input_spec = tuple(input_spec) if input_spec is not None else None
+        self.fallback_mode = fallback
+        self._signature = inspect.signature(fn)
+        self._cache: dict[Any, concrete.ConcreteFunction] = {}
+        self._last: concrete.ConcreteFunction | None = None
+        self._warned_retrace = False
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        return functools.partial(self.__call__, instance)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        cf, tensors = self._lookup(args, kwargs)
+        return cf.run(tensors, args, kwargs)
+
+    def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
+        """The ``ConcreteFunction`` for these arguments' types (compiled, not run)."""
+        return self._lookup(args, kwargs)[0]
+
+    def _lookup(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[concrete.ConcreteFunction, list[Any]]:
+        bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
+        sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
+        found = self._cache.get(sig.key)
+        if found is None:
+            found = self._trace(sig)
+            self._cache[sig.key] = found
+            self._check_retracing()
+        self._last = found
+        return found, tensors
+
+    @property
+    def code(self) -> str | None:
+        """The generated source of the most recent concrete function."""
+        return None if self._last is None else self._last.code
+
+    def _trace(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        fn = self.python_function
+        try:
+            conversion = convert.convert(fn)
+            built = build_graph.build_graph(fn.__name__, conversion.instantiate(fn), sig)
+        except (errors.UnsupportedError, errors.TracerError) as exc:
+            return self._fallback(sig, exc)
+        return concrete.ConcreteFunction(self, sig, conversion, built)
+
+    def _fallback(self, sig: signature.Signature, exc: errors.ToGraphError) -> concrete.ConcreteFunction:
+        loc = exc.loc or origin.traceback_location(exc.__traceback__)
+        construct = getattr(exc, "construct", "") or type(exc).__name__
+        where = f" ({loc})" if loc is not None else ""
+        reason = f"{exc.message}{where}"
+        message = f"{self.python_function.__qualname__} runs eagerly: {reason}"
+        if self.fallback_mode == "error":
+            raise errors.ConversionError(f"cannot convert {self.python_function.__qualname__}: {exc.message}", loc=loc) from exc
+        if self.fallback_mode == "warn":
+            warnings.warn(f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=4)
+        return concrete.ConcreteFunction(self, sig, None, None, fallback=reason)
+
+    def _check_retracing(self) -> None:
+        if len(self._cache) > _RETRACE_LIMIT and not self._warned_retrace:
+            self._warned_retrace = True
+            warnings.warn(
+                f"{self.python_function.__qualname__} has been traced {len(self._cache)} times for "
+                "different argument types or static values; pass arrays instead of Python numbers, "
+                "or give input_spec with None dims",
+                errors.RetracingWarning,
+                stacklevel=4,
+            )
+
+
+def to_static(fn: Callable[..., Any] | None = None, *, input_spec: Sequence[Any] | None = None,
+              fallback: str = "warn") -> Any:
+    """Compiles ``fn`` into static graphs; usable as ``@to_static`` or ``@to_static(...)``.
+
+    Args:
+      fn: a function, method, nested function, closure or lambda.
+      input_spec: per positional argument, a ``TensorSpec`` (None dims are dynamic) or None.
+      fallback: when ``fn`` cannot be converted: "warn" (run eagerly with a FallbackWarning),
+        "error" (raise ConversionError) or "silent" (run eagerly).
+
+    Returns:
+      A ``StaticFunction``, or a decorator making one.
+    """
+    def decorate(f: Callable[..., Any]) -> StaticFunction:
+        if isinstance(f, StaticFunction):
+            f = f.python_function
+        return StaticFunction(f, input_spec, fallback)
+
+    return decorate if fn is None else decorate(fn)

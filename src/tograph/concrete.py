@@ -1,0 +1,73 @@
+"""``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
+
+It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from tograph.ir import core
+from tograph.lowering import build_graph, convert, signature
+
+
+class ConcreteFunction:
+    """See module docstring."""
+
+    def __init__(self, owner: Any, sig: signature.Signature, conversion: convert.Conversion | None,
+                 built: build_graph.BuiltGraph | None, fallback: str | None = None):
+        self._owner = owner
+        self.signature = sig
+        self._conversion = conversion
+        self._built = built
+        self.fallback = fallback
+        self.graph: core.Graph | None = None
+        self._run: Callable[..., tuple[Any, ...]] | None = None
+        if built is not None:
+            from tograph.backend import codegen
+            from tograph.passes import manager
+
+            self.graph = manager.run_passes(built.graph).graph
+            self._run = codegen.compile_graph(self.graph)
+
+    @property
+    def code(self) -> str | None:
+        """The converted function as Python source (None for a fallback)."""
+        return None if self._conversion is None else self._conversion.source
+
+    @functools.cached_property
+    def ssa(self) -> str | None:
+        """The function in SSA form, with phi nodes at joins and loop headers."""
+        if self._conversion is None:
+            return None
+        from tograph.analysis import ssa
+
+        return ssa.to_ssa(self._conversion.parsed.node).text
+
+    @functools.cached_property
+    def types(self) -> dict[str, str]:
+        """Inferred type of every SSA variable: ``f64[3]``, ``i64[]``, ``int (static)``, ..."""
+        if self._conversion is None:
+            return {}
+        from tograph.analysis import types as type_inference
+
+        return type_inference.infer_types(self._conversion.parsed.node, self.signature, self.graph)
+
+    def op_counts(self) -> dict[str, int]:
+        return {} if self.graph is None else self.graph.op_counts()
+
+    def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Runs the graph on a call's tensor leaves (or the eager fallback on the call)."""
+        if self._run is None:
+            return self._owner.python_function(*args, **kwargs)
+        return self._built.unflatten(self._run(*tensors))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._owner(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        if self.graph is None:
+            return f"<ConcreteFunction (eager fallback: {self.fallback})>"
+        return f"<ConcreteFunction\n{self.graph}\n>"

@@ -1,0 +1,122 @@
+"""Stage 1, parse: a Python function object -> its gast tree with everything needed to convert it.
+
+Input: a function, method or lambda. Output: ``ParsedFunction`` holding the gast ``FunctionDef``
+(lambdas are turned into an equivalent ``def``), the source file and line offset (every node's
+``lineno`` is made absolute in the user's file), and the function's globals and closure.
+Raises ``UnsupportedError`` when the source cannot be found (builtins, ``exec``'d code, REPL).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import linecache
+import textwrap
+from typing import Any, Callable
+
+import gast
+
+from tograph import errors
+
+
+@dataclasses.dataclass(frozen=True)
+class ParsedFunction:
+    """A function's tree and environment; see module docstring."""
+
+    fn: Callable[..., Any]
+    node: gast.FunctionDef
+    filename: str
+    source_lines: tuple[str, ...]  # the user's whole file, for locations
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def freevars(self) -> tuple[str, ...]:
+        return self.fn.__code__.co_freevars
+
+    def loc(self, node: Any) -> errors.SourceLocation:
+        """The user's source location of ``node``."""
+        return location(self.filename, self.source_lines, node, self.name)
+
+
+def location(filename: str, lines: tuple[str, ...], node: Any, function: str = "") -> errors.SourceLocation:
+    lineno = getattr(node, "lineno", 0) or 0
+    text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+    return errors.SourceLocation(filename, lineno, getattr(node, "col_offset", 0) or 0, text, function)
+
+
+def parse_function(fn: Callable[..., Any]) -> ParsedFunction:
+    """Parses ``fn``'s source into a gast ``FunctionDef`` with absolute line numbers.
+
+    Raises:
+      UnsupportedError: no source is available for ``fn``.
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        raise errors.UnsupportedError(
+            f"{fn!r} is not a Python function", construct="non-Python callable"
+        )
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise errors.UnsupportedError(
+            f"the source of {fn.__qualname__} is not available ({exc})", construct="source not available"
+        ) from None
+    filename = code.co_filename
+    file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
+    source = textwrap.dedent("".join(lines))
+    try:
+        module = gast.parse(source)
+    except SyntaxError:
+        # A lambda or decorator fragment cut out of a larger expression: wrap it to parse.
+        module = gast.parse("(\n" + source + "\n)") if fn.__name__ == "<lambda>" else None
+        if module is None:
+            raise errors.UnsupportedError(
+                f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
+            ) from None
+        first_line -= 1
+    _shift_lines(module, first_line - 1)
+    node = _find_function(module, fn)
+    return ParsedFunction(fn, node, filename, file_lines)
+
+
+def _shift_lines(tree: Any, offset: int) -> None:
+    for node in gast.walk(tree):
+        for attr in ("lineno", "end_lineno"):
+            if getattr(node, attr, None) is not None:
+                setattr(node, attr, getattr(node, attr) + offset)
+
+
+def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
+    code = fn.__code__
+    if fn.__name__ != "<lambda>":
+        for node in gast.walk(module):
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+                if isinstance(node, gast.AsyncFunctionDef):
+                    raise errors.UnsupportedError(
+                        f"async function {fn.__name__}", construct="async def"
+                    )
+                node.decorator_list = []
+                return node
+        raise errors.UnsupportedError(f"cannot find the definition of {fn.__qualname__}", construct="source not found")
+    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    candidates = [
+        n for n in gast.walk(module)
+        if isinstance(n, gast.Lambda) and n.lineno == code.co_firstlineno
+        and tuple(a.id for a in n.args.args + n.args.kwonlyargs) == params
+    ]
+    if len(candidates) != 1:
+        raise errors.UnsupportedError(
+            f"cannot tell which lambda on line {code.co_firstlineno} is {fn!r}",
+            construct="ambiguous lambda",
+        )
+    lam = candidates[0]
+    ret = gast.Return(value=lam.body)
+    gast.copy_location(ret, lam.body)
+    node = gast.FunctionDef(
+        name="lambda_", args=lam.args, body=[ret], decorator_list=[], returns=None,
+        type_comment=None, type_params=[],
+    )
+    return gast.copy_location(node, lam)

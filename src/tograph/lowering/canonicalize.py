@@ -1,0 +1,178 @@
+"""Lowering step 2: expressions and mutations rewritten into calls the runtime can dispatch.
+
+Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same function where
+- ``a and b`` / ``a or b`` / ``not a`` / ``a if c else b`` / chained comparisons call ``_t.and_``,
+  ``_t.or_``, ``_t.not_``, ``_t.if_exp`` with the lazily evaluated operands in lambdas (short-circuit
+  semantics kept, also when the condition is a tensor);
+- ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors, in-place
+  for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``;
+- ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)``;
+- calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as ``range``,
+  ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that dispatch to tensors
+  by themselves and tensor methods, which are left as written for readability.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import gast
+
+from tograph.lowering import templates
+from tograph.trace import dispatch
+
+RUNTIME = "_t"
+
+# Tensor methods that need no conversion; calls to them stay as written.
+TENSOR_METHODS = frozenset(
+    "sum mean prod max min argmax argmin cumsum reshape transpose astype dot clip squeeze flatten "
+    "ravel copy any all std var".split()
+)
+
+
+def _lam(body: Any) -> gast.Lambda:
+    args = gast.arguments(args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return gast.copy_location(gast.Lambda(args=args, body=body), body)
+
+
+def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
+    func = gast.Attribute(value=templates.name(RUNTIME), attr=fn, ctx=gast.Load())
+    call = gast.Call(func=func, args=args, keywords=[])
+    return templates.set_location(call, origin)
+
+
+class _Canonicalize(gast.NodeTransformer):
+    def __init__(self, globals_: dict[str, Any]):
+        self.globals = globals_
+
+    # ---- expressions ---------------------------------------------------------------------
+    def visit_BoolOp(self, node: gast.BoolOp) -> Any:
+        self.generic_visit(node)
+        fn = "and_" if isinstance(node.op, gast.And) else "or_"
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = _rt_call(fn, [_lam(value), _lam(result)], node)
+        return result
+
+    def visit_UnaryOp(self, node: gast.UnaryOp) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            return _rt_call("not_", [node.operand], node)
+        return node
+
+    def visit_IfExp(self, node: gast.IfExp) -> Any:
+        self.generic_visit(node)
+        return _rt_call("if_exp", [node.test, _lam(node.body), _lam(node.orelse)], node)
+
+    def visit_Compare(self, node: gast.Compare) -> Any:
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        parts = []
+        left = node.left
+        for op, right in zip(node.ops, node.comparators):
+            parts.append(templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), node))
+            left = right
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = _rt_call("and_", [_lam(part), _lam(result)], node)
+        return result
+
+    def visit_Call(self, node: gast.Call) -> Any:
+        self.generic_visit(node)
+        if self._leave_as_is(node.func):
+            return node
+        call = _rt_call("call", [node.func] + node.args, node)
+        call.keywords = node.keywords
+        return call
+
+    def _leave_as_is(self, func: Any) -> bool:
+        if isinstance(func, gast.Attribute) and func.attr in TENSOR_METHODS:
+            return True
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == RUNTIME:
+            return True
+        target = self._resolve(func)
+        if target is None:
+            return False
+        return target not in dispatch.OVERRIDES and (target in dispatch.UFUNCS or target in dispatch.FUNCTIONS)
+
+    def _resolve(self, expr: Any) -> Any:
+        """The object a global name or dotted attribute refers to now, or None."""
+        if isinstance(expr, gast.Name):
+            if expr.id in self.globals:
+                return self.globals[expr.id]
+            return getattr(builtins, expr.id, None)
+        if isinstance(expr, gast.Attribute):
+            base = self._resolve(expr.value)
+            return None if base is None else getattr(base, expr.attr, None)
+        return None
+
+    # ---- statements ----------------------------------------------------------------------
+    def visit_Assert(self, node: gast.Assert) -> Any:
+        self.generic_visit(node)
+        msg = node.msg if node.msg is not None else gast.Constant(value=None, kind=None)
+        return templates.set_location(gast.Expr(value=_rt_call("assert_", [node.test, _lam(msg)], node)), node)
+
+    def visit_Assign(self, node: gast.Assign) -> Any:
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
+            return _functional_setitem(node.targets[0], node.value, node)
+        return node
+
+    def visit_AugAssign(self, node: gast.AugAssign) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.target, gast.Subscript):
+            load = templates.quote_expr("target", node, target=node.target)
+            templates.set_location(load, node)
+            value = templates.set_location(gast.BinOp(left=load, op=node.op, right=node.value), node)
+            return _functional_setitem(node.target, value, node)
+        return node
+
+    def visit_Expr(self, node: gast.Expr) -> Any:
+        call = node.value
+        if (
+            isinstance(call, gast.Call)
+            and isinstance(call.func, gast.Attribute)
+            and call.func.attr == "append"
+            and isinstance(call.func.value, gast.Name)
+            and len(call.args) == 1
+            and not call.keywords
+        ):
+            target = call.func.value.id
+            value = self.visit(call.args[0])
+            return templates.quote(f"{target} = {RUNTIME}.list_append({target}, value)", node, value=value)[0]
+        self.generic_visit(node)
+        return node
+
+    def visit_For(self, node: gast.For) -> Any:
+        extra_test = getattr(node, "extra_test", None)
+        self.generic_visit(node)
+        if extra_test is not None:
+            node.extra_test = self.visit(extra_test)
+        return node
+
+
+def _functional_setitem(target: gast.Subscript, value: Any, origin: Any) -> Any:
+    """``base[index] = value`` as ``base = _t.setitem(base, index, value)``, through nested subscripts."""
+    new_value = _rt_call("setitem", [_as_load(target.value), target.slice, value], origin)
+    base = target.value
+    if isinstance(base, gast.Subscript):
+        return _functional_setitem(base, new_value, origin)
+    store = _as_store(base)
+    return templates.set_location(gast.Assign(targets=[store], value=new_value, type_comment=None), origin)
+
+
+def _as_load(node: Any) -> Any:
+    return templates.quote_expr("n", node, n=node)
+
+
+def _as_store(node: Any) -> Any:
+    stmt = templates.quote("n = 0", node, n=node)[0]
+    return stmt.targets[0]
+
+
+def canonicalize(fn: gast.FunctionDef, globals_: dict[str, Any]) -> gast.FunctionDef:
+    """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names."""
+    fn.body = [_Canonicalize(globals_).visit(stmt) for stmt in fn.body]
+    return fn

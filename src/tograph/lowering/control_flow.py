@@ -1,0 +1,152 @@
+"""Lowering step 3: ``if``, ``while`` and ``for`` become calls with explicit state.
+
+Input: a gast ``FunctionDef`` after ``jumps`` and ``canonicalize``. Output: every compound statement
+rewritten as functions plus one runtime call, e.g. ::
+
+    def if_body_1(n):            # state in, state out
+        n = n // 2
+        return (n,)
+    def else_body_1(n):
+        n = 3 * n + 1
+        return (n,)
+    (n,) = _t.if_stmt(n % 2 == 0, if_body_1, else_body_1, (n,), ('n',))
+
+The runtime (``lowering.runtime``) decides when the graph is built: a tensor condition becomes a
+``cond`` / ``while_loop`` op, a Python condition runs as plain Python. The state of an ``if`` is the
+variables it writes that are live after it; of a loop, the variables its body writes that are live
+at the loop header or after the loop (``analysis.liveness``). A state variable that may be unbound
+where the statement starts is set to ``_t.Undefined('x')`` at the top of its function, which keeps
+Python's meaning and lets ``cond`` report a variable set on only one side.
+Requires: lowering.jumps, lowering.canonicalize.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import gast
+
+from tograph.analysis import liveness
+from tograph.lowering import templates
+from tograph.lowering.canonicalize import RUNTIME
+
+
+def _params(fn: gast.FunctionDef) -> set[str]:
+    args = fn.args
+    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    names += [a.id for a in (args.vararg, args.kwarg) if a is not None]
+    return set(names)
+
+
+def _param_names(names: list[str]) -> list[gast.Name]:
+    return [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None) for p in names]
+
+
+class _ControlFlow:
+    def __init__(self) -> None:
+        self.counter = itertools.count(1)
+
+    def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
+        """Lowers the control flow of ``fn`` (and of functions nested in it)."""
+        liveness.annotate(fn.body, set())
+        needed: set[str] = set()
+        fn.body = self.block(fn.body, needed, _params(fn))
+        self._init_undefined(fn, needed)
+        return fn
+
+    def _init_undefined(self, fn: gast.FunctionDef, missing: set[str]) -> None:
+        inits = [
+            templates.quote(f"{name} = {RUNTIME}.Undefined({name!r})", fn.body[0])[0] for name in sorted(missing)
+        ]
+        fn.body = inits + fn.body
+
+    def block(self, stmts: list[Any], needed: set[str], defined: set[str]) -> list[Any]:
+        """Lowers ``stmts``; adds to ``needed`` the state variables that may be unbound where used.
+
+        ``defined`` holds the names certainly bound at the start of ``stmts`` (updated in place).
+        """
+        out: list[Any] = []
+        for stmt in stmts:
+            if isinstance(stmt, (gast.If, gast.While, gast.For)):
+                lower = {gast.If: self.if_stmt, gast.While: self.while_stmt, gast.For: self.for_stmt}[type(stmt)]
+                new, state, outputs = lower(stmt)
+                needed.update(set(state) - defined)
+                defined.update(outputs)
+                out.extend(new)
+            elif isinstance(stmt, gast.FunctionDef):
+                out.append(_ControlFlow().function(stmt))
+                defined.add(stmt.name)
+            else:
+                out.append(stmt)
+                defined.update(liveness.writes(stmt))
+        return out
+
+    def _state_function(self, name: str, params: list[str], body: list[Any], returns: list[str], origin: Any) -> gast.FunctionDef:
+        """``def name(*params): body; return (*returns,)``, its own control flow lowered too."""
+        inner_needed: set[str] = set()
+        lowered = self.block(body, inner_needed, set(params)) or templates.quote("pass", origin)
+        ret = templates.quote("return state", origin, state=templates.names_tuple(returns))
+        fn = templates.quote(f"def {name}(params):\n    body", origin, body=lowered + ret)[0]
+        fn.args.args = _param_names(params)
+        self._init_undefined(fn, inner_needed)
+        return fn
+
+    def if_stmt(self, node: gast.If) -> tuple[list[Any], list[str], list[str]]:
+        n = next(self.counter)
+        outputs = sorted(liveness.assigned(node.body + node.orelse) & node.live_out)
+        read_first = liveness.live_in(node.body, node.live_out) | liveness.live_in(node.orelse, node.live_out)
+        params = sorted(set(outputs) | (liveness.assigned(node.body + node.orelse) & read_first))
+        body_fn = self._state_function(f"if_body_{n}", params, node.body, params, node)
+        else_fn = self._state_function(f"else_body_{n}", params, node.orelse, params, node)
+        call = templates.quote_expr(
+            f"{RUNTIME}.if_stmt(test, if_body_{n}, else_body_{n}, state, names, outputs)",
+            node, test=node.test, state=templates.names_tuple(params), names=templates.strings_tuple(params),
+            outputs=templates.strings_tuple(outputs),
+        )
+        return [body_fn, else_fn, self._assign(outputs, call, node)], params, outputs
+
+    def _assign(self, outputs: list[str], call: Any, origin: Any) -> Any:
+        """``(outputs,) = call``, or the bare call when there are no outputs."""
+        if not outputs:
+            return templates.set_location(gast.Expr(value=call), origin)
+        target = templates.names_tuple(outputs, store=True)
+        return templates.set_location(gast.Assign(targets=[target], value=call, type_comment=None), origin)
+
+    def while_stmt(self, node: gast.While) -> tuple[list[Any], list[str], list[str]]:
+        n = next(self.counter)
+        carried = sorted(liveness.assigned(node.body) & (node.live_header | node.live_out))
+        test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=node.test)[0]
+        test_fn.args.args = _param_names(carried)
+        body_fn = self._state_function(f"loop_body_{n}", carried, node.body, carried, node)
+        call = templates.quote_expr(
+            f"{RUNTIME}.while_stmt(loop_test_{n}, loop_body_{n}, state, names)",
+            node, state=templates.names_tuple(carried), names=templates.strings_tuple(carried),
+        )
+        return [test_fn, body_fn, self._assign(carried, call, node)], carried, carried
+
+    def for_stmt(self, node: gast.For) -> tuple[list[Any], list[str], list[str]]:
+        n = next(self.counter)
+        carried = sorted(liveness.assigned([node]) & (node.live_header | node.live_out))
+        item = f"item_{n}"
+        bind_target = templates.quote(f"target = {item}", node, target=node.target)
+        body_fn = self._state_function(f"loop_body_{n}", [item] + carried, bind_target + node.body, carried, node)
+        stmts: list[Any] = [body_fn]
+        extra = "None"
+        extra_test = getattr(node, "extra_test", None)
+        if extra_test is not None:
+            test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=extra_test)[0]
+            test_fn.args.args = _param_names(carried)
+            stmts.insert(0, test_fn)
+            extra = f"loop_test_{n}"
+        call = templates.quote_expr(
+            f"{RUNTIME}.for_stmt(iterable, {extra}, loop_body_{n}, state, names)",
+            node, iterable=node.iter, state=templates.names_tuple(carried), names=templates.strings_tuple(carried),
+        )
+        stmts.append(self._assign(carried, call, node))
+        return stmts, carried, carried
+
+
+def lower_control_flow(fn: gast.FunctionDef) -> gast.FunctionDef:
+    """Rewrites the control flow of ``fn`` as described in the module docstring."""
+    return _ControlFlow().function(fn)

@@ -1,0 +1,127 @@
+"""The conversion driver: a Python function -> its lowered twin, cached per code object.
+
+Runs parse -> fence -> jumps -> canonicalize -> control flow on the function's tree, then compiles
+the result inside a factory that receives the runtime module and the function's closure values.
+The compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
+point at the user's lines. ``Conversion.source`` is the lowered function as Python source (astor).
+Requires: frontend.parse, frontend.fence, lowering.jumps, lowering.canonicalize,
+lowering.control_flow.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import functools
+import threading
+import types
+from typing import Any, Callable
+
+import astor
+import gast
+
+from tograph import errors, origin
+from tograph.frontend import fence, parse
+from tograph.lowering import canonicalize, control_flow, jumps
+from tograph.lowering.canonicalize import RUNTIME
+
+_FACTORY = "__tograph_factory__"
+_cache: dict[types.CodeType, "Conversion"] = {}
+_lock = threading.Lock()
+
+
+@dataclasses.dataclass(frozen=True)
+class Conversion:
+    """A converted function: its parsed original, lowered tree and compiled factory."""
+
+    parsed: parse.ParsedFunction
+    lowered: gast.FunctionDef
+    factory: Callable[..., Callable[..., Any]]
+
+    @functools.cached_property
+    def source(self) -> str:
+        """The lowered function as Python source (what ``cf.code`` shows)."""
+        return astor.to_source(gast.gast_to_ast(self.lowered), pretty_source="".join)
+
+    def instantiate(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """The lowered function bound to ``fn``'s current closure values."""
+        from tograph.lowering import runtime
+
+        cells = fn.__closure__ or ()
+        return self.factory(runtime, *(_cell_value(c) for c in cells))
+
+
+def _cell_value(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell: a name the function refers to before it is bound
+        return None
+
+
+def convert(fn: Callable[..., Any]) -> Conversion:
+    """Converts ``fn`` (cached per code object).
+
+    Raises:
+      UnsupportedError: the function (or its source) cannot be converted; names the construct.
+    """
+    code = fn.__code__
+    cached = _cache.get(code)
+    if cached is not None:
+        return cached
+    with _lock:
+        if code not in _cache:
+            _cache[code] = _convert(fn)
+    return _cache[code]
+
+
+def _convert(fn: Callable[..., Any]) -> Conversion:
+    parsed = parse.parse_function(fn)
+    fence.check_supported(parsed)
+    node = copy.deepcopy(parsed.node)
+    for fndef in [n for n in gast.walk(node) if isinstance(n, gast.FunctionDef)]:
+        jumps.lower_jumps(fndef)
+    canonicalize.canonicalize(node, fn.__globals__)
+    control_flow.lower_control_flow(node)
+    factory = _compile(node, parsed, fn)
+    return Conversion(parsed, node, factory)
+
+
+def _compile(node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[..., Any]) -> Callable[..., Any]:
+    params = [RUNTIME, *parsed.freevars]
+    factory_def = gast.FunctionDef(
+        name=_FACTORY,
+        args=gast.arguments(
+            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None) for p in params],
+            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
+        ),
+        body=[node, gast.Return(value=gast.Name(id=node.name, ctx=gast.Load(), annotation=None, type_comment=None))],
+        decorator_list=[], returns=None, type_comment=None, type_params=[],
+    )
+    module = gast.Module(body=[factory_def], type_ignores=[])
+    tree = gast.gast_to_ast(module)
+    _locate(tree, node.lineno)
+    try:
+        code = compile(tree, parsed.filename, "exec")
+    except (SyntaxError, ValueError, TypeError) as exc:
+        raise errors.InternalError(f"the lowered code of {parsed.name} does not compile: {exc}") from exc
+    origin.register([code])
+    namespace: dict[str, Any] = {}
+    exec(code, fn.__globals__, namespace)  # noqa: S102 - our own generated code
+    return namespace[_FACTORY]
+
+
+def _locate(tree: ast.AST, default_line: int) -> None:
+    """Fills in locations that templates left out, from the nearest located ancestor."""
+    def fill(node: ast.AST, line: int) -> None:
+        if "lineno" in node._attributes:
+            if getattr(node, "lineno", None) is None:
+                node.lineno = line
+            line = node.lineno
+            node.end_lineno = max(getattr(node, "end_lineno", None) or line, line)
+            node.col_offset = getattr(node, "col_offset", None) or 0
+            node.end_col_offset = getattr(node, "end_col_offset", None) or 0
+        for child in ast.iter_child_nodes(node):
+            fill(child, line)
+
+    fill(tree, default_line)
