@@ -53,7 +53,8 @@ class ConcreteFunction:
             return {}
         from tograph.analysis import types as type_inference
 
-        return type_inference.infer_types(self._conversion.parsed.node, self.signature, self.graph)
+        parsed = self._conversion.parsed
+        return type_inference.infer_types(parsed.node, self.signature, parsed.fn.__globals__)
 
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()

@@ -32,6 +32,7 @@ class Definition:
     expr: Any = None  # gast expression with renamed reads, or None for params and phis
     incoming: tuple[str, ...] = ()
     kind: str = "assign"  # "param", "assign", "phi", "loop-phi", "target"
+    test: Any = None  # for phis: the condition (or loop iterable) deciding between the incoming values
 
 
 @dataclasses.dataclass
@@ -51,7 +52,20 @@ class _Renamer(gast.NodeTransformer):
 
 
 def _src(node: Any) -> str:
-    return astor.to_source(gast.gast_to_ast(node)).strip()
+    text = astor.to_source(gast.gast_to_ast(node)).strip()
+    return text[1:-1] if _wrapped(text) else text
+
+
+def _wrapped(text: str) -> bool:
+    """Whether ``text`` is one parenthesised expression, e.g. ``(a > 1)`` but not ``(a) + (b)``."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return True
 
 
 class _SSA:
@@ -106,7 +120,8 @@ class _SSA:
         self.lines.append(f"{indent}{_src(renamed)}".replace("\n", "\n" + indent))
 
     def if_(self, stmt: gast.If, env: dict[str, str], indent: str) -> None:
-        self.lines.append(f"{indent}if {_src(self.rename(stmt.test, env))}:")
+        test = self.rename(stmt.test, env)
+        self.lines.append(f"{indent}if {_src(test)}:")
         then_env, else_env = dict(env), dict(env)
         self.block(stmt.body, then_env, indent + "    ")
         if not stmt.body:
@@ -117,7 +132,7 @@ class _SSA:
         for var in sorted(set(then_env) | set(else_env)):
             a, b = then_env.get(var, UNDEF), else_env.get(var, UNDEF)
             if a != b and var in stmt.live_out:
-                name = self.define(var, env, incoming=(a, b), kind="phi")
+                name = self.define(var, env, incoming=(a, b), kind="phi", test=test)
                 self.lines.append(f"{indent}{name} = φ({a}, {b})")
             elif a == b:
                 env[var] = a
@@ -133,12 +148,16 @@ class _SSA:
             phi_defs.append((self.define(var, env, incoming=(before,), kind="loop-phi"), before))
         header = len(self.lines)
         body_env = dict(env)
+        test = self.rename(stmt.iter if isinstance(stmt, gast.For) else stmt.test, env)
+        for name, _ in phi_defs:
+            next(d for d in self.defs if d.name == name).test = test
         if isinstance(stmt, gast.For):
-            self.lines.append(f"{inner}for {_src(stmt.target)} in {_src(self.rename(stmt.iter, env))}:")
+            self.lines.append(f"{inner}for {_src(stmt.target)} in {_src(test)}:")
+            iter_expr = self.rename(stmt.iter, env) if isinstance(stmt.target, gast.Name) else None
             for var in sorted(liveness.targets(stmt.target)):
-                self.define(var, body_env, kind="target")
+                self.define(var, body_env, kind="target", expr=iter_expr)
         else:
-            self.lines.append(f"{inner}while {_src(self.rename(stmt.test, env))}:")
+            self.lines.append(f"{inner}while {_src(test)}:")
         extra = getattr(stmt, "extra_test", None)
         if extra is not None:
             self.lines[-1] += f"  # and while {_src(self.rename(extra, env))}"
