@@ -41,7 +41,7 @@ class StaticFunction:
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:
             return self
-        return functools.partial(self.__call__, instance)
+        return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         cf, tensors = self._lookup(args, kwargs)
@@ -98,6 +98,25 @@ class StaticFunction:
                 errors.RetracingWarning,
                 stacklevel=4,
             )
+
+
+class BoundStaticFunction:
+    """A ``StaticFunction`` used as a method: ``obj.method`` with ``obj`` as a static argument."""
+
+    def __init__(self, function: StaticFunction, instance: Any):
+        self.__func__ = function
+        self.__self__ = instance
+        self.__tograph_python_function__ = function.python_function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__func__(self.__self__, *args, **kwargs)
+
+    def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
+        return self.__func__.concrete(self.__self__, *args, **kwargs)
+
+    @property
+    def code(self) -> str | None:
+        return self.__func__.code
 
 
 def to_static(fn: Callable[..., Any] | None = None, *, input_spec: Sequence[Any] | None = None,

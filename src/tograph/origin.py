@@ -38,7 +38,7 @@ def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
 
 def _user_function(code: types.CodeType) -> str:
     """The user's function a converted code object belongs to (not the generated helper's name)."""
-    parts = code.co_qualname.split(".<locals>.")
+    parts = getattr(code, "co_qualname", code.co_name).split(".<locals>.")
     return parts[1] if len(parts) > 1 else code.co_name
 
 

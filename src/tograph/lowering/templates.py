@@ -31,11 +31,11 @@ def set_location(tree: Any, origin: Any) -> Any:
     if origin is None:
         return tree
     for node in gast.walk(tree):
-        if hasattr(node, "lineno") and getattr(node, "lineno", None) is None:
-            node.lineno = origin.lineno
-            node.col_offset = getattr(origin, "col_offset", 0)
-            node.end_lineno = getattr(origin, "end_lineno", origin.lineno)
-            node.end_col_offset = getattr(origin, "end_col_offset", 0)
+        if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+            # Generated code stands on the origin's first line: CPython places method calls at
+            # their attribute's end line, so a multi-line end would move errors to the wrong line.
+            node.lineno = node.end_lineno = origin.lineno
+            node.col_offset = node.end_col_offset = getattr(origin, "col_offset", 0)
     return tree
 
 
@@ -94,7 +94,7 @@ def quote(template: str, origin: Any = None, **subs: Any) -> list[Any]:
     """Statements parsed from ``template`` with ``subs`` substituted; see module docstring."""
     module = gast.parse(textwrap.dedent(template))
     for node in gast.walk(module):
-        if hasattr(node, "lineno"):
+        if "lineno" in node._attributes:
             node.lineno = node.end_lineno = None
     body = [_Substitute(subs).visit(stmt) for stmt in module.body]
     for stmt in body:

@@ -1,0 +1,196 @@
+"""End-to-end behaviour of tograph.to_static: decorator forms, caching, specs, fallback and errors."""
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import tograph as tg
+
+
+def line_of(fn, text):
+    """The absolute line number of the first source line of ``fn`` containing ``text``."""
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+@tg.to_static
+def scaled_sum(x, scale=2.0):
+    total = 0.0
+    for v in x:
+        if v > 0:
+            total = total + v * scale
+    return total
+
+
+def test_bare_decorator_with_default_and_keyword():
+    x = np.array([1.0, -2.0, 3.0])
+    assert scaled_sum(x) == pytest.approx(8.0)
+    assert scaled_sum(x, scale=3.0) == pytest.approx(12.0)
+    assert scaled_sum.concrete(x).op_counts()["while_loop"] == 1
+
+
+def test_decorator_with_arguments_and_lambda():
+    double = tg.to_static(lambda x: x * 2, fallback="error")
+    np.testing.assert_array_equal(double(np.arange(3)), np.arange(3) * 2)
+
+    @tg.to_static(fallback="error")
+    def neg(x):
+        return -x
+
+    np.testing.assert_array_equal(neg(np.ones(2)), -np.ones(2))
+
+
+class Scaler:
+    def __init__(self, w, bias):
+        self.w = w
+        self.bias = bias
+
+    @tg.to_static
+    def __call__(self, x):
+        y = x * self.w
+        if y.sum() > 0:
+            y = y + self.bias
+        return y
+
+
+def test_method_reads_self_attributes():
+    s = Scaler(np.array([1.0, 2.0]), 0.5)
+    x = np.array([1.0, 1.0])
+    np.testing.assert_allclose(s(x), x * s.w + 0.5)
+    np.testing.assert_allclose(s(-x), -x * s.w)
+    assert "cond" in Scaler.__call__.__get__(s).concrete(x).op_counts()
+
+
+def test_closures_and_nested_user_functions_are_converted():
+    limit = 10.0
+
+    def clamp(v):
+        if v > limit:
+            return limit
+        return v
+
+    @tg.to_static(fallback="error")
+    def f(x):
+        return clamp(x * 3.0)
+
+    assert f(np.float64(2.0)) == 6.0
+    assert f(np.float64(5.0)) == 10.0
+    assert f.concrete(np.float64(5.0)).op_counts()["cond"] == 1
+
+
+def test_structured_inputs_and_outputs_mirror_eager():
+    def f(pair, d):
+        a, b = pair
+        return {"sum": a + b, "parts": (a, d["k"] * b)}
+
+    x, y = np.ones(2, np.float32), np.arange(2, dtype=np.float32)
+    got = tg.to_static(f, fallback="error")((x, y), {"k": np.float32(3)})
+    want = f((x, y), {"k": np.float32(3)})
+    assert set(got) == {"sum", "parts"} and isinstance(got["parts"], tuple)
+    np.testing.assert_array_equal(got["sum"], want["sum"])
+    np.testing.assert_array_equal(got["parts"][1], want["parts"][1])
+    assert got["parts"][1].dtype == np.float32
+
+
+def test_weak_counter_keeps_float32():
+    def f(x):
+        k = 0
+        while x.sum() < 100:
+            x = x * 2
+            k += 1
+        return x * k
+
+    x = np.ones(3, np.float32)
+    got = tg.to_static(f, fallback="error")(x)
+    assert got.dtype == f(x).dtype == np.float32
+    np.testing.assert_array_equal(got, f(x))
+
+
+def test_static_arguments_are_part_of_the_cache_key():
+    def f(x, n):
+        for _ in range(n):
+            x = x + 1
+        return x
+
+    sf = tg.to_static(f)
+    x = np.zeros(2)
+    sf(x, 2), sf(x, 2), sf(x + 1, 2)
+    assert len(sf._cache) == 1
+    sf(x, 3)
+    assert len(sf._cache) == 2
+    assert "while_loop" not in sf.concrete(x, 3).op_counts()
+
+
+def test_input_spec_with_dynamic_dim_gives_one_graph():
+    @tg.to_static(input_spec=[tg.TensorSpec((None,), np.float64)])
+    def total(x):
+        s = 0.0
+        for v in x:
+            s = s + v
+        return s
+
+    assert total(np.ones(3)) == 3.0
+    assert total(np.ones(5)) == 5.0
+    assert len(total._cache) == 1
+    with pytest.raises(tg.ToGraphError, match="argument 'x' is f32\\[3\\].*input_spec is f64\\[None\\]"):
+        total(np.ones(3, np.float32))
+
+
+def test_retracing_warning():
+    sf = tg.to_static(lambda x, k: x + k)
+    with pytest.warns(tg.RetracingWarning, match="traced 9 times"):
+        for k in range(9):
+            sf(np.zeros(1), k)
+
+
+def uses_try(x):
+    try:
+        y = x * 2
+    except ValueError:
+        y = x
+    return y
+
+
+def test_fallback_warns_with_construct_and_line_and_stays_correct():
+    sf = tg.to_static(uses_try)
+    with pytest.warns(tg.FallbackWarning, match=r"try/except.*test_api.py:%d" % line_of(uses_try, "try:")):
+        got = sf(np.ones(2))
+    np.testing.assert_array_equal(got, uses_try(np.ones(2)))
+    assert "try/except" in sf.concrete(np.ones(2)).fallback
+
+
+def test_fallback_error_and_silent_modes():
+    with pytest.raises(tg.ConversionError, match="try/except"):
+        tg.to_static(uses_try, fallback="error")(np.ones(2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tg.to_static(uses_try, fallback="silent")(np.ones(2))
+    with pytest.raises(ValueError, match="fallback must be one of"):
+        tg.to_static(uses_try, fallback="sometimes")
+
+
+def one_sided(x):
+    if x > 0:
+        y = x + 1
+    return y
+
+
+def test_variable_set_on_one_branch_is_an_error_naming_it_and_the_line():
+    with pytest.raises(tg.ConversionError, match=r"'y' is set only in the if-branch") as info:
+        tg.to_static(one_sided)(np.float64(1.0))
+    assert f"test_api.py:{line_of(one_sided, 'if x > 0')}" in str(info.value)
+
+
+def one_sided_unused(x):
+    if x > 0:
+        y = x + 1
+        x = y * 2
+    return x
+
+
+def test_variable_set_on_one_branch_but_unused_after_is_fine():
+    sf = tg.to_static(one_sided_unused, fallback="error")
+    assert sf(np.float64(1.0)) == one_sided_unused(np.float64(1.0))
+    assert sf(np.float64(-1.0)) == -1.0
