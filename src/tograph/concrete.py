@@ -44,7 +44,7 @@ class ConcreteFunction:
             return None
         from tograph.analysis import ssa
 
-        return ssa.to_ssa(self._conversion.parsed.node).text
+        return ssa.to_ssa(self._conversion.parsed.tree()).text
 
     @functools.cached_property
     def types(self) -> dict[str, str]:
@@ -54,7 +54,7 @@ class ConcreteFunction:
         from tograph.analysis import types as type_inference
 
         parsed = self._conversion.parsed
-        return type_inference.infer_types(parsed.node, self.signature, parsed.fn.__globals__)
+        return type_inference.infer_types(parsed.tree(), self.signature, parsed.fn.__globals__)
 
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()

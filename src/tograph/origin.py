@@ -15,7 +15,9 @@ from typing import Iterable
 
 from tograph import errors
 
-_CONVERTED: set[types.CodeType] = set()
+# Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
+# of two functions would compare equal. The values keep the code alive so ids are never reused.
+_CONVERTED: dict[int, types.CodeType] = {}
 
 
 def register(codes: Iterable[types.CodeType]) -> None:
@@ -23,12 +25,12 @@ def register(codes: Iterable[types.CodeType]) -> None:
     todo = list(codes)
     while todo:
         code = todo.pop()
-        _CONVERTED.add(code)
+        _CONVERTED[id(code)] = code
         todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
 
 def is_converted(code: types.CodeType) -> bool:
-    return code in _CONVERTED
+    return id(code) in _CONVERTED
 
 
 def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
@@ -46,7 +48,7 @@ def current_location() -> errors.SourceLocation | None:
     """The user location of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code in _CONVERTED:
+        if id(frame.f_code) in _CONVERTED:
             return _location(frame.f_code, frame.f_lineno)
         frame = frame.f_back
     return None
@@ -56,7 +58,7 @@ def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation 
     """The innermost converted-code frame of a traceback (where a build-time error arose)."""
     found = None
     while tb is not None:
-        if tb.tb_frame.f_code in _CONVERTED:
+        if id(tb.tb_frame.f_code) in _CONVERTED:
             found = _location(tb.tb_frame.f_code, tb.tb_lineno)
         tb = tb.tb_next
     return found

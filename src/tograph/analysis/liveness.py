@@ -108,33 +108,25 @@ def _stmt(stmt: Any, live: set[str], annotate: bool) -> set[str]:
 
 
 def _while(stmt: gast.While, live: set[str], annotate: bool) -> set[str]:
+    # Liveness is distributive, so the loop's fixed point needs no iteration: what is live at the
+    # header is what is live at the exit plus what the body reads before writing.
     exit_live = live_in(stmt.orelse, live) | reads(stmt.test)
-    header = set(exit_live)
-    while True:
-        new = exit_live | live_in(stmt.body, header)
-        if new == header:
-            break
-        header = new
+    header = exit_live | live_in(stmt.body, set())
     if annotate:
-        stmt.live_out = set(live)
-        stmt.live_header = set(header)
-        _block(stmt.body, header, True)
-        _block(stmt.orelse, live, True)
+        _annotate_loop(stmt, live, header)
     return header
 
 
 def _for(stmt: gast.For, live: set[str], annotate: bool) -> set[str]:
     exit_live = live_in(stmt.orelse, live)
-    bound = targets(stmt.target)
-    header = set(exit_live)
-    while True:
-        new = exit_live | (live_in(stmt.body, header) - bound)
-        if new == header:
-            break
-        header = new
+    header = exit_live | (live_in(stmt.body, set()) - targets(stmt.target))
     if annotate:
-        stmt.live_out = set(live)
-        stmt.live_header = set(header)
-        _block(stmt.body, header, True)
-        _block(stmt.orelse, live, True)
+        _annotate_loop(stmt, live, header)
     return header | reads(stmt.iter)
+
+
+def _annotate_loop(stmt: Any, live: set[str], header: set[str]) -> None:
+    stmt.live_out = set(live)
+    stmt.live_header = set(header)
+    annotate(stmt.body, header)
+    annotate(stmt.orelse, live)

@@ -171,10 +171,10 @@ class _SSA:
 
 
 def to_ssa(fn: gast.FunctionDef) -> SSAForm:
-    """The SSA form of ``fn`` (a structured function); see module docstring."""
+    """The SSA form of ``fn``, whose jumps this lowers in place; see module docstring."""
     from tograph.lowering import jumps
 
-    fn = jumps.lower_jumps(copy.deepcopy(fn))
+    fn = jumps.lower_jumps(fn)
     liveness.annotate(fn.body, set())
     ssa = _SSA()
     env: dict[str, str] = {}

@@ -31,9 +31,9 @@ if hasattr(gast, "TryStar"):
     _UNSUPPORTED[gast.TryStar] = "try/except*"
 
 
-def check_supported(parsed: parse.ParsedFunction) -> None:
-    """Raises ``UnsupportedError`` naming the first construct tograph cannot convert."""
-    for node in gast.walk(parsed.node):
+def check_supported(parsed: parse.ParsedFunction, tree: gast.FunctionDef) -> None:
+    """Raises ``UnsupportedError`` naming the first construct of ``tree`` tograph cannot convert."""
+    for node in gast.walk(tree):
         construct = _UNSUPPORTED.get(type(node))
         if construct is not None:
             raise errors.UnsupportedError(

@@ -1,8 +1,9 @@
 """Stage 1, parse: a Python function object -> its gast tree with everything needed to convert it.
 
-Input: a function, method or lambda. Output: ``ParsedFunction`` holding the gast ``FunctionDef``
-(lambdas are turned into an equivalent ``def``), the source file and line offset (every node's
-``lineno`` is made absolute in the user's file), and the function's globals and closure.
+Input: a function, method or lambda. Output: ``ParsedFunction`` holding its source, file and line
+offset, whose ``tree()`` gives a fresh gast ``FunctionDef`` (lambdas are turned into an equivalent
+``def``) with every ``lineno`` absolute in the user's file. Each stage that rewrites a tree gets
+its own by calling ``tree()`` again, which is cheaper than copying one.
 Raises ``UnsupportedError`` when the source cannot be found (builtins, ``exec``'d code, REPL).
 """
 
@@ -24,13 +25,20 @@ class ParsedFunction:
     """A function's tree and environment; see module docstring."""
 
     fn: Callable[..., Any]
-    node: gast.FunctionDef
+    source: str  # the function's dedented source, parseable on its own
+    line_offset: int  # added to the source's line numbers to get the file's
     filename: str
     source_lines: tuple[str, ...]  # the user's whole file, for locations
 
     @property
     def name(self) -> str:
-        return self.node.name
+        return self.fn.__name__
+
+    def tree(self) -> gast.FunctionDef:
+        """A new gast tree of the function, with the user's line numbers."""
+        module = gast.parse(self.source)
+        _shift_lines(module, self.line_offset)
+        return _find_function(module, self.fn)
 
     @property
     def freevars(self) -> tuple[str, ...]:
@@ -47,8 +55,8 @@ def location(filename: str, lines: tuple[str, ...], node: Any, function: str = "
     return errors.SourceLocation(filename, lineno, getattr(node, "col_offset", 0) or 0, text, function)
 
 
-def parse_function(fn: Callable[..., Any]) -> ParsedFunction:
-    """Parses ``fn``'s source into a gast ``FunctionDef`` with absolute line numbers.
+def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.FunctionDef]:
+    """Parses ``fn``'s source; returns it with a first tree (``ParsedFunction.tree()`` makes more).
 
     Raises:
       UnsupportedError: no source is available for ``fn``.
@@ -67,19 +75,17 @@ def parse_function(fn: Callable[..., Any]) -> ParsedFunction:
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
     source = textwrap.dedent("".join(lines))
+    parsed = ParsedFunction(fn, source, first_line - 1, filename, file_lines)
     try:
-        module = gast.parse(source)
+        return parsed, parsed.tree()
     except SyntaxError:
-        # A lambda or decorator fragment cut out of a larger expression: wrap it to parse.
-        module = gast.parse("(\n" + source + "\n)") if fn.__name__ == "<lambda>" else None
-        if module is None:
+        if fn.__name__ != "<lambda>":
             raise errors.UnsupportedError(
                 f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
             ) from None
-        first_line -= 1
-    _shift_lines(module, first_line - 1)
-    node = _find_function(module, fn)
-    return ParsedFunction(fn, node, filename, file_lines)
+    # A lambda cut out of a larger expression: parenthesised, its lines alone parse.
+    parsed = ParsedFunction(fn, "(\n" + source + "\n)", first_line - 2, filename, file_lines)
+    return parsed, parsed.tree()
 
 
 def _shift_lines(tree: Any, offset: int) -> None:
@@ -92,7 +98,9 @@ def _shift_lines(tree: Any, offset: int) -> None:
 def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
     code = fn.__code__
     if fn.__name__ != "<lambda>":
-        for node in gast.walk(module):
+        first = module.body[0] if module.body else None
+        candidates = [first] if isinstance(first, gast.FunctionDef) and first.name == fn.__name__ else gast.walk(module)
+        for node in candidates:
             if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
                 if isinstance(node, gast.AsyncFunctionDef):
                     raise errors.UnsupportedError(

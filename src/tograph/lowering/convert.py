@@ -11,7 +11,6 @@ lowering.control_flow.
 from __future__ import annotations
 
 import ast
-import copy
 import dataclasses
 import functools
 import threading
@@ -76,9 +75,8 @@ def convert(fn: Callable[..., Any]) -> Conversion:
 
 
 def _convert(fn: Callable[..., Any]) -> Conversion:
-    parsed = parse.parse_function(fn)
-    fence.check_supported(parsed)
-    node = copy.deepcopy(parsed.node)
+    parsed, node = parse.parse_function(fn)
+    fence.check_supported(parsed, node)
     for fndef in [n for n in gast.walk(node) if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef)
     canonicalize.canonicalize(node, fn.__globals__)

@@ -75,7 +75,7 @@ class _Substitute(gast.NodeTransformer):
         out: list[Any] = []
         for stmt in stmts:
             if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Name) and isinstance(self.subs.get(stmt.value.id), list):
-                out.extend(copy.deepcopy(self.subs[stmt.value.id]))
+                out.extend(self.subs[stmt.value.id])  # spliced statements are used once: no copy
             elif isinstance(stmt, list):
                 out.extend(stmt)
             else:
