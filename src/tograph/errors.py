@@ -60,6 +60,10 @@ class ShapeError(ToGraphError, ValueError):
     """Operands whose shapes do not fit the operation (matmul, broadcasting, reshape, ...)."""
 
 
+class IndexingError(ShapeError, IndexError):
+    """An index that does not fit the indexed array: out of bounds, too many indices, bad mask."""
+
+
 class DTypeError(ToGraphError, TypeError):
     """Operands whose dtypes do not fit the operation, or a loop variable changing dtype."""
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from tograph.ir import types
 
-TypeRule = Callable[..., "types.TensorType | tuple[types.TensorType, ...]"]
+TypeRule = Callable[..., "types.ValueType | tuple[types.ValueType, ...]"]
 
 
 class EmitContext(Protocol):
@@ -63,7 +63,7 @@ class Primitive:
         self.vjp: Callable[..., Any] | None = None
         REGISTRY[name] = self
 
-    def out_types(self, in_types: Sequence[types.TensorType], params: dict[str, Any]) -> tuple[types.TensorType, ...]:
+    def out_types(self, in_types: Sequence[types.ValueType], params: dict[str, Any]) -> tuple[types.ValueType, ...]:
         """Output types as a tuple, whatever the arity of the rule's result."""
         out = self.type_rule(*in_types, **params)
         return tuple(out) if self.multiple_results else (out,)

@@ -160,13 +160,49 @@ def broadcast_shapes(*shapes: Shape, what: str = "operands") -> Shape:
     return tuple(out)
 
 
-def join(a: TensorType, b: TensorType) -> TensorType:
-    """The least type holding values of both ``a`` and ``b``: promoted dtype, differing dims unknown."""
+def join(a: "ValueType", b: "ValueType") -> "ValueType":
+    """The least type holding values of ``a`` and ``b``: promoted dtype, differing dims unknown.
+
+    Two list types join their element types, which must agree in dtype (a list's elements are never
+    converted); ``list[?]`` (nothing pushed yet) joined with ``list[T]`` is ``list[T]``.
+    """
+    if isinstance(a, ListType) or isinstance(b, ListType):
+        return _join_lists(a, b)
     dtype, weak = promote([a, b])
     if a.ndim != b.ndim:
         raise errors.ShapeError(f"values of rank {a.ndim} ({a}) and rank {b.ndim} ({b}) cannot be merged")
     shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
     return TensorType(dtype, shape, weak and shape == ())
+
+
+def _join_lists(a: "ValueType", b: "ValueType") -> "ListType":
+    if not isinstance(a, ListType) or not isinstance(b, ListType):
+        kinds = [f"a list ({t})" if isinstance(t, ListType) else f"a tensor ({t})" for t in (a, b)]
+        raise errors.DTypeError(f"{kinds[0]} and {kinds[1]} cannot be merged")
+    if a.elem is None or b.elem is None:
+        return a if b.elem is None else b
+    elem = join(a.elem, b.elem)
+    for side in (a.elem, b.elem):
+        if (elem.dtype, elem.weak) != (side.dtype, side.weak):
+            raise errors.DTypeError(f"lists of {a.elem} and of {b.elem} cannot be merged")
+    return ListType(elem)
+
+
+def fits(value: "ValueType", target: "ValueType") -> bool:
+    """Whether a value of type ``value`` may stand where ``target`` is expected.
+
+    Dtype, weakness and rank must agree and every known dim of ``target`` must equal the value's:
+    ``f64[3]`` fits ``f64[None]``, not the reverse. ``list[?]`` (empty) fits any list type.
+    """
+    if isinstance(target, ListType) or isinstance(value, ListType):
+        if not (isinstance(target, ListType) and isinstance(value, ListType)):
+            return False
+        if value.elem is None or target.elem is None:
+            return value.elem is None
+        return fits(value.elem, target.elem)
+    if (value.dtype, value.weak, value.ndim) != (target.dtype, target.weak, target.ndim):
+        return False
+    return all(t is None or t == v for v, t in zip(value.shape, target.shape))
 
 
 def matches(t: TensorType, value: Any) -> bool:

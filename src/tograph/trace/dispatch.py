@@ -1,10 +1,11 @@
 """Dispatch: from a primitive application or a NumPy call to the right kind of tensor.
 
-``bind`` sends ``prim(*args)`` to the highest-priority tensor class among the arguments (symbolic
-tensors emit an equation, eager tensors run and record on the tape) or, with no tensor among them,
-runs the kernel directly. ``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers
-that the ops modules register with ``implements``; ``OVERRIDES`` holds handlers for callables NumPy
-does not dispatch on, registered with ``overrides``.
+``bind`` sends ``prim(*args)`` to the highest-priority traced class among the arguments (any class
+with ``PRIORITY`` and ``bind_primitive``: tensors and tensor lists; symbolic ones emit an equation,
+eager ones run and record on the tape) or, with none among them, runs the kernel directly.
+``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers that the ops modules
+register with ``implements``; ``OVERRIDES`` holds handlers for callables NumPy does not dispatch
+on, registered with ``overrides``.
 """
 
 from __future__ import annotations
@@ -46,12 +47,11 @@ def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable
 
 def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     """Applies ``prim`` to ``args``; see module docstring."""
-    from tograph.trace import tensor
-
     owner = None
     for a in args:
-        if isinstance(a, tensor.TensorBase) and (owner is None or a.PRIORITY > owner.PRIORITY):
-            owner = type(a)
+        kind = type(a)
+        if hasattr(kind, "bind_primitive") and (owner is None or kind.PRIORITY > owner.PRIORITY):
+            owner = kind
     if owner is None:
         return prim.impl(*args, **params)
     return owner.bind_primitive(prim, args, params)

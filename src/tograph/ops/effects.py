@@ -1,0 +1,159 @@
+"""Effects: ``print`` and ``assert`` on values known only when the graph runs.
+
+Stage: build (ops). Input: the arguments of a ``print(...)`` or ``assert`` in user code. Output:
+while a graph is built, an effectful equation with no outputs (passes never remove, merge or fold
+it), so the effect happens on every run of the graph, in the branch or loop body it belongs to;
+otherwise the Python statement runs at once. Printed form::
+
+    print[end='\\n', sep=' ', template=('loss', None, '3')] x
+    assert[message=('x must be positive, got ', None)] t0 x
+
+A ``template`` holds the text of each static argument, already converted with ``str``, and
+``None`` where a tensor's value goes, so the kernel prints exactly what Python's ``print`` would
+print with the tensor's run-time value. Both primitives have zero outputs: they are
+``multiple_results`` primitives whose kernels return ``()``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
+
+from tograph import errors
+from tograph.ir import primitives, types
+from tograph.trace import builder as builder_mod
+from tograph.trace import tensor
+
+Template = tuple[str | None, ...]
+
+
+def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
+    """The template's parts with the run-time values in the ``None`` slots."""
+    remaining = iter(values)
+    return [next(remaining) if part is None else part for part in template]
+
+
+def _check_slots(name: str, template: Template, count: int) -> None:
+    slots = sum(part is None for part in template)
+    if slots != count:
+        raise errors.InternalError(
+            f"{name} template {template!r} has {slots} slots for {count} values"
+        )
+
+
+# ---- print -------------------------------------------------------------------------------
+
+
+def _print_impl(*values: Any, template: Template, sep: str, end: str) -> tuple[()]:
+    builtins.print(*_fill(template, values), sep=sep, end=end)
+    return ()
+
+
+def _print_rule(*in_types: types.ValueType, template: Template, sep: str, end: str) -> tuple[()]:
+    _check_slots("print", template, len(in_types))
+    return ()
+
+
+print_p = primitives.Primitive(
+    "print", _print_impl, _print_rule, multiple_results=True, effectful=True
+)
+
+
+def print_(*values: Any, sep: str | None = " ", end: str | None = "\n") -> None:
+    """Python's ``print``; while a graph is built, it prints each time the graph runs.
+
+    Outside graph building this is ``print`` itself. Inside, even a print of static values becomes
+    an equation, so that it happens on every run, and only when its branch or loop body runs.
+
+    Raises:
+      TypeError: ``sep`` or ``end`` is neither None nor a string (as ``print`` does).
+    """
+    sep = _text_option("sep", sep, " ")
+    end = _text_option("end", end, "\n")
+    current = builder_mod.current()
+    if current is None:
+        builtins.print(*values, sep=sep, end=end)
+        return
+    template, symbolic = _split(values)
+    current.emit(print_p, symbolic, {"template": template, "sep": sep, "end": end})
+
+
+def _text_option(name: str, value: Any, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be None or a string, not {type(value).__name__}")
+    return value
+
+
+def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
+    """The template of ``values`` and the symbolic values that fill its slots."""
+    template = tuple(None if isinstance(v, tensor.Symbolic) else str(v) for v in values)
+    return template, [v for v in values if isinstance(v, tensor.Symbolic)]
+
+
+# ---- assert ------------------------------------------------------------------------------
+
+
+def _assert_impl(cond: Any, *values: Any, message: Template | None) -> tuple[()]:
+    if not cond:
+        if message is None:
+            raise AssertionError()
+        raise AssertionError("".join(str(part) for part in _fill(message, values)))
+    return ()
+
+
+def _assert_rule(
+    cond: types.ValueType, *in_types: types.ValueType, message: Template | None
+) -> tuple[()]:
+    if isinstance(cond, types.ListType):
+        raise errors.DTypeError(f"the condition of an assert is a tensor list ({cond})")
+    if cond.size is not None and cond.size != 1:
+        raise errors.ShapeError(
+            f"the truth value of an array with more than one element ({cond}) is ambiguous",
+            hint="use a.any() or a.all()",
+        )
+    _check_slots("assert", message or (), len(in_types))
+    return ()
+
+
+assert_p = primitives.Primitive(
+    "assert", _assert_impl, _assert_rule, multiple_results=True, effectful=True
+)
+
+
+def assert_(cond: Any, *message: Any) -> None:
+    """Python's ``assert cond, message``; checked when the graph runs if a graph is being built.
+
+    A static true condition does nothing. A static false one raises at once outside graph
+    building, and inside becomes an equation that raises when (and only if) it runs.
+
+    Args:
+      cond: the condition; a tensor of one element or a Python value.
+      *message: the message, in parts joined like an f-string (``"x is ", x``); none for a bare
+        ``assert cond``.
+
+    Raises:
+      AssertionError: at once, when ``cond`` is static and false outside graph building.
+    """
+    current = builder_mod.current()
+    if not isinstance(cond, tensor.Symbolic):
+        if cond:
+            return
+        if current is None:
+            _raise_static(message)
+    template, symbolic = _split(message)
+    params = {"message": template if message else None}
+    if current is None:  # a symbolic value outside graph building: binding reports it
+        assert_p.bind(cond, *symbolic, **params)
+    else:
+        current.emit(assert_p, (cond, *symbolic), params)
+
+
+def _raise_static(message: Sequence[Any]) -> NoReturn:
+    if not message:
+        raise AssertionError()
+    if len(message) == 1:
+        raise AssertionError(message[0])
+    raise AssertionError("".join(str(part) for part in message))

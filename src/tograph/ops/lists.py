@@ -1,0 +1,320 @@
+"""Tensor lists: values appended inside loops, stacked into one tensor afterwards.
+
+Stage: build (ops). Input: symbolic, eager or concrete lists and tensors. Output: equations of
+the list primitives; at run time a tensor list is a plain Python list of NumPy values (or Python
+scalars, for weak elements). Printed form::
+
+    acc:list[?] = list_new[elem=None]
+    acc_1:list[f64[3]] = list_push acc x
+    n:i64[]~ = list_length acc_1
+    s:f64[None,3] = list_stack[elem=f64[3]] acc_1
+
+Single-use invariant: in the IR ``list_push`` is functional (it returns a new list value), but its
+kernel appends in place and returns the same Python list. This is sound because the compiler uses
+each list value as the input of at most one push, and never after that push (loop-carried lists
+are threaded through the loop: the old value is dead once the new one exists).
+``check_single_push(graph)`` verifies this; the passes keep it (CSE and folding leave list
+equations alone, so no list value is ever shared).
+
+NumPy's own dispatch never reaches a list argument, so ``np.stack(lst)`` or ``np.array(lst)`` of a
+``SymbolicList`` must be routed to ``stack`` by their handlers in ``dispatch.OVERRIDES`` (which
+converted code calls); called directly they raise a ``TracerError`` that says to use ``stack``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NoReturn, cast
+
+import numpy as np
+
+from tograph import errors
+from tograph.ir import core, primitives, printer, types
+from tograph.trace import builder as builder_mod
+from tograph.trace import tensor
+
+_LENGTH_TYPE = types.TensorType(np.int64, (), weak=True)
+
+# ---- kernels -----------------------------------------------------------------------------
+
+
+def _new_impl(elem: types.TensorType | None) -> list[Any]:
+    return []
+
+
+def _push_impl(lst: list[Any], x: Any) -> list[Any]:
+    lst.append(x)
+    return lst
+
+
+def _stack_impl(lst: list[Any], elem: types.TensorType) -> Any:
+    if lst:
+        return np.stack(lst)
+    if not elem.is_static_shape:
+        raise errors.ShapeError(
+            f"cannot stack an empty list of elements of type {elem}: the result's shape is unknown",
+            hint="give the list's elements a static shape, or make sure something is appended",
+        )
+    return np.empty((0, *elem.shape), dtype=elem.dtype)
+
+
+def _length_impl(lst: list[Any]) -> int:
+    return len(lst)
+
+
+def _read_impl(lst: list[Any], index: Any) -> Any:
+    return lst[index]
+
+
+# ---- type rules --------------------------------------------------------------------------
+
+
+def _expect_list(t: types.ValueType, what: str) -> types.ListType:
+    if not isinstance(t, types.ListType):
+        raise errors.DTypeError(f"{what} expects a tensor list, got a tensor ({t})")
+    return t
+
+
+def _new_rule(elem: types.TensorType | None) -> types.ListType:
+    return types.ListType(elem)
+
+
+def _push_rule(lst: types.ValueType, x: types.ValueType) -> types.ListType:
+    lst = _expect_list(lst, "list_push")
+    if isinstance(x, types.ListType):
+        raise errors.DTypeError(f"cannot push a list ({x}) onto {lst}: tensor lists hold tensors")
+    try:
+        return cast(types.ListType, types.join(lst, types.ListType(x)))
+    except errors.ToGraphError as exc:
+        hint = _push_hint(cast(types.TensorType, lst.elem), x)  # list[?] joins with anything
+        raise type(exc)(f"cannot push a value of type {x} onto {lst}", hint=hint) from None
+
+
+def _push_hint(elem: types.TensorType, x: types.TensorType) -> str:
+    if elem.ndim != x.ndim:
+        return "all elements of a tensor list have the same rank"
+    if elem.dtype == x.dtype:
+        return (
+            "a list cannot mix Python numbers and NumPy values; "
+            f"make the numbers np.{elem.dtype}(...)"
+        )
+    return (
+        f"all elements of a tensor list have the same dtype; convert with x.astype(np.{elem.dtype})"
+    )
+
+
+def _stack_rule(lst: types.ValueType, elem: types.TensorType) -> types.TensorType:
+    lst = _expect_list(lst, "list_stack")
+    if lst.elem is None:
+        raise errors.ShapeError(
+            "need at least one array to stack: nothing is ever appended to this list",
+            hint="np.stack of an empty list fails in NumPy too",
+        )
+    if lst.elem != elem:
+        raise errors.InternalError(f"list_stack of {lst} with param elem={elem}")
+    return types.TensorType(elem.dtype, (None, *elem.shape))
+
+
+def _length_rule(lst: types.ValueType) -> types.TensorType:
+    _expect_list(lst, "list_length")
+    return _LENGTH_TYPE
+
+
+def _read_rule(lst: types.ValueType, index: types.ValueType) -> types.TensorType:
+    lst = _expect_list(lst, "list_read")
+    if isinstance(index, types.ListType) or index.shape != () or index.dtype.kind not in "iu":
+        raise errors.DTypeError(f"a tensor list index must be an integer scalar, got {index}")
+    if lst.elem is None:
+        raise errors.ShapeError(
+            "list index out of range: nothing is ever appended to this list",
+            hint="read from a list only after appending to it",
+        )
+    return lst.elem
+
+
+# ---- primitives --------------------------------------------------------------------------
+
+list_new_p = primitives.Primitive(
+    "list_new", _new_impl, _new_rule, emit=lambda ctx, eqn, args: "[]"
+)
+list_push_p = primitives.Primitive("list_push", _push_impl, _push_rule)
+list_stack_p = primitives.Primitive("list_stack", _stack_impl, _stack_rule)
+list_length_p = primitives.Primitive(
+    "list_length", _length_impl, _length_rule, emit=lambda ctx, eqn, args: f"len({args[0]})"
+)
+list_read_p = primitives.Primitive(
+    "list_read", _read_impl, _read_rule, emit=lambda ctx, eqn, args: f"{args[0]}[{args[1]}]"
+)
+
+
+def check_single_push(graph: core.Graph) -> None:
+    """Verifies the single-use invariant (module docstring) in ``graph`` and its nested graphs.
+
+    Raises:
+      InternalError: a list value is pushed onto twice, or used after the push that consumed it.
+    """
+    consumed: dict[core.Var, core.Eqn] = {}
+    for eqn in graph.eqns:
+        for atom in eqn.inputs:
+            if isinstance(atom, core.Var) and atom in consumed:
+                _raise_reused(graph, consumed[atom], f"by `{printer.format_eqn(graph, eqn)}`")
+        if eqn.prim is list_push_p and isinstance(eqn.inputs[0], core.Var):
+            consumed[eqn.inputs[0]] = eqn
+        for sub in eqn.subgraphs():
+            check_single_push(sub)
+    for atom in graph.outputs:
+        if isinstance(atom, core.Var) and atom in consumed:
+            _raise_reused(graph, consumed[atom], f"as an output of graph {graph.name}")
+
+
+def _raise_reused(graph: core.Graph, push: core.Eqn, where: str) -> NoReturn:
+    raise errors.InternalError(
+        f"list value consumed by `{printer.format_eqn(graph, push)}` is used again {where}; "
+        f"list_push appends in place, so a pushed list must be dead\n{graph}"
+    )
+
+
+# ---- tracing -----------------------------------------------------------------------------
+
+
+class SymbolicList(tensor.Symbolic):
+    """A tensor list of the graph being built.
+
+    Lists are functional: ``lst = lists.push(lst, x)`` (there is no ``append``), ``lst[i]`` reads
+    element ``i``, ``lists.length(lst)`` and ``lists.stack(lst)`` give tensors.
+    """
+
+    PRIORITY = 2
+    __slots__ = ("builder", "var")
+
+    def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
+        self.var = var
+        self.builder = builder
+
+    @property
+    def type(self) -> types.ListType:
+        return cast(types.ListType, self.var.type)
+
+    @classmethod
+    def bind_primitive(
+        cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]
+    ) -> Any:
+        return tensor.SymbolicTensor.bind_primitive(prim, args, params)
+
+    def __len__(self) -> int:
+        raise errors.TracerError(
+            f"len() of a tensor list ({self.type}) is only known when the graph runs",
+            hint="use tograph.ops.lists.length(lst), which is a tensor",
+        )
+
+    def __iter__(self) -> Any:
+        raise errors.TracerError(
+            f"a tensor list ({self.type}) cannot be iterated while the graph is built: "
+            "its length is only known when the graph runs",
+            hint="turn it into an array with tograph.ops.lists.stack(lst), or read lst[i]",
+        )
+
+    def __bool__(self) -> bool:
+        raise errors.TracerError(
+            f"the truth value of a tensor list ({self.type}) is only known when the graph runs",
+            hint="test tograph.ops.lists.length(lst) > 0 instead",
+        )
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        # Without this NumPy would quietly make a 0-d object array holding the list.
+        raise errors.TracerError(
+            f"a tensor list ({self.type}) has no value while the graph is being built",
+            hint="turn it into an array with tograph.ops.lists.stack(lst)",
+        )
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            raise errors.UnsupportedError(
+                "slicing a tensor list is not supported",
+                hint="stack it first: tograph.ops.lists.stack(lst)[start:stop]",
+                construct="tensor list slice",
+            )
+        return read(self, index)
+
+    def append(self, value: Any) -> None:
+        """Always raises: tensor lists are functional."""
+        raise errors.TracerError(
+            f"a tensor list ({self.type}) cannot be changed in place",
+            hint="write lst = tograph.ops.lists.push(lst, x)",
+        )
+
+    def __repr__(self) -> str:
+        return f"<SymbolicList {self.type}>"
+
+
+tensor.SYMBOLIC_CLASSES[types.ListType] = SymbolicList
+
+
+def new(elem: types.TensorType | None = None) -> Any:
+    """A new empty list: a ``SymbolicList`` while a graph is built, else a Python list.
+
+    Args:
+      elem: the element type if known (lets an empty list stack to shape ``(0, ...)``).
+    """
+    current = builder_mod.current()
+    if current is None:
+        return _new_impl(elem)
+    return current.emit(list_new_p, (), {"elem": elem})
+
+
+def as_list(values: Sequence[Any], elem: types.TensorType | None = None) -> Any:
+    """A tensor list holding ``values`` (tensors or scalars, possibly none).
+
+    While a graph is built this is a ``SymbolicList`` (``list_new`` and one push per value); an
+    empty one has type ``list[?]`` unless ``elem`` is given. A tensor list is returned unchanged.
+    """
+    if isinstance(getattr(values, "type", None), types.ListType):
+        return values
+    lst = new(elem)
+    for value in values:
+        lst = push(lst, value)
+    return lst
+
+
+def push(lst: Any, x: Any) -> Any:
+    """``lst`` with ``x`` appended, as a new list value; ``lst`` must not be used afterwards.
+
+    Raises:
+      DTypeError: ``x``'s dtype differs from the list's element dtype.
+      ShapeError: ``x``'s rank differs from the list's element rank.
+    """
+    return list_push_p.bind(_traceable(lst, x), x)
+
+
+def length(lst: Any) -> Any:
+    """The number of elements: a weak int64 tensor (a Python int for a Python list)."""
+    return list_length_p.bind(lst)
+
+
+def read(lst: Any, index: Any) -> Any:
+    """Element ``index`` of ``lst`` (negative indices count from the end)."""
+    return list_read_p.bind(_traceable(lst, index), index)
+
+
+def stack(lst: Any) -> Any:
+    """The elements stacked along a new first axis, like ``np.stack(lst)``.
+
+    For a tensor list the first dimension is unknown (``None``) until run time, and an empty list
+    whose element type is known stacks to shape ``(0, *elem.shape)``. A Python list goes to
+    ``np.stack`` itself, which knows its length.
+    """
+    if isinstance(lst, list):
+        return np.stack(lst)
+    list_type = getattr(lst, "type", None)
+    if not isinstance(list_type, types.ListType):
+        raise errors.DTypeError(
+            f"stack expects a tensor list or a Python list, got {type(lst).__name__}"
+        )
+    return list_stack_p.bind(lst, elem=list_type.elem)
+
+
+def _traceable(lst: Any, operand: Any) -> Any:
+    """A Python list as a tensor list when it meets a symbolic operand (so it can be traced)."""
+    if isinstance(lst, list) and isinstance(operand, tensor.Symbolic):
+        return as_list(lst)
+    return lst

@@ -1,0 +1,73 @@
+"""Common subexpression elimination: an equation identical to an earlier one reuses its outputs.
+
+Stage: optimize. Input: a graph. Output: the graph with later duplicates removed and their uses
+pointing at the first occurrence. Requires: nothing. Two equations are identical when they apply
+the same primitive to the same operands (vars by identity, literals by type and value) with equal
+params (compared by value; nested graphs by identity). Equations with effects and equations on
+tensor lists are never merged. Each nested graph is handled on its own. Example::
+
+    a:f64[3] = exp x                 a:f64[3] = exp x
+    b:f64[3] = exp x         ->      c:f64[3] = add a a
+    c:f64[3] = add a b               return c
+    return c
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from tograph import passes
+from tograph.ir import core, types
+
+
+def eliminate_common_subexpressions(graph: core.Graph) -> passes.PassResult:
+    """Merges identical pure equations of ``graph`` and of its nested graphs; see module docstring."""
+    new = passes.rewrite(graph, _visitor, {})
+    return passes.PassResult(new, new is not graph)
+
+
+def _visitor(_graph: core.Graph) -> passes.Visitor:
+    seen: dict[Hashable, core.Eqn] = {}
+
+    def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | None:
+        if passes.has_effects(eqn) or passes.touches_lists(eqn):
+            return None
+        key = (eqn.prim.name, tuple(_atom_key(a) for a in eqn.inputs), _freeze(eqn.params))
+        first = seen.setdefault(key, eqn)
+        return None if first is eqn else first.outputs
+
+    return visit
+
+
+def _atom_key(atom: core.Atom) -> Hashable:
+    if isinstance(atom, core.Var):
+        return ("var", atom.id)
+    return ("lit", atom.type, _freeze(atom.value))
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable key equal for values that are equal by value (graphs: by identity).
+
+    Keys carry the value's type, so ``1``, ``1.0`` and ``True`` differ; unknown unhashable
+    objects are compared by identity.
+    """
+    if isinstance(value, core.Graph):
+        return ("graph", id(value))
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (np.generic, bool, int, float, complex)):
+        return (type(value).__name__, repr(value))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_freeze(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((repr(k), _freeze(v)) for k, v in value.items())))
+    if isinstance(value, slice):
+        return ("slice", _freeze(value.start), _freeze(value.stop), _freeze(value.step))
+    if isinstance(
+        value, (str, bytes, type(None), np.dtype, type, types.TensorType, types.ListType)
+    ):
+        return (type(value).__name__, value)
+    return ("object", id(value))

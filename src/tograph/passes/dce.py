@@ -1,0 +1,144 @@
+"""Dead code elimination: drops equations whose outputs nothing uses.
+
+Stage: optimize. Input: a graph. Output: the graph without dead equations, in its nested graphs
+too. Requires: nothing. Equations with effects (``print``, ``assert``, or a nested graph holding
+one) always stay. Control flow is pruned inside as well:
+
+- ``cond``: an output unused outside is removed from both branches, then an operand neither
+  branch uses is removed.
+- ``while_loop``: a carry unused outside is removed when neither the loop condition, nor another
+  kept carry, nor an effect in the body depends on it; then a constant the loop no longer uses.
+
+Example::
+
+    t0:f64[3] = exp x
+    t1:f64[3] = sin x       ->    t0:f64[3] = exp x
+    return t0                     return t0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TypeVar
+
+from tograph import passes
+from tograph.ir import core
+from tograph.ops import control
+
+T = TypeVar("T")
+
+
+def eliminate_dead_code(graph: core.Graph) -> passes.PassResult:
+    """Removes the dead equations of ``graph`` and its nested graphs; see module docstring."""
+    new = _sweep(graph)
+    return passes.PassResult(new, new is not graph)
+
+
+def _sweep(graph: core.Graph) -> core.Graph:
+    """``graph`` without dead equations (same inputs and outputs); itself if nothing is dead."""
+    live = {a for a in graph.outputs if isinstance(a, core.Var)}
+    kept: list[core.Eqn] = []
+    for eqn in reversed(graph.eqns):
+        new = _keep(eqn, [v in live for v in eqn.outputs])
+        if new is not None:
+            kept.append(new)
+            live.update(a for a in new.inputs if isinstance(a, core.Var))
+    kept.reverse()
+    if len(kept) == len(graph.eqns) and all(a is b for a, b in zip(kept, graph.eqns)):
+        return graph
+    return graph.replace(eqns=tuple(kept))
+
+
+def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
+    """``eqn`` pruned inside, or None if it is dead."""
+    if not any(used) and not passes.has_effects(eqn):
+        return None
+    if eqn.prim is control.cond_p:
+        return _prune_cond(eqn, used)
+    if eqn.prim is control.while_loop_p:
+        return _prune_while(eqn, used)
+    params = {k: _sweep(v) if isinstance(v, core.Graph) else v for k, v in eqn.params.items()}
+    if all(params[k] is v for k, v in eqn.params.items()):
+        return eqn
+    return dataclasses.replace(eqn, params=params)
+
+
+def _prune_cond(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
+    then_graph = _sweep(_select_outputs(eqn.params["then_graph"], used))
+    else_graph = _sweep(_select_outputs(eqn.params["else_graph"], used))
+    needed = [a or b for a, b in zip(_uses_inputs(then_graph), _uses_inputs(else_graph))]
+    params = dict(
+        eqn.params,
+        then_graph=_select_inputs(then_graph, needed),
+        else_graph=_select_inputs(else_graph, needed),
+    )
+    if all(used) and all(needed) and _same_graphs(params, eqn.params):
+        return eqn
+    pred, operands = eqn.inputs[0], eqn.inputs[1:]
+    return dataclasses.replace(
+        eqn,
+        inputs=(pred, *_select(operands, needed)),
+        params=params,
+        outputs=_select(eqn.outputs, used),
+    )
+
+
+def _prune_while(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
+    num_consts = eqn.params["num_consts"]
+    cond_graph = _sweep(eqn.params["cond_graph"])
+    live, body_graph = _live_carries(cond_graph, eqn.params["body_graph"], num_consts, used)
+    consts = [a or b for a, b in zip(_uses_inputs(cond_graph), _uses_inputs(body_graph))][
+        :num_consts
+    ]
+    keep_inputs = consts + live
+    params = dict(
+        eqn.params,
+        cond_graph=_select_inputs(cond_graph, keep_inputs),
+        body_graph=_select_inputs(body_graph, keep_inputs),
+        num_consts=sum(consts),
+    )
+    if all(keep_inputs) and _same_graphs(params, eqn.params):
+        return eqn
+    return dataclasses.replace(
+        eqn,
+        inputs=_select(eqn.inputs, keep_inputs),
+        params=params,
+        outputs=_select(eqn.outputs, live),
+    )
+
+
+def _live_carries(
+    cond_graph: core.Graph, body_graph: core.Graph, num_consts: int, used: list[bool]
+) -> tuple[list[bool], core.Graph]:
+    """The carries to keep (see module docstring), and the body computing only those."""
+    live = [u or c for u, c in zip(used, _uses_inputs(cond_graph)[num_consts:])]
+    while True:
+        body = _sweep(_select_outputs(body_graph, live))
+        grown = [a or b for a, b in zip(live, _uses_inputs(body)[num_consts:])]
+        if grown == live:
+            return live, body
+        live = grown
+
+
+def _uses_inputs(graph: core.Graph) -> list[bool]:
+    """For each input of ``graph``, whether an equation or an output uses it."""
+    used = {a for eqn in graph.eqns for a in eqn.inputs if isinstance(a, core.Var)}
+    used.update(a for a in graph.outputs if isinstance(a, core.Var))
+    return [v in used for v in graph.inputs]
+
+
+def _select(items: Sequence[T], keep: Sequence[bool]) -> tuple[T, ...]:
+    return tuple(item for item, k in zip(items, keep) if k)
+
+
+def _select_outputs(graph: core.Graph, keep: Sequence[bool]) -> core.Graph:
+    return graph if all(keep) else graph.replace(outputs=_select(graph.outputs, keep))
+
+
+def _select_inputs(graph: core.Graph, keep: Sequence[bool]) -> core.Graph:
+    return graph if all(keep) else graph.replace(inputs=_select(graph.inputs, keep))
+
+
+def _same_graphs(new: dict[str, object], old: dict[str, object]) -> bool:
+    return all(new[k] is v for k, v in old.items() if isinstance(v, core.Graph))

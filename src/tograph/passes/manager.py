@@ -1,0 +1,51 @@
+"""The pass manager: runs IR passes until none changes the graph.
+
+Stage: optimize. Input: a built graph. Output: ``PassResult(graph, modified)`` after running the
+passes in order, repeatedly, until a round changes nothing or ``max_iterations`` rounds ran.
+Requires: nothing. Each pass must keep the graph's input and output types; the manager checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tograph import errors
+from tograph.ir import core
+from tograph.passes import Pass, PassResult, cse, dce, fold
+
+DEFAULT_PASSES: tuple[Pass, ...] = (
+    fold.fold_constants,
+    cse.eliminate_common_subexpressions,
+    dce.eliminate_dead_code,
+)
+
+
+def run_passes(
+    graph: core.Graph, passes: Sequence[Pass] = DEFAULT_PASSES, max_iterations: int = 10
+) -> PassResult:
+    """Runs ``passes`` over ``graph`` to a fixed point (at most ``max_iterations`` rounds).
+
+    Raises:
+      InternalError: a pass changed the graph's input or output types.
+    """
+    modified = False
+    for _ in range(max_iterations):
+        changed = False
+        for run in passes:
+            result = run(graph)
+            if result.modified:
+                _check_signature(graph, result.graph, run)
+                graph, changed = result.graph, True
+        modified = modified or changed
+        if not changed:
+            break
+    return PassResult(graph, modified)
+
+
+def _check_signature(before: core.Graph, after: core.Graph, run: Pass) -> None:
+    if before.in_types != after.in_types or before.out_types != after.out_types:
+        raise errors.InternalError(
+            f"pass {run.__name__} changed the signature of graph {before.name} from "
+            f"({', '.join(map(str, before.in_types))}) -> ({', '.join(map(str, before.out_types))}) to "
+            f"({', '.join(map(str, after.in_types))}) -> ({', '.join(map(str, after.out_types))})\n{after}"
+        )
