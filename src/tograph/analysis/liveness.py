@@ -118,7 +118,8 @@ def _while(stmt: gast.While, live: set[str], annotate: bool) -> set[str]:
 
 
 def _for(stmt: gast.For, live: set[str], annotate: bool) -> set[str]:
-    exit_live = live_in(stmt.orelse, live)
+    extra_test = getattr(stmt, "extra_test", None)  # the break/return test added by lowering.jumps
+    exit_live = live_in(stmt.orelse, live) | (reads(extra_test) if extra_test is not None else set())
     header = exit_live | (live_in(stmt.body, set()) - targets(stmt.target))
     if annotate:
         _annotate_loop(stmt, live, header)

@@ -6,7 +6,8 @@ at its end, so branches and loop bodies can become functions. An ``if`` whose bo
 (``do_return``, ``break_N``, ``continue_N``), the statements after them are guarded by
 ``if not flag:``, and a loop with ``break`` or ``return`` also tests the flag (for ``for`` loops the
 test is stored as ``node.extra_test``). ``for``/``while ... else`` runs its ``else`` after the loop
-unless a break flag is set. A single ``return retval`` ends the function.
+unless a break flag is set. A single ``return retval`` ends the function; ``retval`` starts as a
+``Placeholder``, which control flow may join with any value because no path reads it unset.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import gast
 
 from tograph.lowering import templates
+from tograph.lowering.canonicalize import RUNTIME
 
 
 def _contains(stmts: list[Any], kinds: tuple[type, ...], into_loops: bool) -> bool:
@@ -79,10 +81,13 @@ class _Returns:
         self.flag_used = False
 
     def lower(self, body: list[Any]) -> list[Any]:
+        if not _always_returns(body):
+            # Falling off the end returns None: make it explicit so every path sets the value.
+            body = body + templates.quote("return None", body[-1])
         body = _continuations(body)
         self.flag_used = self._needs_flag(body)
         new_body = self.block(body)
-        prologue = templates.quote(f"{self.retval} = None", body[0])
+        prologue = templates.quote(f"{self.retval} = {RUNTIME}.Placeholder({self.retval!r})", body[0])
         if self.flag_used:
             prologue += templates.quote(f"{self.flag} = False", body[0])
         epilogue = templates.quote(f"return {self.retval}", body[-1])

@@ -11,17 +11,19 @@ Requires: lowering.control_flow (the code calling these functions), ops.control.
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from tograph import errors, origin
-from tograph.ops import control, effects, elementwise, lists
+from tograph.ops import carried, control, effects, elementwise, lists
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, tensor
 from tograph.lowering import iterables
 
 Undefined = control.Undefined
+Placeholder = carried.Placeholder
 State = tuple[Any, ...]
 
 
@@ -85,12 +87,35 @@ def for_stmt(iterable: Any, extra_test: Callable[..., Any] | None, body: Callabl
     loop = iterables.as_tensor_iterable(iterable)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
-    for item in iterable:
+    for position, item in enumerate(iterable):
         if extra_test is not None:
             keep_going = extra_test(*state)
-            if not is_symbolic(keep_going) and not keep_going:
+            if is_symbolic(keep_going):
+                rest = _remaining(iterable, position)
+                return _guarded_for(rest, keep_going, extra_test, body, state, names)
+            if not keep_going:
                 break
         state = body(item, *state)
+    return state
+
+
+def _remaining(iterable: Any, position: int) -> Any:
+    """The items of a Python iterable from ``position`` on, as a tensor loop if it is a range."""
+    if isinstance(iterable, range):
+        rest = iterable[position:]
+        return iterables.TensorRange(rest.start, rest.stop, rest.step)
+    return list(iterable)[position:]
+
+
+def _guarded_for(rest: Any, keep_going: Any, extra_test: Callable[..., Any], body: Callable[..., State],
+                 state: State, names: Sequence[str]) -> State:
+    """The rest of a Python loop whose break flag became a tensor: a while_loop over a range, else
+    each remaining iteration under a cond on the flag."""
+    if isinstance(rest, iterables.TensorIterable):
+        return _tensor_for(rest, extra_test, body, state, names)
+    for item in rest:
+        state = control.cond(keep_going, functools.partial(body, item), lambda *s: s, _tensor_lists(state), tuple(names))
+        keep_going = extra_test(*state)
     return state
 
 

@@ -1,0 +1,140 @@
+"""The ``tograph`` command: show every compiler stage of a function, run the conformance suite, benchmark.
+
+    tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], i64[], f32[None,4], 5, 2.5, True
+    tograph conformance [-k PATTERN] [-v]
+    tograph bench [--quick]
+
+Bad arguments print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import os
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from tograph.ir import types
+
+
+class UsageError(Exception):
+    """A bad command-line argument; printed as one line, exit status 2."""
+
+
+def parse_spec(text: str) -> tuple[Any, Any]:
+    """An argument spec -> (example value, TensorSpec or None). ``f64[3]`` is a tensor, ``5`` static."""
+    from tograph.lowering import signature
+
+    text = text.strip()
+    if "[" in text:
+        try:
+            t = types.parse_type(text)
+        except ValueError as exc:
+            raise UsageError(f"cannot parse argument spec {text!r}: {exc}") from None
+        example = np.zeros(tuple(1 if d is None else d for d in t.shape), dtype=t.dtype)
+        spec = signature.TensorSpec(t.shape, t.dtype) if None in t.shape else None
+        return (example[()] if t.shape == () else example), spec
+    try:
+        return ast.literal_eval(text), None
+    except (ValueError, SyntaxError):
+        raise UsageError(
+            f"cannot parse argument spec {text!r}; use a type like f64[3] or i64[] or a Python literal"
+        ) from None
+
+
+def load_function(target: str) -> Any:
+    """``path/to/file.py:function`` -> the function object (the file is imported as a module)."""
+    path, sep, name = target.rpartition(":")
+    if not sep or not path or not name:
+        raise UsageError(f"expected FILE.py:FUNCTION, got {target!r}")
+    if not os.path.isfile(path):
+        raise UsageError(f"no such file: {path}")
+    spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - any import failure of the user's file is reported in one line
+        raise UsageError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.pop(0)
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise UsageError(f"{path} has no function {name!r}")
+    return getattr(fn, "python_function", fn)
+
+
+def _section(title: str, body: str, color: bool) -> str:
+    header = f"\033[1;36m== {title} ==\033[0m" if color else f"== {title} =="
+    return f"{header}\n{body}\n"
+
+
+def _highlight(code: str, color: bool) -> str:
+    if not color:
+        return code
+    try:
+        import pygments
+        from pygments.formatters import TerminalFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:
+        return code
+    return pygments.highlight(code, PythonLexer(), TerminalFormatter()).rstrip("\n")
+
+
+def show(target: str, arg_specs: Sequence[str], out: Any = None) -> None:
+    """Prints the lowered source, SSA, types and graph of ``target`` for the given argument specs."""
+    import tograph as tg
+
+    out = out or sys.stdout
+    fn = load_function(target)
+    parsed = [parse_spec(s) for s in arg_specs]
+    values = [v for v, _ in parsed]
+    specs = [s for _, s in parsed]
+    static = tg.to_static(fn, input_spec=specs if any(specs) else None)
+    cf = static.concrete(*values)
+    color = hasattr(out, "isatty") and out.isatty()
+    if cf.fallback is not None:
+        out.write(_section("fallback", f"runs eagerly: {cf.fallback}", color))
+        return
+    type_lines = "\n".join(f"{name}: {t}" for name, t in cf.types.items())
+    out.write(_section("generated source (cf.code)", _highlight(cf.code.rstrip(), color), color))
+    out.write(_section("SSA (cf.ssa)", cf.ssa, color))
+    out.write(_section("types (cf.types)", type_lines, color))
+    out.write(_section("graph (cf.graph)", str(cf.graph), color))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tograph", description="Compile Python + NumPy functions to graphs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_show = sub.add_parser("show", help="print the generated source, SSA, types and graph of a function")
+    p_show.add_argument("target", help="FILE.py:FUNCTION")
+    p_show.add_argument("--arg", action="append", default=[], help="argument spec: f64[3], i64[], 5, 2.5, ...")
+    p_conf = sub.add_parser("conformance", help="run the control-flow conformance suite")
+    p_conf.add_argument("-k", dest="pattern", default=None, help="only cases whose name contains PATTERN")
+    p_conf.add_argument("-v", dest="verbose", action="store_true")
+    p_bench = sub.add_parser("bench", help="run the benchmark suite and print the table")
+    p_bench.add_argument("--quick", action="store_true", help="fewer repeats")
+    opts = parser.parse_args(argv)
+    try:
+        if opts.command == "show":
+            show(opts.target, opts.arg)
+            return 0
+        if opts.command == "conformance":
+            from tograph.conformance import runner
+
+            args = (["-k", opts.pattern] if opts.pattern else []) + (["-v"] if opts.verbose else [])
+            return runner.main(args)
+        from tograph import bench
+
+        return bench.main(["--quick"] if opts.quick else [])
+    except UsageError as exc:
+        print(f"tograph: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
