@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 import warnings
 from typing import Any, Callable, Sequence
 
@@ -54,13 +55,17 @@ class StaticFunction:
     def _lookup(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[concrete.ConcreteFunction, list[Any]]:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
+        return self.concrete_for(sig), tensors
+
+    def concrete_for(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does)."""
         found = self._cache.get(sig.key)
         if found is None:
             found = self._trace(sig)
             self._cache[sig.key] = found
             self._check_retracing()
         self._last = found
-        return found, tensors
+        return found
 
     @property
     def code(self) -> str | None:
@@ -71,7 +76,10 @@ class StaticFunction:
         fn = self.python_function
         try:
             conversion = convert.convert(fn)
-            built = build_graph.build_graph(fn.__name__, conversion.instantiate(fn), sig)
+            lowered = conversion.instantiate(fn)
+            if isinstance(fn, types.MethodType):  # to_static(obj.method): obj is bound, static
+                lowered = functools.partial(lowered, fn.__self__)
+            built = build_graph.build_graph(fn.__name__, lowered, sig)
         except (errors.UnsupportedError, errors.TracerError) as exc:
             return self._fallback(sig, exc)
         return concrete.ConcreteFunction(self, sig, conversion, built)
@@ -85,7 +93,7 @@ class StaticFunction:
         if self.fallback_mode == "error":
             raise errors.ConversionError(f"cannot convert {self.python_function.__qualname__}: {exc.message}", loc=loc) from exc
         if self.fallback_mode == "warn":
-            warnings.warn(f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=4)
+            warnings.warn(f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=5)
         return concrete.ConcreteFunction(self, sig, None, None, fallback=reason)
 
     def _check_retracing(self) -> None:
@@ -96,7 +104,7 @@ class StaticFunction:
                 "different argument types or static values; pass arrays instead of Python numbers, "
                 "or give input_spec with None dims",
                 errors.RetracingWarning,
-                stacklevel=4,
+                stacklevel=5,
             )
 
 

@@ -90,6 +90,10 @@ class ConversionError(ToGraphError):
     """The function cannot be converted, and the problem is in the user's code."""
 
 
+class UnboundVariableError(ConversionError, UnboundLocalError):
+    """A variable read (or returned) where it may not have been assigned, as Python would report."""
+
+
 class GraphRuntimeError(ToGraphError, RuntimeError):
     """An error raised while executing a graph, located at the user's source line."""
 

@@ -48,7 +48,10 @@ def build_graph(name: str, lowered: Callable[..., Any], sig: signature.Signature
                 slots.append(len(outputs))
                 outputs.append(leaf)
             elif isinstance(leaf, control.Undefined):
-                raise errors.ConversionError(f"variable '{leaf.name}' is returned but may not be assigned")
+                raise errors.UnboundVariableError(
+                    f"cannot access local variable '{leaf.name}' where it is not associated with a "
+                    "value (it is returned, but not assigned on every path)"
+                )
             else:
                 slots.append(signature.Static(leaf))
         graph = builder.finish(outputs)

@@ -10,6 +10,7 @@ tensor (then the enclosing function falls back, naming it).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sys
@@ -23,37 +24,61 @@ _LIBRARY_DIRS = tuple(
     os.path.normcase(os.path.realpath(p))
     for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix}
 )
-_TOGRAPH_DIR = os.path.normcase(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+# tograph's own modules are library code, except the conformance cases, which stand for user code.
+_USER_PACKAGES_OF_TOGRAPH = ("tograph.conformance",)
 
 
 def _is_user_code(fn: types.FunctionType) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    if module == "tograph" or module.startswith("tograph."):
+        return module.startswith(_USER_PACKAGES_OF_TOGRAPH)
     filename = os.path.normcase(os.path.realpath(fn.__code__.co_filename))
-    if filename.startswith(_TOGRAPH_DIR):
-        return False
     return not filename.startswith(_LIBRARY_DIRS)
-
-
-def _converted(fn: types.FunctionType) -> Callable[..., Any] | None:
-    """The lowered twin of user function ``fn``, or None to call ``fn`` as it is."""
-    if origin.is_converted(fn.__code__) or not _is_user_code(fn):
-        return None
-    from tograph.lowering import convert
-
-    try:
-        return convert.convert(fn).instantiate(fn)
-    except errors.UnsupportedError:
-        return None
 
 
 def call_user(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Calls ``fn(*args, **kwargs)``, converting it first if it is user code."""
+    if isinstance(fn, functools.partial):
+        return call_user(fn.func, fn.args + args, {**fn.keywords, **kwargs})
     target, bound_self = _unwrap(fn)
-    if target is not None:
-        lowered = _converted(target)
-        if lowered is not None:
-            lowered = _with_defaults(lowered, target)
-            return lowered(bound_self, *args, **kwargs) if bound_self is not None else lowered(*args, **kwargs)
-    return fn(*args, **kwargs)
+    if target is None or origin.is_converted(target.__code__) or not _is_user_code(target):
+        return fn(*args, **kwargs)
+    from tograph.lowering import convert
+
+    try:
+        lowered = _with_defaults(convert.convert(target).instantiate(target), target)
+    except errors.UnsupportedError as exc:
+        return _call_unconverted(fn, target, exc, args, kwargs)
+    return lowered(bound_self, *args, **kwargs) if bound_self is not None else lowered(*args, **kwargs)
+
+
+def _call_unconverted(fn: Any, target: types.FunctionType, reason: errors.UnsupportedError,
+                      args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Runs a user function that could not be converted; if tensors trip it up, says why."""
+    try:
+        result = fn(*args, **kwargs)
+    except errors.TracerError as exc:
+        raise _not_convertible(target, reason, exc) from exc
+    if inspect.isgenerator(result):
+        return _explained_generator(result, target, reason)
+    return result
+
+
+def _explained_generator(gen: Any, target: types.FunctionType, reason: errors.UnsupportedError) -> Any:
+    try:
+        return (yield from gen)
+    except errors.TracerError as exc:
+        raise _not_convertible(target, reason, exc) from exc
+
+
+def _not_convertible(target: types.FunctionType, reason: errors.UnsupportedError,
+                     exc: errors.TracerError) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{target.__qualname__} could not be converted ({reason.message}) and does not run on "
+        f"tensors as it is: {exc.message}",
+        loc=reason.loc,
+        construct=reason.construct,
+    )
 
 
 def _unwrap(fn: Any) -> tuple[types.FunctionType | None, Any]:

@@ -6,7 +6,8 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   semantics kept, also when the condition is a tensor);
 - ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors, in-place
   for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``;
-- ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)``;
+- ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
+  (both act when the graph runs if they sit in tensor control flow);
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as ``range``,
   ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that dispatch to tensors
   by themselves and tensor methods, which are left as written for readability.
@@ -18,6 +19,7 @@ import builtins
 from typing import Any
 
 import gast
+import numpy as np
 
 from tograph.lowering import templates
 from tograph.trace import dispatch
@@ -28,6 +30,13 @@ RUNTIME = "_t"
 TENSOR_METHODS = frozenset(
     "sum mean prod max min argmax argmin cumsum reshape transpose astype dot clip squeeze flatten "
     "ravel copy any all std var".split()
+)
+
+
+# NumPy functions often given a list built in a loop: they go through _t.call, which stacks a
+# tensor list first, since NumPy cannot see inside one.
+_TAKE_SEQUENCES = frozenset(
+    (np.stack, np.concatenate, np.vstack, np.hstack, np.column_stack, np.sum, np.mean, np.max, np.min, np.prod)
 )
 
 
@@ -45,6 +54,7 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
 class _Canonicalize(gast.NodeTransformer):
     def __init__(self, globals_: dict[str, Any]):
         self.globals = globals_
+        self.temporaries = 0
 
     # ---- expressions ---------------------------------------------------------------------
     def visit_BoolOp(self, node: gast.BoolOp) -> Any:
@@ -79,6 +89,21 @@ class _Canonicalize(gast.NodeTransformer):
             result = _rt_call("and_", [_lam(part), _lam(result)], node)
         return result
 
+    def visit_JoinedStr(self, node: gast.JoinedStr) -> Any:
+        """An f-string as ``_t.fstring(...)`` so that fields holding tensors print at run time."""
+        parts = []
+        for value in node.values:
+            if not isinstance(value, gast.FormattedValue):
+                parts.append(value)
+                continue
+            spec = value.format_spec
+            if spec is not None and not all(isinstance(v, gast.Constant) for v in spec.values):
+                return node  # a computed format spec: left to Python
+            text = "".join(v.value for v in spec.values) if spec is not None else ""
+            args = [self.visit(value.value), gast.Constant(value=value.conversion, kind=None), gast.Constant(value=text, kind=None)]
+            parts.append(_rt_call("formatted", args, node))
+        return _rt_call("fstring", parts, node)
+
     def visit_Call(self, node: gast.Call) -> Any:
         self.generic_visit(node)
         if self._leave_as_is(node.func):
@@ -88,14 +113,15 @@ class _Canonicalize(gast.NodeTransformer):
         return call
 
     def _leave_as_is(self, func: Any) -> bool:
-        if isinstance(func, gast.Attribute) and func.attr in TENSOR_METHODS:
-            return True
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == RUNTIME:
             return True
         target = self._resolve(func)
         if target is None:
+            # A method of a local value: a tensor method needs no conversion.
+            return isinstance(func, gast.Attribute) and func.attr in TENSOR_METHODS
+        if target in dispatch.OVERRIDES or target in _TAKE_SEQUENCES:
             return False
-        return target not in dispatch.OVERRIDES and (target in dispatch.UFUNCS or target in dispatch.FUNCTIONS)
+        return target in dispatch.UFUNCS or target in dispatch.FUNCTIONS
 
     def _resolve(self, expr: Any) -> Any:
         """The object a global name or dotted attribute refers to now, or None."""
@@ -109,6 +135,12 @@ class _Canonicalize(gast.NodeTransformer):
         return None
 
     # ---- statements ----------------------------------------------------------------------
+    def visit_Raise(self, node: gast.Raise) -> Any:
+        self.generic_visit(node)
+        if node.exc is None or node.cause is not None:
+            return node  # a bare re-raise or raise-from stays Python
+        return templates.set_location(gast.Expr(value=_rt_call("raise_", [node.exc], node)), node)
+
     def visit_Assert(self, node: gast.Assert) -> Any:
         self.generic_visit(node)
         msg = node.msg if node.msg is not None else gast.Constant(value=None, kind=None)
@@ -116,9 +148,26 @@ class _Canonicalize(gast.NodeTransformer):
 
     def visit_Assign(self, node: gast.Assign) -> Any:
         self.generic_visit(node)
-        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
-            return _functional_setitem(node.targets[0], node.value, node)
+        if len(node.targets) != 1:
+            return node
+        target = node.targets[0]
+        if isinstance(target, gast.Subscript):
+            return _functional_setitem(target, node.value, node)
+        if _unpacks_into_items(target):
+            return self._unpack(target, node.value, node)
         return node
+
+    def _unpack(self, target: Any, value: Any, origin: Any) -> list[Any]:
+        """``x[i], x[j] = v`` as ``tmp = v`` then one functional item update per element."""
+        self.temporaries += 1
+        tmp = f"unpacked_{self.temporaries}"
+        stmts = templates.quote(f"{tmp} = value", origin, value=value)
+        for i, element in enumerate(target.elts):
+            item = templates.quote_expr(f"{tmp}[{i}]", origin)
+            assign = templates.set_location(gast.Assign(targets=[element], value=item, type_comment=None), origin)
+            result = self.visit_Assign(assign)
+            stmts.extend(result if isinstance(result, list) else [result])
+        return stmts
 
     def visit_AugAssign(self, node: gast.AugAssign) -> Any:
         self.generic_visit(node)
@@ -153,6 +202,15 @@ class _Canonicalize(gast.NodeTransformer):
         return node
 
 
+def _unpacks_into_items(target: Any) -> bool:
+    """A tuple target with a subscript among its elements and no starred element."""
+    if not isinstance(target, (gast.Tuple, gast.List)):
+        return False
+    if any(isinstance(e, gast.Starred) for e in target.elts):
+        return False
+    return any(isinstance(e, gast.Subscript) or _unpacks_into_items(e) for e in target.elts)
+
+
 def _functional_setitem(target: gast.Subscript, value: Any, origin: Any) -> Any:
     """``base[index] = value`` as ``base = _t.setitem(base, index, value)``, through nested subscripts."""
     new_value = _rt_call("setitem", [_as_load(target.value), target.slice, value], origin)
@@ -174,5 +232,10 @@ def _as_store(node: Any) -> Any:
 
 def canonicalize(fn: gast.FunctionDef, globals_: dict[str, Any]) -> gast.FunctionDef:
     """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names."""
-    fn.body = [_Canonicalize(globals_).visit(stmt) for stmt in fn.body]
+    transformer = _Canonicalize(globals_)
+    body: list[Any] = []
+    for stmt in fn.body:
+        new = transformer.visit(stmt)
+        body.extend(new if isinstance(new, list) else [new])
+    fn.body = body
     return fn

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.ops import lists
+from tograph.ops import elementwise, lists
 from tograph.trace import tensor
 
 
@@ -47,7 +47,11 @@ class TensorRange(TensorIterable):
     def item(self, index: Any) -> Any:
         if isinstance(self.start, int) and self.start == 0 and self.step == 1:
             return index
-        return self.start + index * self.step
+        value = self.start + index * self.step
+        # range yields Python ints even for NumPy bounds: the item is weak like the index.
+        if isinstance(value, tensor.TensorBase) and not value.type.weak:
+            value = elementwise.astype_p.bind(value, dtype=np.dtype(np.int64), weak=True)
+        return value
 
 
 class _SequenceIterable(TensorIterable):

@@ -36,11 +36,15 @@ def _contains(stmts: list[Any], kinds: tuple[type, ...], into_loops: bool) -> bo
 
 
 def _always_returns(stmts: list[Any]) -> bool:
+    """Whether control never falls off the end of ``stmts`` (it returns, raises or loops forever)."""
     if not stmts:
         return False
     last = stmts[-1]
     if isinstance(last, (gast.Return, gast.Raise)):
         return True
+    if isinstance(last, gast.While):
+        forever = isinstance(last.test, gast.Constant) and last.test.value is True
+        return forever and not _contains(last.body, (gast.Break,), into_loops=False)
     return isinstance(last, gast.If) and _always_returns(last.body) and _always_returns(last.orelse)
 
 
@@ -194,6 +198,12 @@ class _LoopJumps:
         return out
 
     def loop(self, loop: Any) -> list[Any]:
+        if isinstance(loop, gast.While) and any(isinstance(n, gast.NamedExpr) for n in gast.walk(loop.test)):
+            # `while (y := f()) > 0:` assigns in the test: test inside the body, where the
+            # assignment lands in the loop's state: `while True: if not test: break`.
+            exit_ = templates.quote("if not test:\n    break", loop.test, test=loop.test)
+            loop.body = exit_ + loop.body
+            loop.test = templates.quote_expr("True", loop.test)
         loop.body = self.block(loop.body)
         loop.orelse = self.block(loop.orelse)
         before: list[Any] = []

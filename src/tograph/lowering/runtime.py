@@ -202,15 +202,54 @@ def list_append(target: Any, value: Any) -> Any:
     return target
 
 
+class TensorText:
+    """An f-string with tensors in it: printable, or usable as an assert message, at run time."""
+
+    def __init__(self, parts: Sequence[Any]):
+        self.parts = tuple(parts)
+
+    def __str__(self) -> str:
+        raise errors.TracerError(
+            "an f-string of a tensor has no text while the graph is built",
+            hint="inside compiled functions such strings can be printed or used as assert messages",
+        )
+
+
+def formatted(value: Any, conversion: int, spec: str) -> Any:
+    """One f-string field ``{value!conversion:spec}`` (conversion as in ``ast.FormattedValue``)."""
+    conv = {-1: "", 115: "s", 114: "r", 97: "a"}[conversion]
+    slot = effects.FormatSlot(spec, conv)
+    return effects.Formatted(value, slot) if is_symbolic(value) else slot.render(value)
+
+
+def fstring(*parts: Any) -> Any:
+    """The text of an f-string, or a ``TensorText`` when a field holds a tensor."""
+    if all(isinstance(p, str) for p in parts):
+        return "".join(parts)
+    return TensorText(parts)
+
+
+def _message_parts(message: Any) -> tuple[Any, ...]:
+    if message is None:
+        return ()
+    return message.parts if isinstance(message, TensorText) else (message,)
+
+
 def assert_(test: Any, message: Callable[[], Any]) -> None:
     """``assert test, message``: checked when the graph runs if the test is a tensor."""
     if is_symbolic(test):
-        msg = message()
-        effects.assert_(test, "" if msg is None else str(msg))
+        effects.assert_(test, *_message_parts(message()))
         return
     if not test:
         msg = message()
         raise AssertionError(*(() if msg is None else (msg,)))
+
+
+def raise_(exception: Any) -> None:
+    """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
+    if isinstance(exception, type) and issubclass(exception, BaseException):
+        exception = exception()
+    effects.raise_(exception)
 
 
 # ---- calls ----------------------------------------------------------------------------------
@@ -218,6 +257,8 @@ def assert_(test: Any, message: Callable[[], Any]) -> None:
 
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
+    if any(isinstance(a, lists.SymbolicList) for a in args) and _is_numpy(fn):
+        args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
     handler = _BUILTINS.get(fn) if _hashable(fn) else None
     if handler is not None:
         return handler(*args, **kwargs)
@@ -226,6 +267,11 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     from tograph.lowering import calls
 
     return calls.call_user(fn, args, kwargs)
+
+
+def _is_numpy(fn: Any) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(fn, np.ufunc) or module == "numpy" or module.startswith("numpy.")
 
 
 def _hashable(fn: Any) -> bool:
@@ -277,17 +323,27 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
 
 
 def _sum(items: Any, start: Any = 0) -> Any:
+    if isinstance(items, lists.SymbolicList):
+        items = lists.stack(items)
     if isinstance(items, tensor.SymbolicTensor):
         total = np.sum(items, axis=0)
         return total if isinstance(start, int) and start == 0 else start + total
     return builtins.sum(items, start)
 
 
-def _print(*values: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
+def _print(*values: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None, flush: bool = False) -> None:
     if builder_mod.current() is None or file is not None:
         builtins.print(*values, sep=sep, end=end, file=file, flush=flush)
         return
-    effects.print_(*values, sep=sep, end=end)
+    if not any(isinstance(v, TensorText) for v in values):
+        effects.print_(*values, sep=sep, end=end)
+        return
+    parts: list[Any] = []
+    for i, value in enumerate(values):
+        if i:
+            parts.append(" " if sep is None else sep)
+        parts.extend(_message_parts(value) if isinstance(value, TensorText) else (value,))
+    effects.print_(*parts, sep="", end=end)
 
 
 def _isinstance(value: Any, classes: Any) -> bool:

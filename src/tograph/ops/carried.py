@@ -48,6 +48,36 @@ class Placeholder(Undefined):
         return f"Placeholder({self.name!r})"
 
 
+def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a`` and ``b`` with each ``Placeholder`` facing a container replaced by that container's
+    structure filled with placeholders, so the two have the same structure where they can."""
+    if isinstance(a, Placeholder) and _is_node(b):
+        return _placeholders_like(b, a.name), b
+    if isinstance(b, Placeholder) and _is_node(a):
+        return a, _placeholders_like(a, b.name)
+    if _is_node(a) and type(a) is type(b) and len(a) == len(b):
+        if isinstance(a, dict):
+            if set(a) != set(b):
+                return a, b
+            pairs = {k: align_placeholders(a[k], b[k]) for k in a}
+            return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+        pairs = [align_placeholders(x, y) for x, y in zip(a, b)]
+        return _rebuild(a, [p[0] for p in pairs]), _rebuild(b, [p[1] for p in pairs])
+    return a, b
+
+
+def _placeholders_like(value: Any, name: str) -> Any:
+    if isinstance(value, dict):
+        return {k: _placeholders_like(v, name) for k, v in value.items()}
+    if _is_node(value):
+        return _rebuild(value, [_placeholders_like(v, name) for v in value])
+    return Placeholder(name)
+
+
+def _rebuild(like: Any, items: list[Any]) -> Any:
+    return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
+
+
 def _is_unset(value: Any) -> bool:
     """An ``Undefined`` that is not a ``Placeholder``: reading it would be an error."""
     return isinstance(value, Undefined) and not isinstance(value, Placeholder)

@@ -289,6 +289,7 @@ def cond(
         _trace(parent, label, fn, flat, in_types)
         for label, fn in (("then", true_fn), ("else", false_fn))
     ]
+    traces[0].result, traces[1].result = carried.align_placeholders(traces[0].result, traces[1].result)
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
     outputs = [_outputs(t, out.leaves, joined) for t, out in zip(traces, (then_out, else_out))]
@@ -334,6 +335,7 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
+    init = _shaped_placeholders(parent, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
     carry = [carried.type_of(v) if carried.is_tensor_like(v) else None for v in flat.leaves]
     test = _trace_test(parent, cond_fn, flat, carry)
@@ -351,6 +353,17 @@ def while_loop(
     params = {"cond_graph": cond_graph, "body_graph": body_graph, "num_consts": len(consts)}
     results = iter(_emit(parent, while_loop_p, [*consts, *inits], params, hints))
     return flat.unflatten([v if t is None else next(results) for v, t in zip(flat.leaves, stable)])
+
+
+def _shaped_placeholders(parent: builder_mod.GraphBuilder, body_fn: Callable[..., tuple[Any, ...]],
+                         init: tuple[Any, ...], names: tuple[str, ...]) -> tuple[Any, ...]:
+    """``init`` whose placeholders take the structure the body gives them (e.g. a returned tuple)."""
+    if not any(isinstance(v, carried.Placeholder) for v in carried.flatten(init, names).leaves):
+        return init
+    flat = carried.flatten(init, names)
+    carry = [carried.type_of(v) if carried.is_tensor_like(v) else None for v in flat.leaves]
+    probe = _trace(parent, "body", body_fn, flat, carry)
+    return carried.align_placeholders(init, probe.result)[0]
 
 
 def _trace_body(

@@ -17,6 +17,7 @@ print with the tensor's run-time value. Both primitives have zero outputs: they 
 from __future__ import annotations
 
 import builtins
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
@@ -25,17 +26,43 @@ from tograph.ir import primitives, types
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
-Template = tuple[str | None, ...]
+@dataclasses.dataclass(frozen=True)
+class FormatSlot:
+    """A template slot formatted like an f-string field: ``{x!r:.3f}`` is ``FormatSlot(".3f", "r")``."""
+
+    spec: str = ""
+    conversion: str = ""
+
+    def render(self, value: Any) -> str:
+        converted = {"r": repr, "a": ascii, "s": str}.get(self.conversion, lambda v: v)(value)
+        return format(converted, self.spec)
+
+    def __repr__(self) -> str:
+        return "{" + (f"!{self.conversion}" if self.conversion else "") + (f":{self.spec}" if self.spec else "") + "}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Formatted:
+    """A tensor in an f-string field, with the field's format spec and conversion."""
+
+    value: Any
+    slot: FormatSlot
+
+
+Template = tuple[str | FormatSlot | None, ...]
 
 
 def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
-    """The template's parts with the run-time values in the ``None`` slots."""
+    """The template's parts with the run-time values in the ``None`` and ``FormatSlot`` slots."""
     remaining = iter(values)
-    return [next(remaining) if part is None else part for part in template]
+    return [
+        part if isinstance(part, str) else next(remaining) if part is None else part.render(next(remaining))
+        for part in template
+    ]
 
 
 def _check_slots(name: str, template: Template, count: int) -> None:
-    slots = sum(part is None for part in template)
+    slots = sum(not isinstance(part, str) for part in template)
     if slots != count:
         raise errors.InternalError(
             f"{name} template {template!r} has {slots} slots for {count} values"
@@ -89,8 +116,18 @@ def _text_option(name: str, value: Any, default: str) -> str:
 
 def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
     """The template of ``values`` and the symbolic values that fill its slots."""
-    template = tuple(None if isinstance(v, tensor.Symbolic) else str(v) for v in values)
-    return template, [v for v in values if isinstance(v, tensor.Symbolic)]
+    template: list[str | FormatSlot | None] = []
+    symbolic: list[Any] = []
+    for v in values:
+        if isinstance(v, Formatted):
+            template.append(v.slot)
+            symbolic.append(v.value)
+        elif isinstance(v, tensor.Symbolic):
+            template.append(None)
+            symbolic.append(v)
+        else:
+            template.append(str(v))
+    return tuple(template), symbolic
 
 
 # ---- assert ------------------------------------------------------------------------------
@@ -157,3 +194,29 @@ def _raise_static(message: Sequence[Any]) -> NoReturn:
     if len(message) == 1:
         raise AssertionError(message[0])
     raise AssertionError("".join(str(part) for part in message))
+
+
+# ---- raise -------------------------------------------------------------------------------
+
+
+def _raise_impl(*, exception: BaseException) -> tuple[()]:
+    raise exception
+
+
+def _raise_rule(*, exception: BaseException) -> tuple[()]:
+    return ()
+
+
+raise_p = primitives.Primitive("raise", _raise_impl, _raise_rule, multiple_results=True, effectful=True)
+
+
+def raise_(exception: BaseException) -> None:
+    """Python's ``raise``: at once in straight-line code, when the graph runs in a tensor branch.
+
+    In a branch or loop body being traced, the exception becomes an equation that raises only if
+    that branch or iteration runs; elsewhere it is raised now, as Python would.
+    """
+    current = builder_mod.current()
+    if current is None or current.parent is None:
+        raise exception
+    current.emit(raise_p, (), {"exception": exception})

@@ -68,8 +68,11 @@ def _operator_emit(symbol: str) -> primitives.Emitter:
 
 
 def _define(name: str, ufunc: Any, pyop: Callable[..., Any] | None = None, symbol: str | None = None) -> primitives.Primitive:
+    """An elementwise primitive; with an operator ``symbol`` its kernel is Python's operator, which
+    is the ufunc on arrays and keeps Python's meaning on Python scalars (weak values)."""
     emit = _operator_emit(symbol) if symbol else None
-    prim = primitives.Primitive(name, ufunc, elementwise_rule(name, ufunc, pyop), emit=emit)
+    kernel = pyop if symbol else ufunc
+    prim = primitives.Primitive(name, kernel, elementwise_rule(name, ufunc, pyop), emit=emit)
     dispatch.implements(ufunc)(lambda *args, **kw: _ufunc_call(prim, args, kw))
     return prim
 
@@ -98,10 +101,12 @@ not_equal_p = _define("not_equal", np.not_equal, operator.ne, "!=")
 bitwise_and_p = _define("bitwise_and", np.bitwise_and, operator.and_, "&")
 bitwise_or_p = _define("bitwise_or", np.bitwise_or, operator.or_, "|")
 bitwise_xor_p = _define("bitwise_xor", np.bitwise_xor, operator.xor, "^")
+left_shift_p = _define("left_shift", np.left_shift, operator.lshift, "<<")
+right_shift_p = _define("right_shift", np.right_shift, operator.rshift, ">>")
 negative_p = _define("negative", np.negative, operator.neg, "-")
 positive_p = _define("positive", np.positive, operator.pos, "+")
 invert_p = _define("invert", np.invert, operator.invert, "~")
-abs_p = primitives.Primitive("abs", np.abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})")
+abs_p = primitives.Primitive("abs", abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})")
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
 
 maximum_p = _define("maximum", np.maximum)

@@ -241,6 +241,8 @@ class TensorBase:
     __and__, __rand__ = _binary("bitwise_and"), _binary("bitwise_and", True)
     __or__, __ror__ = _binary("bitwise_or"), _binary("bitwise_or", True)
     __xor__, __rxor__ = _binary("bitwise_xor"), _binary("bitwise_xor", True)
+    __lshift__, __rlshift__ = _binary("left_shift"), _binary("left_shift", True)
+    __rshift__, __rrshift__ = _binary("right_shift"), _binary("right_shift", True)
     __lt__, __le__ = _binary("less"), _binary("less_equal")
     __gt__, __ge__ = _binary("greater"), _binary("greater_equal")
     __eq__, __ne__ = _binary("equal"), _binary("not_equal")  # type: ignore[assignment]
