@@ -1,0 +1,213 @@
+"""Reduction primitives: sum, mean, prod, max, min, any, all, var, std, argmax, argmin, cumsum.
+
+Stage: graph building. Input: NumPy reductions called on tensors (``np.sum(x, axis=0)``,
+``x.max()``). Output: one equation per call whose params are normalised (``axis`` None or a sorted
+tuple of non-negative ints; a single int or None for argmax, argmin and cumsum). The kernels are
+NumPy's functions themselves, called with those params. Result dtypes are NumPy's, found by
+probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the result is strong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from tograph import errors
+from tograph.ir import primitives, types
+from tograph.ops import common
+from tograph.trace import dispatch
+
+# ---- type rules --------------------------------------------------------------------------
+
+
+def _check_nonempty(name: str, x: types.TensorType, axes: tuple[int, ...] | None) -> None:
+    """max, min, argmax and argmin have no identity: reducing a dimension of size 0 fails."""
+    axes = tuple(range(x.ndim)) if axes is None else axes
+    if any(x.shape[i] == 0 for i in axes):
+        raise errors.ShapeError(
+            f"{name}: zero-size array to reduction operation {name} which has no identity "
+            f"(shape {common.fmt(x.shape)}, axis {axes})"
+        )
+
+
+def _reduction_rule(
+    name: str, fn: Callable[..., Any], has_identity: bool = True
+) -> primitives.TypeRule:
+    def rule(x: types.TensorType, *, axis: Any, keepdims: bool, **params: Any) -> types.TensorType:
+        axes = common.normalize_axes(axis, x, name)
+        if not has_identity:
+            _check_nonempty(name, x, axes)
+        dtype = common.probe_dtype(name, fn, (x,), axis=axes, keepdims=keepdims, **params)
+        return types.TensorType(dtype, common.reduced_shape(x, axes, keepdims))
+
+    return rule
+
+
+def _arg_reduction_rule(name: str, fn: Callable[..., Any]) -> primitives.TypeRule:
+    def rule(x: types.TensorType, *, axis: int | None, keepdims: bool) -> types.TensorType:
+        axes = None if axis is None else (common.normalize_axis(axis, x, name),)
+        _check_nonempty(name, x, axes)
+        dtype = common.probe_dtype(name, fn, (x,), axis=axis, keepdims=keepdims)
+        return types.TensorType(dtype, common.reduced_shape(x, axes, keepdims))
+
+    return rule
+
+
+def _cumsum_rule(
+    x: types.TensorType, *, axis: int | None, dtype: np.dtype | None
+) -> types.TensorType:
+    if axis is not None:
+        common.normalize_axis(axis, x, "cumsum")
+    out_dtype = common.probe_dtype("cumsum", np.cumsum, (x,), axis=axis, dtype=dtype)
+    return types.TensorType(out_dtype, (x.size,) if axis is None else x.shape)
+
+
+# ---- primitives --------------------------------------------------------------------------
+
+sum_p = primitives.Primitive("sum", np.sum, _reduction_rule("sum", np.sum))
+mean_p = primitives.Primitive("mean", np.mean, _reduction_rule("mean", np.mean))
+prod_p = primitives.Primitive("prod", np.prod, _reduction_rule("prod", np.prod))
+max_p = primitives.Primitive("max", np.max, _reduction_rule("max", np.max, has_identity=False))
+min_p = primitives.Primitive("min", np.min, _reduction_rule("min", np.min, has_identity=False))
+any_p = primitives.Primitive("any", np.any, _reduction_rule("any", np.any))
+all_p = primitives.Primitive("all", np.all, _reduction_rule("all", np.all))
+var_p = primitives.Primitive("var", np.var, _reduction_rule("var", np.var))
+std_p = primitives.Primitive("std", np.std, _reduction_rule("std", np.std))
+argmax_p = primitives.Primitive("argmax", np.argmax, _arg_reduction_rule("argmax", np.argmax))
+argmin_p = primitives.Primitive("argmin", np.argmin, _arg_reduction_rule("argmin", np.argmin))
+cumsum_p = primitives.Primitive("cumsum", np.cumsum, _cumsum_rule)
+
+
+# ---- NumPy functions ---------------------------------------------------------------------
+
+
+def _reject(name: str, out: Any, rest: dict[str, Any]) -> None:
+    """Raises UnsupportedError for ``out=`` and arguments tograph does not handle (``where=``)."""
+    unknown = sorted(rest) + (["out"] if out is not None else [])
+    if unknown:
+        raise dispatch.unsupported(f"np.{name} with {', '.join(f'{k}=' for k in unknown)}")
+
+
+def _dtype(dtype: Any) -> np.dtype | None:
+    return None if dtype is None else np.dtype(dtype)
+
+
+def _reduce(prim: primitives.Primitive, a: Any, axis: Any, keepdims: Any, **params: Any) -> Any:
+    axes = common.normalize_axes(axis, common.operand_type(a), prim.name)
+    return prim.bind(a, axis=axes, keepdims=bool(keepdims), **params)
+
+
+@dispatch.implements(np.sum)
+def _sum(
+    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
+) -> Any:
+    _reject("sum", out, rest)
+    return _reduce(sum_p, a, axis, keepdims, dtype=_dtype(dtype))
+
+
+@dispatch.implements(np.mean)
+def _mean(
+    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
+) -> Any:
+    _reject("mean", out, rest)
+    return _reduce(mean_p, a, axis, keepdims, dtype=_dtype(dtype))
+
+
+@dispatch.implements(np.prod)
+def _prod(
+    a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
+) -> Any:
+    _reject("prod", out, rest)
+    return _reduce(prod_p, a, axis, keepdims, dtype=_dtype(dtype))
+
+
+@dispatch.implements(np.max, np.amax)
+def _max(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
+    _reject("max", out, rest)
+    return _reduce(max_p, a, axis, keepdims)
+
+
+@dispatch.implements(np.min, np.amin)
+def _min(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
+    _reject("min", out, rest)
+    return _reduce(min_p, a, axis, keepdims)
+
+
+@dispatch.implements(np.any)
+def _any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
+    _reject("any", out, rest)
+    return _reduce(any_p, a, axis, keepdims)
+
+
+@dispatch.implements(np.all)
+def _all(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
+    _reject("all", out, rest)
+    return _reduce(all_p, a, axis, keepdims)
+
+
+def _spread(
+    prim: primitives.Primitive,
+    a: Any,
+    axis: Any,
+    dtype: Any,
+    out: Any,
+    ddof: Any,
+    keepdims: Any,
+    rest: dict[str, Any],
+) -> Any:
+    _reject(prim.name, out, rest)
+    if common.is_tensor(ddof):
+        raise dispatch.unsupported(f"np.{prim.name} with a tensor ddof")
+    return _reduce(prim, a, axis, keepdims, dtype=_dtype(dtype), ddof=ddof)
+
+
+@dispatch.implements(np.var)
+def _var(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: Any = 0,
+    keepdims: Any = False,
+    **rest: Any,
+) -> Any:
+    return _spread(var_p, a, axis, dtype, out, ddof, keepdims, rest)
+
+
+@dispatch.implements(np.std)
+def _std(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: Any = 0,
+    keepdims: Any = False,
+    **rest: Any,
+) -> Any:
+    return _spread(std_p, a, axis, dtype, out, ddof, keepdims, rest)
+
+
+def _arg_reduce(prim: primitives.Primitive, a: Any, axis: Any, out: Any, keepdims: Any) -> Any:
+    _reject(prim.name, out, {})
+    if axis is not None:
+        axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
+    return prim.bind(a, axis=axis, keepdims=bool(keepdims))
+
+
+@dispatch.implements(np.argmax)
+def _argmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
+    return _arg_reduce(argmax_p, a, axis, out, keepdims)
+
+
+@dispatch.implements(np.argmin)
+def _argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
+    return _arg_reduce(argmin_p, a, axis, out, keepdims)
+
+
+@dispatch.implements(np.cumsum)
+def _cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    _reject("cumsum", out, {})
+    if axis is not None:
+        axis = common.normalize_axis(axis, common.operand_type(a), "cumsum")
+    return cumsum_p.bind(a, axis=axis, dtype=_dtype(dtype))
