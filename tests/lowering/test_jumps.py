@@ -33,7 +33,7 @@ def test_if_that_returns_takes_rest_of_block_as_else():
     """)
     assert got == textwrap.dedent("""
     def f(x):
-        retval = None
+        retval = _t.Placeholder('retval')
         if x > 0:
             retval = x
         else:
@@ -55,7 +55,7 @@ def test_return_in_loop_sets_flag_and_stops_loop():
     """)
     assert got == textwrap.dedent("""
     def f(x):
-        retval = None
+        retval = _t.Placeholder('retval')
         do_return = False
         i = 0
         while not do_return and i < 10:
@@ -118,4 +118,4 @@ def test_flag_names_avoid_user_names():
             break
         return retval
     """)
-    assert "break_2 = False" in got and "retval = None" not in got
+    assert "break_2 = False" in got and "retval = _t" not in got
