@@ -1,0 +1,17 @@
+"""The control-flow conformance suite: user functions whose compiled results must equal eager ones.
+
+Each case (``conformance.case.Case``) is an ordinary Python + NumPy function with input sets and an
+expectation: the compiled function matches its eager run, falls back with a warning naming the
+construct and line, or raises a conversion error naming the variable and line. Run them with
+``python -m tograph.conformance`` or ``run()``; ``tests/conformance`` runs each as a pytest case.
+"""
+
+from tograph.conformance.case import Case, Inputs, Registry, kw
+from tograph.conformance.cases import all_cases
+from tograph.conformance.check import CaseFailure, check_case
+from tograph.conformance.runner import Report, Result, run
+
+__all__ = [
+    "Case", "CaseFailure", "Inputs", "Registry", "Report", "Result",
+    "all_cases", "check_case", "kw", "run",
+]

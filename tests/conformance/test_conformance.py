@@ -1,0 +1,111 @@
+"""The conformance suite as pytest cases (one per case, ids = case names), plus checks that the
+harness itself notices wrong results, missing fallbacks and missing errors."""
+
+import numpy as np
+import pytest
+
+import tograph as tg
+from tograph import conformance
+from tograph.conformance import case as case_mod
+from tograph.conformance import check, compare, runner
+
+CASES = conformance.all_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case(case):
+    result = runner.run_case(case)
+    if not result.passed:
+        pytest.fail(result.reason, pytrace=False)
+
+
+# ---- the harness itself ----------------------------------------------------------------------
+
+
+def test_at_least_170_uniquely_named_cases():
+    names = [c.name for c in CASES]
+    assert len(names) >= 170
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize(
+    "expected, actual, message",
+    [
+        (3, np.int64(3), "NumPy int64 scalar != Python int 3"),
+        (np.float32(1.0), np.float64(1.0), "dtype float64 != float32"),
+        (np.zeros(3), np.zeros(4), "shape"),
+        ((1, 2), [1, 2], "result: list != tuple"),
+        ({"a": 1}, {"b": 1}, "keys"),
+        (np.array([1.0, 2.0]), np.array([1.0, 2.5]), r"values \[1. 2.5\] != \[1. 2.\]"),
+        ([np.ones(2), (1.0, None)], [np.ones(2), (1.0, "x")], r"result\[1\]\[1\]"),
+    ],
+)
+def test_compare_values_reports_differences(expected, actual, message):
+    with pytest.raises(compare.Mismatch, match=message):
+        compare.compare_values(expected, actual)
+
+
+def test_compare_values_accepts_numpy_scalar_for_0d_array():
+    compare.compare_values(np.float64(2.0), np.array(2.0))
+    compare.compare_values({"k": (1, [np.float32(0.5)])}, {"k": (1, [np.float32(0.5)])})
+
+
+def _double(x):
+    return x * 2
+
+
+def _add_one(x):
+    return x + 1
+
+
+def test_forbidden_op_is_a_failure():
+    bad = case_mod.Case("forbid", "self", _double, ((np.ones(2),),),
+                        forbid_ops=frozenset({"multiply"}))
+    with pytest.raises(check.CaseFailure, match="forbidden"):
+        check.check_case(bad)
+
+
+def test_missing_fallback_is_a_failure():
+    bad = case_mod.Case("nofallback", "self", _double, ((np.ones(2),),),
+                        expect="fallback", error="x", at="x * 2")
+    with pytest.raises(check.CaseFailure, match="no FallbackWarning"):
+        check.check_case(bad)
+
+
+def test_missing_error_is_a_failure():
+    bad = case_mod.Case("noerror", "self", _add_one, ((np.ones(2),),),
+                        expect="error", error="x", at="x + 1")
+    with pytest.raises(check.CaseFailure, match="did not raise"):
+        check.check_case(bad)
+
+
+def test_line_of_skips_decorators_and_requires_one_hit():
+    registry = case_mod.Registry("self")
+
+    @registry.case(args=[(1.0,)], expect="error", error="y", at="return y")
+    def fn(x):
+        y = x
+        return y
+
+    assert registry.cases[0].expected_line() == fn.__code__.co_firstlineno + 3
+    with pytest.raises(ValueError, match="on 0 lines"):
+        case_mod.line_of(fn, "no such text")
+
+
+def test_run_selects_by_pattern_and_reports():
+    report = runner.run("^abs_by_branch$")
+    assert [r.name for r in report.results] == ["abs_by_branch"]
+    assert report.format().splitlines()[-1] == report.summary() == "1 passed, 0 failed"
+    assert report.by_category() == [("branches", 1, 0)]
+
+
+def test_main_exit_status_and_summary_line(capsys):
+    status = runner.main(["-k", "^(abs_by_branch|ternary_static)$"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_keyword_inputs_are_passed_as_keywords():
+    args, kwargs = case_mod.split(case_mod.kw(1, scale=tg.TensorSpec((None,))))
+    assert args == (1,) and list(kwargs) == ["scale"]
