@@ -15,6 +15,8 @@ import types
 import warnings
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from tograph import concrete, errors, origin
 from tograph.lowering import build_graph, convert, signature
 
@@ -35,6 +37,9 @@ class StaticFunction:
         self.fallback_mode = fallback
         self._signature = inspect.signature(fn)
         self._cache: dict[Any, concrete.ConcreteFunction] = {}
+        # Calls with positional arrays and Python scalars only skip signature binding: keyed by
+        # their dtypes, shapes and values, they go straight to the compiled graph.
+        self._fast: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}
         self._last: concrete.ConcreteFunction | None = None
         self._warned_retrace = False
         functools.update_wrapper(self, fn)
@@ -45,7 +50,14 @@ class StaticFunction:
         return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = None if kwargs else _fast_key(args)
+        if key is not None:
+            runner = self._fast.get(key)
+            if runner is not None:
+                return runner(args)
         cf, tensors = self._lookup(args, kwargs)
+        if key is not None and cf.graph is not None:
+            self._fast[key] = cf.positional_runner([i for i, a in enumerate(args) if signature.is_tensor_leaf(a)])
         return cf.run(tensors, args, kwargs)
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
@@ -106,6 +118,20 @@ class StaticFunction:
                 errors.RetracingWarning,
                 stacklevel=5,
             )
+
+
+def _fast_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """A cache key for positional arrays and Python scalars, or None for anything else."""
+    key = []
+    for a in args:
+        kind = type(a)
+        if kind is np.ndarray or isinstance(a, np.generic):
+            key.append((a.dtype, a.shape))
+        elif kind in (int, float, bool):
+            key.append((kind, a))
+        else:
+            return None
+    return tuple(key)
 
 
 class BoundStaticFunction:

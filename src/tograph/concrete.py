@@ -33,6 +33,11 @@ class ConcreteFunction:
             self._run = codegen.compile_graph(self.graph)
 
     @property
+    def built(self) -> build_graph.BuiltGraph | None:
+        """The graph as built and how its outputs make the Python result (None for a fallback)."""
+        return self._built
+
+    @property
     def code(self) -> str | None:
         """The converted function as Python source (None for a fallback)."""
         return None if self._conversion is None else self._conversion.source
@@ -64,6 +69,13 @@ class ConcreteFunction:
         if self._run is None:
             return self._owner.python_function(*args, **kwargs)
         return self._built.unflatten(self._run(*tensors))
+
+    def positional_runner(self, tensor_positions: list[int]) -> Callable[[tuple[Any, ...]], Any]:
+        """A runner for calls whose arguments are all positional, tensors at ``tensor_positions``."""
+        run, built = self._run, self._built
+        if built.out_slots == (0,) and built.out_tree.kind is None:
+            return lambda args: run(*[args[i] for i in tensor_positions])[0]
+        return lambda args: built.unflatten(run(*[args[i] for i in tensor_positions]))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
