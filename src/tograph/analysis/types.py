@@ -12,6 +12,7 @@ Requires: analysis.ssa.
 from __future__ import annotations
 
 import builtins
+import types as pytypes
 from typing import Any
 
 import astor
@@ -119,8 +120,10 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _is_numpy(obj: Any) -> bool:
-    module = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "")
-    return isinstance(module, str) and module.split(".")[0] in _SAFE_MODULES or isinstance(obj, np.ufunc)
+    if isinstance(obj, pytypes.ModuleType):
+        return obj.__name__.split(".")[0] in _SAFE_MODULES
+    module = getattr(obj, "__module__", None) or ""
+    return isinstance(obj, np.ufunc) or (isinstance(module, str) and module.split(".")[0] in _SAFE_MODULES)
 
 
 def infer_types(fn: gast.FunctionDef, sig: signature.Signature, globals_: dict[str, Any]) -> dict[str, str]:
