@@ -70,7 +70,7 @@ def test_folded_arrays_are_read_only_copies(x3):
     [
         (elementwise.divide_p, (np.float64(1.0), np.float64(0.0))),
         (elementwise.power_p, (np.int64(2), np.int64(-1))),
-        (elementwise.add_p, (True, True)),
+        (elementwise.power_p, (2, -1)),  # Python gives 0.5 where the type says weak i64
     ],
     ids=["warns", "raises", "result_does_not_fit_type"],
 )

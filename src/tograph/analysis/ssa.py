@@ -52,7 +52,7 @@ class _Renamer(gast.NodeTransformer):
 
 
 def _src(node: Any) -> str:
-    text = astor.to_source(gast.gast_to_ast(node)).strip()
+    text = astor.to_source(gast.gast_to_ast(node), pretty_source="".join).strip()
     return text[1:-1] if _wrapped(text) else text
 
 

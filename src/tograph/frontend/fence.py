@@ -7,10 +7,39 @@ construct (``try``, ``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``d
 
 from __future__ import annotations
 
+from typing import Any
+
 import gast
 
 from tograph import errors
+from tograph.analysis import liveness
 from tograph.frontend import parse
+
+def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
+    """A function defined in ``block`` that reads a variable ``block`` assigns, if any.
+
+    Lowering turns branches and loop bodies into functions, so such a closure would see the value
+    of its own iteration, where Python's late binding sees the variable's final value.
+    """
+    body = block.body + block.orelse
+    written = liveness.assigned(body) | (liveness.targets(block.target) if isinstance(block, gast.For) else set())
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, (gast.Lambda, gast.FunctionDef)):
+                captured = _free_reads(node) & written
+                if captured:
+                    name = sorted(captured)[0]
+                    return f"closure over variable '{name}', which its enclosing block assigns", node
+    return None, block
+
+
+def _free_reads(fn: Any) -> set[str]:
+    args = fn.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    body = fn.body if isinstance(fn.body, list) else [fn.body]
+    return set().union(*(liveness.reads(b) for b in body)) - params - liveness.assigned(body if isinstance(fn.body, list) else [])
+
 
 _UNSUPPORTED: dict[type, str] = {
     gast.Try: "try/except",
@@ -35,6 +64,8 @@ def check_supported(parsed: parse.ParsedFunction, tree: gast.FunctionDef) -> Non
     """Raises ``UnsupportedError`` naming the first construct of ``tree`` tograph cannot convert."""
     for node in gast.walk(tree):
         construct = _UNSUPPORTED.get(type(node))
+        if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
+            construct, node = _closure_over_block_variable(node)
         if construct is not None:
             raise errors.UnsupportedError(
                 f"{construct} is not supported in converted functions",

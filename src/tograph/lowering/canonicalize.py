@@ -33,11 +33,10 @@ TENSOR_METHODS = frozenset(
 )
 
 
-# NumPy functions often given a list built in a loop: they go through _t.call, which stacks a
-# tensor list first, since NumPy cannot see inside one.
-_TAKE_SEQUENCES = frozenset(
-    (np.stack, np.concatenate, np.vstack, np.hstack, np.column_stack, np.sum, np.mean, np.max, np.min, np.prod)
-)
+# NumPy functions that iterate their first argument before dispatching, often given a list built
+# in a loop: they go through _t.call, which stacks a tensor list first. (Functions that dispatch
+# on the argument itself, like np.mean(losses), reach SymbolicList.__array_function__.)
+_TAKE_SEQUENCES = frozenset((np.stack, np.concatenate, np.vstack, np.hstack, np.column_stack))
 
 
 def _lam(body: Any) -> gast.Lambda:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from tograph import errors, origin
+from tograph.ir import types
 from tograph.ops import carried, control, effects, elementwise, lists
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, tensor
@@ -125,7 +126,13 @@ def _tensor_lists(state: State) -> State:
 
 
 def _tensor_for(loop: "iterables.TensorIterable", extra_test: Callable[..., Any] | None,
-                body: Callable[..., State], state: State, names: Sequence[str]) -> State:
+                body: Callable[..., State], state: State, names: Sequence[str], start: int = 0) -> State:
+    if _peel_first(loop, extra_test, state, start):
+        # A variable starting as None (``best = None``) takes its tensor type in the first
+        # iteration, which runs here in Python; the rest of the loop is a while_loop.
+        state = body(loop.item(start), *state)
+        return _tensor_for(loop, extra_test, body, state, names, start + 1)
+
     def test(index: Any, *carried: Any) -> Any:
         more = loop.has_next(index)
         if extra_test is None:
@@ -135,8 +142,16 @@ def _tensor_for(loop: "iterables.TensorIterable", extra_test: Callable[..., Any]
     def step(index: Any, *carried: Any) -> State:
         return (index + 1, *body(loop.item(index), *carried))
 
-    final = control.while_loop(test, step, (0, *_tensor_lists(state)), ("loop index", *names))
+    final = control.while_loop(test, step, (start, *_tensor_lists(state)), ("loop index", *names))
     return tuple(final[1:])
+
+
+def _peel_first(loop: "iterables.TensorIterable", extra_test: Callable[..., Any] | None,
+                state: State, start: int) -> bool:
+    """Whether to run iteration ``start`` in Python: it surely runs and a variable is still None."""
+    if not (isinstance(loop.length, int) and start < loop.length and any(v is None for v in state)):
+        return False
+    return extra_test is None or extra_test(*state) is True
 
 
 # ---- expressions ----------------------------------------------------------------------------
@@ -317,9 +332,32 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
         result = args[0]
         for arg in args[1:]:
             result = pairwise(result, arg)
+        if all(_is_weak(a) for a in args):  # Python's max of Python numbers is a Python number
+            result = elementwise.astype_p.bind(result, dtype=result.dtype, weak=True)
         return result
 
     return extremum
+
+
+def _is_weak(value: Any) -> bool:
+    return types.is_python_scalar(value) or (isinstance(value, tensor.TensorBase) and value.type.weak)
+
+
+def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
+    """``any``/``all`` over an iterable that may yield tensors: one bool from all of them."""
+
+    def reduce(items: Any) -> Any:
+        if isinstance(items, tensor.SymbolicTensor):
+            items = [items[i] for i in range(len(items))]
+        values = list(items)
+        if not contains_symbolic(values):
+            return python_fn(values)
+        result = np.asarray(python_fn([]))[()]
+        for value in values:
+            result = combine(result, value)
+        return elementwise.astype_p.bind(result, dtype=np.dtype(np.bool_), weak=True)
+
+    return reduce
 
 
 def _sum(items: Any, start: Any = 0) -> Any:
@@ -377,6 +415,8 @@ _BUILTINS: dict[Any, Callable[..., Any]] = {
     builtins.min: _extremum(builtins.min, np.minimum, np.min),
     builtins.max: _extremum(builtins.max, np.maximum, np.max),
     builtins.sum: _sum,
+    builtins.any: _any_all(builtins.any, np.logical_or),
+    builtins.all: _any_all(builtins.all, np.logical_and),
     builtins.print: _print,
     builtins.isinstance: _isinstance,
     builtins.enumerate: _enumerate,

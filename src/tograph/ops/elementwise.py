@@ -137,6 +137,20 @@ isnan_p = _define("isnan", np.isnan)
 isfinite_p = _define("isfinite", np.isfinite)
 
 
+def _round_impl(x: Any, decimals: int) -> Any:
+    return np.round(x, decimals)
+
+
+round_p = primitives.Primitive("round", _round_impl, lambda x, decimals: elementwise_rule("round", np.round)(x))
+
+
+@dispatch.implements(np.round, np.around)
+def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
+    if out is not None:
+        raise dispatch.unsupported("np.round with out=")
+    return round_p.bind(a, decimals=decimals)
+
+
 # ---- where, clip, astype -----------------------------------------------------------------
 
 where_p = primitives.Primitive("where", np.where, elementwise_rule("where", np.where))

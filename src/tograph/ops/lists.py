@@ -201,6 +201,12 @@ class SymbolicList(tensor.Symbolic):
     ) -> Any:
         return tensor.SymbolicTensor.bind_primitive(prim, args, params)
 
+    def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
+        """NumPy functions of a list (``np.mean(losses)``) see the list stacked into one tensor."""
+        args = tuple(stack(a) if a is self else a for a in args)
+        kwargs = {k: stack(v) if v is self else v for k, v in kwargs.items()}
+        return func(*args, **kwargs)
+
     def __len__(self) -> int:
         raise errors.TracerError(
             f"len() of a tensor list ({self.type}) is only known when the graph runs",

@@ -79,8 +79,10 @@ class GraphBuilder:
             return self._captured[key]
         if self.parent is None:
             raise errors.TracerError(
-                f"a tensor ({outer.var.type}) from a graph that is no longer being built was used",
-                hint="tensors made while compiling one function cannot be kept and used later",
+                f"a tensor ({outer.var.type}) from a graph that is no longer being built was used: "
+                "a value computed inside a loop or branch over tensors was stored outside it",
+                hint="values made in tensor control flow leave it only as variables of the function; "
+                "storing them on an attribute (self.x = ...) or in a global does not carry them",
             )
         if outer.builder is not self.parent:
             self.parent._capture(outer)

@@ -223,6 +223,15 @@ class TensorBase:
     def copy(self) -> Any:
         return self
 
+    def round(self, decimals: int = 0) -> Any:
+        return np.round(self, decimals)
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """``round(x)``: like a NumPy scalar, a Python int without digits, else a rounded tensor."""
+        if ndigits is not None or self.ndim > 0:
+            return np.round(self, ndigits or 0)
+        return _prim("astype").bind(np.round(self), dtype=np.dtype(np.int64), weak=True)
+
     def item(self) -> Any:
         raise self._concrete_error(".item()")
 

@@ -15,6 +15,7 @@ from tograph.conformance.cases import (
     errors,
     fallback,
     for_loops,
+    idioms,
     jumps,
     lists,
     mutation,
@@ -25,7 +26,7 @@ from tograph.conformance.cases import (
 
 _MODULES = (
     branches, boolean, while_loops, for_loops, jumps, lists, mutation, effects, calls, types,
-    numerics, fallback, errors,
+    numerics, idioms, fallback, errors,
 )
 
 
