@@ -1,10 +1,11 @@
 """The conformance suite as pytest cases (one per case, ids = case names), plus checks that the
 harness itself notices wrong results, missing fallbacks and missing errors."""
 
+import copy
+
 import numpy as np
 import pytest
 
-import tograph as tg
 from tograph import conformance
 from tograph.conformance import case as case_mod
 from tograph.conformance import check, compare, runner
@@ -48,6 +49,34 @@ def test_compare_values_reports_differences(expected, actual, message):
 def test_compare_values_accepts_numpy_scalar_for_0d_array():
     compare.compare_values(np.float64(2.0), np.array(2.0))
     compare.compare_values({"k": (1, [np.float32(0.5)])}, {"k": (1, [np.float32(0.5)])})
+
+
+@pytest.mark.parametrize(
+    "eager, compiled, message",
+    [
+        (compare.Outcome(1, stdout="a\n"), compare.Outcome(1, stdout=""), "printed ''"),
+        (compare.Outcome(exception=AssertionError("neg")), compare.Outcome(1), "did not raise"),
+        (compare.Outcome(1), compare.Outcome(exception=ValueError("v")), "raised ValueError"),
+        (
+            compare.Outcome(exception=AssertionError("neg")),
+            compare.Outcome(exception=RuntimeError("neg")),
+            "raised RuntimeError",
+        ),
+    ],
+)
+def test_compare_outcomes_reports_output_and_exceptions(eager, compiled, message):
+    with pytest.raises(compare.Mismatch, match=message):
+        compare.compare_outcomes(eager, compiled)
+
+
+def _random_offset(x):
+    return x + np.random.random()
+
+
+def test_wrong_value_is_a_failure():
+    bad = case_mod.Case("wrong", "self", _random_offset, ((np.zeros(2),),))
+    with pytest.raises(check.CaseFailure, match="values"):
+        check.check_case(bad)
 
 
 def _double(x):
@@ -106,6 +135,6 @@ def test_main_exit_status_and_summary_line(capsys):
     assert out.splitlines()[-1] == "2 passed, 0 failed"
 
 
-def test_keyword_inputs_are_passed_as_keywords():
-    args, kwargs = case_mod.split(case_mod.kw(1, scale=tg.TensorSpec((None,))))
-    assert args == (1,) and list(kwargs) == ["scale"]
+def test_keyword_inputs_survive_the_copy_made_for_each_call():
+    args, kwargs = case_mod.split(copy.deepcopy(case_mod.kw(1, scale=2.0)))
+    assert args == (1,) and kwargs == {"scale": 2.0}

@@ -3,7 +3,7 @@
 import dataclasses
 
 import numpy as np
-from conftest import F64_3, I64, check, cond, dedent, interpret, trace, while_loop
+from pass_harness import F64_3, I64, check, cond, dedent, interpret, trace, while_loop
 
 from tograph.ir import core
 from tograph.ops import effects, lists

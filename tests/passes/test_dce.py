@@ -1,7 +1,7 @@
 """Dead code elimination, including inside cond and while_loop, never dropping effects."""
 
 import numpy as np
-from conftest import F64, F64_3, I64, check, cond, dedent, interpret, trace, while_loop
+from pass_harness import F64, F64_3, I64, check, cond, dedent, interpret, trace, while_loop
 
 from tograph.ops import effects, lists
 from tograph.passes import dce

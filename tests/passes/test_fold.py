@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import F64_3, check, dedent, interpret, trace
+from pass_harness import F64_3, check, dedent, interpret, trace
 
 from tograph.ir import core
 from tograph.ops import effects, elementwise, lists

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import F64_3, I64, check, cond, dedent, interpret, trace
+from pass_harness import F64_3, I64, check, cond, dedent, interpret, trace
 
 from tograph import errors, passes
 from tograph.ops import effects, elementwise
