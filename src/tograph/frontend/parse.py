@@ -36,8 +36,8 @@ class ParsedFunction:
 
     def tree(self) -> gast.FunctionDef:
         """A new gast tree of the function, with the user's line numbers."""
-        module = gast.parse(self.source)
-        _shift_lines(module, self.line_offset)
+        # Blank lines in front put every node on its line in the file, with no pass over the tree.
+        module = gast.parse("\n" * self.line_offset + self.source)
         return _find_function(module, self.fn)
 
     @property
@@ -86,13 +86,6 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
     # A lambda cut out of a larger expression: parenthesised, its lines alone parse.
     parsed = ParsedFunction(fn, "(\n" + source + "\n)", first_line - 2, filename, file_lines)
     return parsed, parsed.tree()
-
-
-def _shift_lines(tree: Any, offset: int) -> None:
-    for node in gast.walk(tree):
-        for attr in ("lineno", "end_lineno"):
-            if getattr(node, attr, None) is not None:
-                setattr(node, attr, getattr(node, attr) + offset)
 
 
 def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
