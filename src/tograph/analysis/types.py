@@ -162,5 +162,6 @@ def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     if isinstance(iterable, iterables.TensorRange):
         return scratch.add_input(types.TensorType(np.int64, (), weak=True))
     if isinstance(iterable, tensor.SymbolicTensor) and iterable.ndim > 0:
-        return iterable[0]
+        with scratch.active():
+            return iterable[0]
     return UNKNOWN
