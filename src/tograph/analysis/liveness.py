@@ -53,7 +53,7 @@ def _walk_scope(node: Any) -> Iterable[Any]:
     while todo:
         current = todo.pop()
         yield current
-        if current is node or not isinstance(current, _SCOPES):
+        if not isinstance(current, _SCOPES):
             todo.extend(gast.iter_child_nodes(current))
 
 

@@ -1,0 +1,98 @@
+"""parse: functions, lambdas and methods become gast trees on the user's lines; fence names what it rejects."""
+
+import inspect
+
+import gast
+import numpy as np
+import pytest
+
+from tograph import errors
+from tograph.frontend import fence, parse
+
+
+def plain(x):
+    y = x + 1
+    return y
+
+
+class Holder:
+    def method(self, x):
+        return x * 2
+
+
+def test_function_tree_keeps_file_lines():
+    parsed, tree = parse.parse_function(plain)
+    first = inspect.getsourcelines(plain)[1]
+    assert isinstance(tree, gast.FunctionDef) and tree.name == "plain"
+    assert tree.lineno == first and tree.body[0].lineno == first + 1
+    assert parsed.loc(tree.body[1]).source_line.strip() == "return y"
+
+
+def test_each_tree_call_gives_a_fresh_tree():
+    parsed, first = parse.parse_function(plain)
+    assert parsed.tree() is not first and gast.dump(parsed.tree()) == gast.dump(first)
+
+
+def test_method_and_indented_source():
+    _, tree = parse.parse_function(Holder.method)
+    assert [a.id for a in tree.args.args] == ["self", "x"]
+
+
+def test_lambda_becomes_a_def_returning_its_body():
+    double = lambda v: v * 2  # noqa: E731
+    _, tree = parse.parse_function(double)
+    assert isinstance(tree.body[0], gast.Return) and tree.lineno == inspect.getsourcelines(double)[1]
+
+
+def test_two_lambdas_on_one_line_with_same_params_are_ambiguous():
+    pair = (lambda v: v + 1, lambda v: v - 1)
+    with pytest.raises(errors.UnsupportedError, match="cannot tell which lambda"):
+        parse.parse_function(pair[0])
+
+
+def test_source_not_available():
+    namespace = {}
+    exec("def made(x):\n    return x\n", namespace)  # noqa: S102
+    with pytest.raises(errors.UnsupportedError, match="source of made is not available") as info:
+        parse.parse_function(namespace["made"])
+    assert info.value.construct == "source not available"
+    with pytest.raises(errors.UnsupportedError, match="not a Python function"):
+        parse.parse_function(np.exp)
+
+
+def uses_with(x):
+    with np.errstate(all="ignore"):
+        y = x / 0
+    return y
+
+
+def closure_in_loop(x):
+    fs = []
+    for i in range(3):
+        fs.append(lambda v: v * i)
+    return fs
+
+
+def default_bound_in_loop(x):
+    fs = []
+    for i in range(3):
+        fs.append(lambda v, k=i: v * k)
+    return fs
+
+
+@pytest.mark.parametrize("fn, construct, text", [
+    (uses_with, "with statement", "with np.errstate"),
+    (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
+])
+def test_fence_names_construct_and_line(fn, construct, text):
+    parsed, tree = parse.parse_function(fn)
+    with pytest.raises(errors.UnsupportedError) as info:
+        fence.check_supported(parsed, tree)
+    lines, first = inspect.getsourcelines(fn)
+    line = first + next(i for i, src in enumerate(lines) if text in src)
+    assert construct in info.value.construct and info.value.loc.line == line
+
+
+def test_fence_accepts_default_bound_closures():
+    parsed, tree = parse.parse_function(default_bound_in_loop)
+    fence.check_supported(parsed, tree)
