@@ -2,16 +2,20 @@
 
 from tograph import ops as _ops  # noqa: F401  (registers the primitives)
 from tograph.api import StaticFunction, TensorSpec, to_static
+from tograph.autodiff import GradFunction, grad, value_and_grad
 from tograph.concrete import ConcreteFunction
 from tograph.errors import ConversionError, FallbackWarning, RetracingWarning, ToGraphError
 
 __all__ = [
     "ConcreteFunction",
     "ConversionError",
+    "GradFunction",
     "FallbackWarning",
     "RetracingWarning",
     "StaticFunction",
     "TensorSpec",
     "ToGraphError",
+    "grad",
     "to_static",
+    "value_and_grad",
 ]

@@ -6,6 +6,8 @@ import gast
 import numpy as np
 import pytest
 
+import tograph as tg
+
 from tograph import errors
 from tograph.frontend import fence, parse
 
@@ -96,3 +98,13 @@ def test_fence_names_construct_and_line(fn, construct, text):
 def test_fence_accepts_default_bound_closures():
     parsed, tree = parse.parse_function(default_bound_in_loop)
     fence.check_supported(parsed, tree)
+
+
+def test_lambda_among_other_arguments_and_in_a_dict():
+    table = {
+        "double": lambda v: v * 2, "neg": lambda w: -w,
+    }
+    assert parse.parse_function(table["double"])[0].source == "(lambda v: v * 2)"
+    assert parse.parse_function(table["neg"])[0].source == "(lambda w: -w)"
+    scaled = tg.to_static(lambda x: x * 3.0, fallback="error")
+    assert scaled(np.float64(2.0)) == 6.0

@@ -70,17 +70,31 @@ class EagerTensor(tensor.TensorBase):
             return _untaped(f"np.{func.__name__}", func, args, kwargs)
 
     # ---- concrete conversions -------------------------------------------------------------
+    # A watched tensor turned into a plain number or array would drop out of the gradient without
+    # a trace, so those conversions refuse; truth values (decisions, not data) are allowed.
+    def _untaped_value(self, what: str) -> Any:
+        if tape_mod.watched_by_active_tape([self]):
+            raise errors.UnsupportedError(
+                f"{what} turns a tensor being differentiated into a plain value; its gradient would be lost",
+                hint="keep it a NumPy operation on the tensor (e.g. x.astype(...) or np.full_like(x, v))",
+                construct=what,
+            )
+        return self.value
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self._untaped_value("conversion to a NumPy array"), dtype=dtype)
+
     def __bool__(self) -> bool:
         return bool(self.value)
 
     def __int__(self) -> int:
-        return int(self.value)
+        return int(self._untaped_value("int()"))
 
     def __float__(self) -> float:
-        return float(self.value)
+        return float(self._untaped_value("float()"))
 
     def __complex__(self) -> complex:
-        return complex(self.value)
+        return complex(self._untaped_value("complex()"))
 
     def __index__(self) -> int:
         return operator.index(self.value)
@@ -89,10 +103,10 @@ class EagerTensor(tensor.TensorBase):
         return len(np.asarray(self.value))
 
     def item(self) -> Any:
-        return np.asarray(self.value).item()
+        return np.asarray(self._untaped_value(".item()")).item()
 
     def tolist(self) -> Any:
-        return np.asarray(self.value).tolist()
+        return np.asarray(self._untaped_value(".tolist()")).tolist()
 
     def __str__(self) -> str:
         return str(self.value)

@@ -10,7 +10,9 @@ Raises ``UnsupportedError`` when the source cannot be found (builtins, ``exec``'
 from __future__ import annotations
 
 import dataclasses
+import ast
 import inspect
+import re
 import linecache
 import textwrap
 from typing import Any, Callable
@@ -74,18 +76,45 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         ) from None
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
-    source = textwrap.dedent("".join(lines))
-    parsed = ParsedFunction(fn, source, first_line - 1, filename, file_lines)
+    if fn.__name__ == "<lambda>":
+        source, offset = _lambda_source("".join(lines), first_line, code)
+        parsed = ParsedFunction(fn, source, offset, filename, file_lines)
+        return parsed, parsed.tree()
+    parsed = ParsedFunction(fn, textwrap.dedent("".join(lines)), first_line - 1, filename, file_lines)
     try:
         return parsed, parsed.tree()
     except SyntaxError:
-        if fn.__name__ != "<lambda>":
-            raise errors.UnsupportedError(
-                f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
-            ) from None
-    # A lambda cut out of a larger expression: parenthesised, its lines alone parse.
-    parsed = ParsedFunction(fn, "(\n" + source + "\n)", first_line - 2, filename, file_lines)
-    return parsed, parsed.tree()
+        raise errors.UnsupportedError(
+            f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
+        ) from None
+
+
+def _lambda_source(text: str, first_line: int, code: Any) -> tuple[str, int]:
+    """The lambda expression of ``code`` cut out of the lines holding it, and its line offset.
+
+    The lines may hold more than the lambda (a call's other arguments, the rest of a dict), so the
+    longest text from a ``lambda`` keyword that parses as a lambda with ``code``'s parameters wins.
+    """
+    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    found = []
+    for match in re.finditer(r"\blambda\b", text):
+        for end in range(len(text), match.start(), -1):
+            candidate = text[match.start():end]
+            try:
+                expr = ast.parse(f"({candidate})", mode="eval").body
+            except SyntaxError:
+                continue
+            if isinstance(expr, ast.Lambda):
+                if tuple(a.arg for a in expr.args.args + expr.args.kwonlyargs) == params:
+                    found.append((candidate, first_line + text.count("\n", 0, match.start())))
+                break
+    on_line = [f for f in found if f[1] == code.co_firstlineno]
+    if len(on_line) != 1:
+        raise errors.UnsupportedError(
+            f"cannot tell which lambda on line {code.co_firstlineno} is this one", construct="ambiguous lambda"
+        )
+    candidate, line = on_line[0]
+    return f"({candidate})", line - 1
 
 
 def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:

@@ -21,6 +21,7 @@ from typing import Any
 import gast
 import numpy as np
 
+from tograph.analysis import liveness
 from tograph.lowering import templates
 from tograph.trace import dispatch
 
@@ -50,10 +51,35 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
     return templates.set_location(call, origin)
 
 
+def _local_names(fn: gast.FunctionDef) -> set[str]:
+    args = fn.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    return params | liveness.assigned(fn.body)
+
+
+def _root_name(node: Any) -> str | None:
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
 class _Canonicalize(gast.NodeTransformer):
-    def __init__(self, globals_: dict[str, Any]):
+    def __init__(self, globals_: dict[str, Any], fn: gast.FunctionDef):
         self.globals = globals_
         self.temporaries = 0
+        # Only a function's own variables may be rebound by a functional update; a global or
+        # closure list or dict is mutated in place, as Python would.
+        self.locals = [_local_names(fn)]
+
+    def _is_local(self, node: Any) -> bool:
+        return _root_name(node) in self.locals[-1]
+
+    def visit_FunctionDef(self, node: gast.FunctionDef) -> Any:
+        self.locals.append(_local_names(node))
+        self.generic_visit(node)
+        self.locals.pop()
+        return node
 
     # ---- expressions ---------------------------------------------------------------------
     def visit_BoolOp(self, node: gast.BoolOp) -> Any:
@@ -150,7 +176,7 @@ class _Canonicalize(gast.NodeTransformer):
         if len(node.targets) != 1:
             return node
         target = node.targets[0]
-        if isinstance(target, gast.Subscript):
+        if isinstance(target, gast.Subscript) and self._is_local(target):
             return _functional_setitem(target, node.value, node)
         if _unpacks_into_items(target):
             return self._unpack(target, node.value, node)
@@ -170,7 +196,7 @@ class _Canonicalize(gast.NodeTransformer):
 
     def visit_AugAssign(self, node: gast.AugAssign) -> Any:
         self.generic_visit(node)
-        if isinstance(node.target, gast.Subscript):
+        if isinstance(node.target, gast.Subscript) and self._is_local(node.target):
             load = templates.quote_expr("target", node, target=node.target)
             templates.set_location(load, node)
             value = templates.set_location(gast.BinOp(left=load, op=node.op, right=node.value), node)
@@ -184,6 +210,7 @@ class _Canonicalize(gast.NodeTransformer):
             and isinstance(call.func, gast.Attribute)
             and call.func.attr == "append"
             and isinstance(call.func.value, gast.Name)
+            and self._is_local(call.func.value)
             and len(call.args) == 1
             and not call.keywords
         ):
@@ -231,7 +258,7 @@ def _as_store(node: Any) -> Any:
 
 def canonicalize(fn: gast.FunctionDef, globals_: dict[str, Any]) -> gast.FunctionDef:
     """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names."""
-    transformer = _Canonicalize(globals_)
+    transformer = _Canonicalize(globals_, fn)
     body: list[Any] = []
     for stmt in fn.body:
         new = transformer.visit(stmt)
