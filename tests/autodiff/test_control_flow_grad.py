@@ -97,6 +97,21 @@ def break_in_while(x):
     return np.sum(x)
 
 
+def early_return(x, n):
+    for i in range(n):
+        x = x * 1.5
+        if np.sum(x) > 3.0:
+            return np.sum(x * x)
+    return np.sum(x)
+
+
+def return_from_while_true(x):
+    while True:
+        x = np.sin(x) + 0.5
+        if np.sum(x) > 2.5:
+            return np.sum(x * x)
+
+
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_loops(n):
     assert_grads(tensor_for, X, np.int64(n))
@@ -107,6 +122,12 @@ def test_loops(n):
 def test_data_dependent_while_and_break():
     assert_grads(data_dependent_while, X)
     assert_grads(break_in_while, X)
+
+
+@pytest.mark.parametrize("n", [1, 10])
+def test_return_inside_a_loop(n):
+    assert_grads(early_return, X + 0.5, np.int64(n))
+    assert_grads(return_from_while_true, X)
 
 
 def rnn(xs, h, wx, wh, b):

@@ -142,6 +142,38 @@ def test_second_derivative_through_broadcasting_and_indexing():
     np.testing.assert_allclose(got, num, rtol=1e-5)
 
 
+def test_second_derivative_through_a_loop():
+    def f(x, w, n):
+        h = x
+        for i in range(n):
+            h = np.tanh(h * w + 0.1)
+        return np.sum(h * h)
+
+    def grad_norm(x, w, n):
+        return np.sum(api.grad(f, argnums=1)(x, w, n) ** 2)
+
+    x, w, n = np.array([0.3, -0.5]), np.array([0.8, 1.1]), np.int64(3)
+    got = api.grad(grad_norm, argnums=1)(x, w, n)
+    eps = 1e-6
+    num = [
+        (grad_norm(x, w + eps * e, n) - grad_norm(x, w - eps * e, n)) / (2 * eps) for e in np.eye(2)
+    ]
+    np.testing.assert_allclose(got, num, rtol=1e-6)
+
+
+def test_eager_gradients_keep_float32():
+    def f(x):
+        try:
+            return np.sum(np.sin(x) * x)
+        except ValueError:
+            return x
+
+    with pytest.warns(tg.FallbackWarning):
+        got = api.grad(f)(B.astype(np.float32))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, np.cos(B) * B + np.sin(B), rtol=1e-6)
+
+
 def test_argnums_must_be_non_negative_ints():
     with pytest.raises(TypeError, match="argnums"):
         api.grad(loss, argnums=(0, "b"))

@@ -10,3 +10,4 @@ from tograph.ops import join  # noqa: F401
 from tograph.ops import linalg  # noqa: F401
 from tograph.ops import reductions  # noqa: F401
 from tograph.ops import shape  # noqa: F401
+from tograph.ops import autodiff_ops  # noqa: F401

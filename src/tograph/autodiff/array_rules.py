@@ -1,0 +1,299 @@
+"""VJP rules of the shape, indexing, linear-algebra and tensor-list primitives.
+
+Stage: autodiff. Input and output as in ``rules``: the output cotangent, inputs, ``out`` and
+params; one cotangent (or None) per input. A tensor-list operand or output is seen as its length
+at that point of the forward pass, and a list's cotangent is a cotangent list
+(``ops.autodiff_ops``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tograph import errors
+from tograph.autodiff import vjp
+from tograph.autodiff.rules import defvjp, shape_of, spread, unbroadcast, zero
+from tograph.ops import autodiff_ops, common, creation, indexing, join, linalg, lists
+from tograph.ops import shape as shape_ops
+
+defvjp(
+    shape_ops.dim_p,
+    shape_ops.size_p,
+    lists.list_new_p,
+    lists.list_length_p,
+    autodiff_ops.list_holes_p,
+)(zero)
+
+
+# ---- shape -------------------------------------------------------------------------------
+
+
+@defvjp(shape_ops.reshape_p)
+def _reshape(g: Any, x: Any, *dims: Any, out: Any, shape: Any) -> tuple[Any, ...]:
+    return (shape_ops.reshape(g, shape_of(x)),) + (None,) * len(dims)
+
+
+@defvjp(shape_ops.broadcast_to_p)
+def _broadcast_to(g: Any, x: Any, *dims: Any, out: Any, shape: Any) -> tuple[Any, ...]:
+    return (unbroadcast(g, x),) + (None,) * len(dims)
+
+
+@defvjp(shape_ops.transpose_p)
+def _transpose(g: Any, x: Any, *, out: Any, axes: tuple[int, ...]) -> tuple[Any, ...]:
+    return (np.transpose(g, tuple(int(i) for i in np.argsort(axes))),)
+
+
+@defvjp(shape_ops.expand_dims_p)
+def _expand_dims(g: Any, x: Any, *, out: Any, axis: tuple[int, ...]) -> tuple[Any, ...]:
+    return (shape_ops.squeeze_p.bind(g, axis=axis),)
+
+
+@defvjp(shape_ops.squeeze_p)
+def _squeeze(g: Any, x: Any, *, out: Any, axis: tuple[int, ...]) -> tuple[Any, ...]:
+    return (shape_ops.expand_dims_p.bind(g, axis=axis) if axis else g,)
+
+
+@defvjp(shape_ops.flip_p)
+def _flip(g: Any, x: Any, *, out: Any, axis: Any) -> tuple[Any, ...]:
+    return (shape_ops.flip_p.bind(g, axis=axis),)
+
+
+@defvjp(join.concatenate_p)
+def _concatenate(g: Any, *xs: Any, out: Any, axis: int | None) -> tuple[Any, ...]:
+    cts, start = [], 0
+    for x in xs:
+        stop = start + (np.size(x) if axis is None else shape_of(x)[axis])
+        if axis is None:
+            cts.append(shape_ops.reshape(g[start:stop], shape_of(x)))
+        else:
+            cts.append(g[(slice(None),) * axis + (slice(start, stop),)])
+        start = stop
+    return tuple(cts)
+
+
+@defvjp(join.stack_p)
+def _stack(g: Any, *xs: Any, out: Any, axis: int) -> tuple[Any, ...]:
+    return tuple(g[(slice(None),) * axis + (i,)] for i in range(len(xs)))
+
+
+# ---- indexing ----------------------------------------------------------------------------
+
+
+@defvjp(indexing.getitem_p)
+def _getitem(g: Any, x: Any, *args: Any, out: Any, index: indexing.Index) -> tuple[Any, ...]:
+    t = common.operand_type(x)
+    if t.weak:
+        return (g,) + (None,) * len(args)
+    scattered = autodiff_ops.index_add_p.bind(vjp.zeros(t, x), g, *args, index=index)
+    return (scattered,) + (None,) * len(args)
+
+
+@defvjp(indexing.setitem_p)
+def _setitem(
+    g: Any, x: Any, value: Any, *args: Any, out: Any, index: indexing.Index
+) -> tuple[Any, ...]:
+    kept = indexing.setitem_p.bind(g, 0, *args, index=index)
+    taken = indexing.getitem_p.bind(g, *args, index=index)
+    return (kept, unbroadcast(taken, value)) + (None,) * len(args)
+
+
+@defvjp(autodiff_ops.index_add_p)
+def _index_add(
+    g: Any, base: Any, update: Any, *args: Any, out: Any, index: indexing.Index
+) -> tuple[Any, ...]:
+    taken = indexing.getitem_p.bind(g, *args, index=index)
+    return (g, unbroadcast(taken, update)) + (None,) * len(args)
+
+
+@defvjp(autodiff_ops.matrix_transpose_p)
+def _matrix_transpose(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (np.matrix_transpose(g),)
+
+
+@defvjp(autodiff_ops.reduce_to_p)
+def _reduce_to(g: Any, x: Any, *dims: Any, out: Any, shape: Any) -> tuple[Any, ...]:
+    if np.ndim(g) > np.ndim(x):  # x was broadcast into leading unit dims
+        g = shape_ops.reshape(g, shape_of(g)[np.ndim(g) - np.ndim(x) :])
+    return (shape_ops.broadcast_to(g, shape_of(x)),) + (None,) * len(dims)
+
+
+# ---- linear algebra ----------------------------------------------------------------------
+
+
+@defvjp(linalg.matmul_p)
+def _matmul(g: Any, a: Any, b: Any, *, out: Any) -> tuple[Any, ...]:
+    a_1d, b_1d = np.ndim(a) == 1, np.ndim(b) == 1
+    if a_1d and b_1d:
+        return g * b, g * a
+    if b_1d and np.ndim(a) == 2:
+        return np.expand_dims(g, -1) * b, np.matrix_transpose(a) @ g
+    if a_1d and np.ndim(b) == 2:
+        return b @ g, np.expand_dims(a, -1) * g
+    a2 = np.expand_dims(a, 0) if a_1d else a
+    b2 = np.expand_dims(b, -1) if b_1d else b
+    g2 = np.expand_dims(g, -2) if a_1d else g
+    g2 = np.expand_dims(g2, -1) if b_1d else g2
+    ct_a = unbroadcast(g2 @ np.matrix_transpose(b2), a2)
+    ct_b = unbroadcast(np.matrix_transpose(a2) @ g2, b2)
+    return (np.squeeze(ct_a, 0) if a_1d else ct_a), (np.squeeze(ct_b, -1) if b_1d else ct_b)
+
+
+def _contraction(
+    g: Any, a: Any, b: Any, a_axes: Sequence[int], b_axes: Sequence[int]
+) -> tuple[Any, ...]:
+    """The cotangents of ``tensordot(a, b, (a_axes, b_axes))``."""
+    free_a = [i for i in range(np.ndim(a)) if i not in a_axes]
+    free_b = [j for j in range(np.ndim(b)) if j not in b_axes]
+    g_b = tuple(range(len(free_a), len(free_a) + len(free_b)))
+    ct_a = np.tensordot(g, b, axes=(g_b, tuple(free_b)))
+    ct_a = _permute(ct_a, free_a + [a_axes[list(b_axes).index(j)] for j in sorted(b_axes)])
+    ct_b = np.tensordot(a, g, axes=(tuple(free_a), tuple(range(len(free_a)))))
+    ct_b = _permute(ct_b, [b_axes[list(a_axes).index(i)] for i in sorted(a_axes)] + free_b)
+    return ct_a, ct_b
+
+
+def _permute(x: Any, positions: list[int]) -> Any:
+    """``x`` whose axis k stands for axis ``positions[k]``, with its axes put in that order."""
+    order = tuple(int(i) for i in np.argsort(positions))
+    return x if order == tuple(range(len(order))) else np.transpose(x, order)
+
+
+@defvjp(linalg.tensordot_p)
+def _tensordot(g: Any, a: Any, b: Any, *, out: Any, axes: Any) -> tuple[Any, ...]:
+    return _contraction(g, a, b, axes[0], axes[1])
+
+
+@defvjp(linalg.dot_p)
+def _dot(g: Any, a: Any, b: Any, *, out: Any) -> tuple[Any, ...]:
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * b, a), unbroadcast(g * a, b)
+    return _contraction(g, a, b, (np.ndim(a) - 1,), (0 if np.ndim(b) == 1 else np.ndim(b) - 2,))
+
+
+@defvjp(linalg.einsum_p)
+def _einsum(g: Any, *xs: Any, out: Any, subscripts: str) -> tuple[Any, ...]:
+    lhs, result = subscripts.split("->")
+    terms = lhs.split(",")
+    return tuple(_einsum_operand(g, xs, terms, result, k) for k in range(len(xs)))
+
+
+def _einsum_operand(g: Any, xs: Sequence[Any], terms: list[str], result: str, k: int) -> Any:
+    """The cotangent of operand ``k``: an einsum of ``g`` with the other operands."""
+    tokens = _tokens(terms[k])
+    labels = [t for t in tokens if t != "..."]
+    if len(set(labels)) != len(labels):
+        raise errors.UnsupportedError(
+            f"the gradient of einsum {','.join(terms)}->{result} with a label repeated in one "
+            "operand "
+            "is not supported",
+            construct="einsum gradient",
+        )
+    others = [t for j, t in enumerate(terms) if j != k]
+    seen = set(result + "".join(others))
+    kept = [t for t in tokens if t == "..." or t in seen]
+    spec = ",".join([result, *others]) + "->" + "".join(kept)
+    ct = np.einsum(spec, g, *(x for j, x in enumerate(xs) if j != k))
+    width = np.ndim(xs[k]) - len(labels)  # dims the ellipsis stands for
+    axes, missing = 0, []
+    for t in tokens:
+        if t not in seen and t != "...":
+            missing.append(axes)
+        axes += width if t == "..." else 1
+    if missing:
+        ct = np.expand_dims(ct, tuple(missing))
+    x = xs[k]
+    target = tuple(1 if i in missing else d for i, d in enumerate(common.operand_type(x).shape))
+    if common.operand_type(ct).shape != target or None in target:
+        dims = [x.shape[i] for i, d in enumerate(target) if d is None]
+        ct = autodiff_ops.reduce_to_p.bind(ct, *dims, shape=target)
+    return shape_ops.broadcast_to(ct, shape_of(x)) if missing else ct
+
+
+def _tokens(term: str) -> list[str]:
+    """The labels of an einsum term, with ``...`` as one token."""
+    head, dots, tail = term.partition("...")
+    return [*head, *([dots] if dots else []), *tail]
+
+
+@defvjp(linalg.norm_p)
+def _norm(g: Any, x: Any, *, out: Any, ord: Any, axis: Any, keepdims: bool) -> tuple[Any, ...]:
+    ndim = np.ndim(x)
+    axes = tuple(range(ndim)) if axis is None else tuple(sorted(axis))
+    reduced = None if axis is None else axes
+    if ord in (None, "fro") or (ord == 2 and len(axes) == 1):
+        return (spread(g / np.where(out > 0, out, 1), x, reduced, keepdims) * x,)
+    if len(axes) != 1:
+        raise errors.UnsupportedError(
+            f"the gradient of the matrix norm ord={ord!r} is not supported",
+            construct="norm gradient",
+        )
+    if ord == 1:
+        return (spread(g, x, reduced, keepdims) * np.sign(x),)
+    if ord in (np.inf, -np.inf):
+        hits = np.abs(x) == spread(out, x, reduced, keepdims)
+        ties = np.sum(hits, axis=reduced, keepdims=True, dtype=common.operand_type(x).dtype)
+        return (np.where(hits, spread(g, x, reduced, keepdims), 0) * np.sign(x) / ties,)
+    scale = spread(g / np.where(out > 0, out, 1) ** (ord - 1), x, reduced, keepdims)
+    return (scale * np.sign(x) * np.abs(x) ** (ord - 1),)
+
+
+@defvjp(linalg.trace_p)
+def _trace(
+    g: Any, x: Any, *, out: Any, offset: int, axis1: int, axis2: int, dtype: Any
+) -> tuple[Any, ...]:
+    ndim, dims = np.ndim(x), shape_of(x)
+    i, j = axis1 % ndim, axis2 % ndim
+    eye = creation.eye(dims[i], dims[j], offset, dtype=common.operand_type(x).dtype)
+    if i > j:
+        eye = np.transpose(eye)
+    others = tuple(k for k in range(ndim) if k not in (i, j))
+    return (np.expand_dims(g, (min(i, j), max(i, j))) * np.expand_dims(eye, others),)
+
+
+@defvjp(linalg.diag_p)
+def _diag(g: Any, v: Any, *, out: Any, k: int) -> tuple[Any, ...]:
+    if np.ndim(v) == 1:
+        return (np.diag(g, k),)
+    length = shape_of(out)[0]
+    steps = creation.arange(length) if common.is_tensor(length) else np.arange(length)
+    parsed, dynamic = indexing.parse_index((steps + max(-k, 0), steps + max(k, 0)))
+    zeros = vjp.zeros(common.operand_type(v).strong(), v)
+    return (autodiff_ops.index_add_p.bind(zeros, g, *dynamic, index=parsed),)
+
+
+# ---- tensor lists (operands and outputs that are lists are seen as their lengths) ------------
+
+
+@defvjp(lists.list_push_p)
+def _list_push(g: Any, n: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    t = common.operand_type(x)
+    dims = [x.shape[i] for i, d in enumerate(t.shape) if d is None]
+    rest, ct_x = autodiff_ops.list_pop_ct_p.bind(
+        g, *dims, shape=t.shape, dtype=t.dtype, weak=t.weak
+    )
+    return rest, ct_x
+
+
+@defvjp(lists.list_stack_p)
+def _list_stack(g: Any, n: Any, *, out: Any, elem: Any) -> tuple[Any, ...]:
+    return (autodiff_ops.list_unstack_p.bind(g),)
+
+
+@defvjp(lists.list_read_p)
+def _list_read(g: Any, n: Any, index: Any, *, out: Any) -> tuple[Any, ...]:
+    holes = autodiff_ops.list_holes_p.bind(n, elem=common.operand_type(out))
+    return autodiff_ops.list_add_at_p.bind(holes, index, g), None
+
+
+@defvjp(autodiff_ops.list_pop_p, autodiff_ops.list_pop_ct_p)
+def _list_pop(
+    g: tuple[Any, Any], n: Any, *dims: Any, out: tuple[Any, Any], **params: Any
+) -> tuple[Any, ...]:
+    rest, x = g
+    elem = common.operand_type(out[1])
+    rest = rest if rest is not None else autodiff_ops.list_holes_p.bind(out[0], elem=elem)
+    x = x if x is not None else vjp.zeros(elem, out[1])
+    return (lists.push(rest, x),) + (None,) * len(dims)
