@@ -194,3 +194,19 @@ def test_variable_set_on_one_branch_but_unused_after_is_fine():
     sf = tg.to_static(one_sided_unused, fallback="error")
     assert sf(np.float64(1.0)) == one_sided_unused(np.float64(1.0))
     assert sf(np.float64(-1.0)) == -1.0
+
+
+def test_fast_path_respects_defaults_and_nesting():
+    def f(x, params, w=np.full(2, 10.0)):
+        for a, b in params:
+            x = x * a + b
+        return x + w
+
+    sf = tg.to_static(f, fallback="error")
+    x = np.ones(2)
+    params = [(np.float64(2.0), np.ones(2)), (np.float64(3.0), np.zeros(2))]
+    for _ in range(3):  # first call traces, later ones take the cached fast path
+        np.testing.assert_array_equal(sf(x, params), f(x, params))
+        np.testing.assert_array_equal(sf(x, params, np.zeros(2)), f(x, params, np.zeros(2)))
+        np.testing.assert_array_equal(sf(x, params[:1]), f(x, params[:1]))
+    assert len(sf._cache) == 2  # a default array is a tensor input like a passed one

@@ -39,7 +39,10 @@ class StaticFunction:
         self._cache: dict[Any, concrete.ConcreteFunction] = {}
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
-        self._fast: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}
+        self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
+        params = self._signature.parameters.values()
+        # The fast path needs every parameter given positionally (no defaults filled in).
+        self._fast_arity = None if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) else len(params)
         self._last: concrete.ConcreteFunction | None = None
         self._warned_retrace = False
         functools.update_wrapper(self, fn)
@@ -50,14 +53,18 @@ class StaticFunction:
         return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        key = None if kwargs else _fast_key(args)
-        if key is not None:
-            runner = self._fast.get(key)
-            if runner is not None:
-                return runner(args)
+        key: list[Any] | None = None
+        if not kwargs and len(args) == self._fast_arity:
+            key, leaves = [], []
+            if not _fast_key(args, key, leaves):
+                key = None
+            else:
+                runner = self._fast.get(tuple(key))
+                if runner is not None:
+                    return runner(leaves)
         cf, tensors = self._lookup(args, kwargs)
         if key is not None and cf.graph is not None:
-            self._fast[key] = cf.positional_runner([i for i, a in enumerate(args) if signature.is_tensor_leaf(a)])
+            self._fast[tuple(key)] = cf.leaves_runner()
         return cf.run(tensors, args, kwargs)
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
@@ -120,18 +127,24 @@ class StaticFunction:
             )
 
 
-def _fast_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """A cache key for positional arrays and Python scalars, or None for anything else."""
-    key = []
-    for a in args:
+def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
+    """Appends to ``key`` the layout of ``values`` (arrays by dtype and shape, Python numbers by
+    value, lists and tuples by length) and to ``leaves`` its arrays, in signature order; False for
+    anything else, which takes the full signature path."""
+    for a in values:
         kind = type(a)
         if kind is np.ndarray or isinstance(a, np.generic):
             key.append((a.dtype, a.shape))
-        elif kind in (int, float, bool):
+            leaves.append(a)
+        elif kind in (int, float, bool, str) or a is None:
             key.append((kind, a))
+        elif kind is list or kind is tuple:
+            key.append((kind, len(a)))
+            if not _fast_key(a, key, leaves):
+                return False
         else:
-            return None
-    return tuple(key)
+            return False
+    return True
 
 
 class BoundStaticFunction:

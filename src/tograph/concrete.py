@@ -70,12 +70,12 @@ class ConcreteFunction:
             return self._owner.python_function(*args, **kwargs)
         return self._built.unflatten(self._run(*tensors))
 
-    def positional_runner(self, tensor_positions: list[int]) -> Callable[[tuple[Any, ...]], Any]:
-        """A runner for calls whose arguments are all positional, tensors at ``tensor_positions``."""
+    def leaves_runner(self) -> Callable[[list[Any]], Any]:
+        """Runs the graph on the call's tensor leaves, already in signature order."""
         run, built = self._run, self._built
         if built.out_slots == (0,) and built.out_tree.kind is None:
-            return lambda args: run(*[args[i] for i in tensor_positions])[0]
-        return lambda args: built.unflatten(run(*[args[i] for i in tensor_positions]))
+            return lambda leaves: run(*leaves)[0]
+        return lambda leaves: built.unflatten(run(*leaves))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
