@@ -45,7 +45,7 @@ class Lit:
     type: types.TensorType
 
     @staticmethod
-    def of(value: Any) -> "Lit":
+    def of(value: Any) -> Lit:
         return Lit(value, types.type_of(value))
 
     def __repr__(self) -> str:
@@ -65,7 +65,7 @@ class Eqn:
     outputs: tuple[Var, ...]
     loc: errors.SourceLocation | None = None
 
-    def subgraphs(self) -> Iterator["Graph"]:
+    def subgraphs(self) -> Iterator[Graph]:
         """Nested graphs held in this equation's params, in param-name order."""
         for key in sorted(self.params):
             value = self.params[key]
@@ -104,7 +104,7 @@ class Graph:
             for sub in eqn.subgraphs():
                 yield from sub.walk()
 
-    def replace(self, **changes: Any) -> "Graph":
+    def replace(self, **changes: Any) -> Graph:
         return dataclasses.replace(self, **changes)
 
     def __str__(self) -> str:

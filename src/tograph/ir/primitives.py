@@ -25,7 +25,7 @@ class EmitContext(Protocol):
 
 Emitter = Callable[[EmitContext, Any, Sequence[str]], str]
 
-REGISTRY: dict[str, "Primitive"] = {}
+REGISTRY: dict[str, Primitive] = {}
 
 
 class Primitive:

@@ -71,10 +71,10 @@ class TensorType:
     def is_static_shape(self) -> bool:
         return all(d is not None for d in self.shape)
 
-    def with_shape(self, shape: Sequence[Dim]) -> "TensorType":
+    def with_shape(self, shape: Sequence[Dim]) -> TensorType:
         return TensorType(self.dtype, tuple(shape), self.weak and tuple(shape) == ())
 
-    def strong(self) -> "TensorType":
+    def strong(self) -> TensorType:
         return TensorType(self.dtype, self.shape, False)
 
     def __str__(self) -> str:
@@ -160,7 +160,7 @@ def broadcast_shapes(*shapes: Shape, what: str = "operands") -> Shape:
     return tuple(out)
 
 
-def join(a: "ValueType", b: "ValueType") -> "ValueType":
+def join(a: ValueType, b: ValueType) -> ValueType:
     """The least type holding values of ``a`` and ``b``: promoted dtype, differing dims unknown.
 
     Two list types join their element types, which must agree in dtype (a list's elements are never
@@ -175,7 +175,7 @@ def join(a: "ValueType", b: "ValueType") -> "ValueType":
     return TensorType(dtype, shape, weak and shape == ())
 
 
-def _join_lists(a: "ValueType", b: "ValueType") -> "ListType":
+def _join_lists(a: ValueType, b: ValueType) -> ListType:
     if not isinstance(a, ListType) or not isinstance(b, ListType):
         kinds = [f"a list ({t})" if isinstance(t, ListType) else f"a tensor ({t})" for t in (a, b)]
         raise errors.DTypeError(f"{kinds[0]} and {kinds[1]} cannot be merged")
@@ -188,7 +188,7 @@ def _join_lists(a: "ValueType", b: "ValueType") -> "ListType":
     return ListType(elem)
 
 
-def fits(value: "ValueType", target: "ValueType") -> bool:
+def fits(value: ValueType, target: ValueType) -> bool:
     """Whether a value of type ``value`` may stand where ``target`` is expected.
 
     Dtype, weakness and rank must agree and every known dim of ``target`` must equal the value's:

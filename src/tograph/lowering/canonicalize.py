@@ -29,8 +29,7 @@ RUNTIME = "_t"
 
 # Tensor methods that need no conversion; calls to them stay as written.
 TENSOR_METHODS = frozenset(
-    "sum mean prod max min argmax argmin cumsum reshape transpose astype dot clip squeeze flatten "
-    "ravel copy any all std var".split()
+    ["sum", "mean", "prod", "max", "min", "argmax", "argmin", "cumsum", "reshape", "transpose", "astype", "dot", "clip", "squeeze", "flatten", "ravel", "copy", "any", "all", "std", "var"]
 )
 
 

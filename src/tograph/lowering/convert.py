@@ -26,7 +26,7 @@ from tograph.lowering import canonicalize, control_flow, jumps
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
-_cache: dict[types.CodeType, "Conversion"] = {}
+_cache: dict[types.CodeType, Conversion] = {}
 _lock = threading.Lock()
 
 

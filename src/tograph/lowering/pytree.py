@@ -16,7 +16,7 @@ class TreeDef:
 
     kind: Any
     meta: Any = None
-    children: tuple["TreeDef", ...] = ()
+    children: tuple[TreeDef, ...] = ()
 
     @property
     def num_leaves(self) -> int:

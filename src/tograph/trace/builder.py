@@ -17,13 +17,13 @@ from tograph.ir import core, types
 _state = threading.local()
 
 
-def _stack() -> list["GraphBuilder"]:
+def _stack() -> list[GraphBuilder]:
     if not hasattr(_state, "stack"):
         _state.stack = []
     return _state.stack
 
 
-def current() -> "GraphBuilder | None":
+def current() -> GraphBuilder | None:
     """The builder that new equations go to, or None outside graph building."""
     stack = _stack()
     return stack[-1] if stack else None
@@ -32,7 +32,7 @@ def current() -> "GraphBuilder | None":
 class GraphBuilder:
     """Collects the equations of one graph; see module docstring."""
 
-    def __init__(self, name: str, parent: "GraphBuilder | None" = None):
+    def __init__(self, name: str, parent: GraphBuilder | None = None):
         self.name = name
         self.parent = parent
         self.inputs: list[core.Var] = []
@@ -41,7 +41,7 @@ class GraphBuilder:
         self._captured: dict[int, core.Var] = {}
 
     @contextlib.contextmanager
-    def active(self) -> Iterator["GraphBuilder"]:
+    def active(self) -> Iterator[GraphBuilder]:
         """Makes this builder the current one for the duration of the block."""
         stack = _stack()
         stack.append(self)
@@ -50,7 +50,7 @@ class GraphBuilder:
         finally:
             stack.pop()
 
-    def child(self, name: str) -> "GraphBuilder":
+    def child(self, name: str) -> GraphBuilder:
         return GraphBuilder(name, parent=self)
 
     def add_input(self, type_: types.TensorType, hint: str | None = None) -> Any:

@@ -24,7 +24,7 @@ def _prim(name: str) -> primitives.Primitive:
 
 
 def _binary(name: str, reflected: bool = False) -> Any:
-    def method(self: "TensorBase", other: Any) -> Any:
+    def method(self: TensorBase, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
         return _prim(name).bind(other, self) if reflected else _prim(name).bind(self, other)
@@ -34,7 +34,7 @@ def _binary(name: str, reflected: bool = False) -> Any:
 
 
 def _unary(name: str) -> Any:
-    def method(self: "TensorBase") -> Any:
+    def method(self: TensorBase) -> Any:
         return _prim(name).bind(self)
 
     return method
@@ -306,3 +306,19 @@ class SymbolicTensor(Symbolic, TensorBase):
 
     def __repr__(self) -> str:
         return f"<SymbolicTensor {self._describe()}>"
+
+
+def is_symbolic(value: Any) -> bool:
+    """Whether ``value`` belongs to the graph being built."""
+    return isinstance(value, Symbolic)
+
+
+def contains_symbolic(tree: Any) -> bool:
+    """Whether a symbolic value occurs anywhere in nested lists, tuples and dicts."""
+    if isinstance(tree, Symbolic):
+        return True
+    if isinstance(tree, (list, tuple)):
+        return any(contains_symbolic(v) for v in tree)
+    if isinstance(tree, dict):
+        return any(contains_symbolic(v) for v in tree.values())
+    return False
