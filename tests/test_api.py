@@ -210,3 +210,17 @@ def test_fast_path_respects_defaults_and_nesting():
         np.testing.assert_array_equal(sf(x, params, np.zeros(2)), f(x, params, np.zeros(2)))
         np.testing.assert_array_equal(sf(x, params[:1]), f(x, params[:1]))
     assert len(sf._cache) == 2  # a default array is a tensor input like a passed one
+
+
+def test_dict_state_keeps_insertion_order_through_tensor_loops():
+    def f(x):
+        acc = {"pos": 0.0, "neg": 0.0}
+        for v in x:
+            if v > 0:
+                acc["pos"] = acc["pos"] + v
+            else:
+                acc["neg"] = acc["neg"] + v
+        return acc
+
+    got = tg.to_static(f, fallback="error")(np.array([1.0, -2.0, 3.0]))
+    assert list(got) == ["pos", "neg"] and got == {"pos": 4.0, "neg": -2.0}

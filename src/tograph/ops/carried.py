@@ -129,7 +129,7 @@ def _flatten_into(value: Any, path: str, root: str, flat: Flat) -> _Tree:
         flat.roots.append(root)
         return _Tree()
     if isinstance(value, dict):
-        keys = tuple(sorted(value, key=repr))
+        keys = tuple(value)  # insertion order, as the dict the user gets back must keep
         items = [(f"{path}[{k!r}]", value[k]) for k in keys]
     else:
         keys = ()
