@@ -134,6 +134,8 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
     for a in values:
         kind = type(a)
         if kind is np.ndarray or isinstance(a, np.generic):
+            if not signature.is_tensor_leaf(a):
+                return False
             key.append((a.dtype, a.shape))
             leaves.append(a)
         elif kind in (int, float, bool, str) or a is None:
