@@ -2,7 +2,7 @@
 
     tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], i64[], f32[None,4], 5, 2.5, True
     tograph conformance [-k PATTERN] [-v]
-    tograph bench [--quick]
+    tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none]
 
 Bad arguments print one line and exit with status 2.
 """
@@ -116,9 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_conf = sub.add_parser("conformance", help="run the control-flow conformance suite")
     p_conf.add_argument("-k", dest="pattern", default=None, help="only cases whose name contains PATTERN")
     p_conf.add_argument("-v", dest="verbose", action="store_true")
-    p_bench = sub.add_parser("bench", help="run the benchmark suite and print the table")
-    p_bench.add_argument("--quick", action="store_true", help="fewer repeats")
-    opts = parser.parse_args(argv)
+    sub.add_parser("bench", help="run the benchmark suite and print the table (see tograph bench --help)",
+                   add_help=False)
+    opts, rest = parser.parse_known_args(argv)
+    if rest and opts.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if opts.command == "show":
             show(opts.target, opts.arg)
@@ -130,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return runner.main(args)
         from tograph import bench
 
-        return bench.main(["--quick"] if opts.quick else [])
+        return bench.main(rest)
     except UsageError as exc:
         print(f"tograph: error: {exc}", file=sys.stderr)
         return 2

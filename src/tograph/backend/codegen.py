@@ -201,12 +201,16 @@ class _Writer:
 
     def block(self, graph: core.Graph, indent: str) -> None:
         """The lines of ``graph``'s equations (its inputs must already be in ``env``)."""
+        inlined = _inlinable(graph)
         for eqn in graph.eqns:
             statement = _STATEMENTS.get(eqn.prim)
             if statement is not None:
                 statement(self, eqn, indent)
                 continue
             call = eqn.prim.emit(self, eqn, [self.expr(a) for a in eqn.inputs])
+            if eqn.outputs and eqn.outputs[0].id in inlined and eqn.outputs[0].id not in self.renames:
+                self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
+                continue
             outs = [self._define(v) for v in eqn.outputs]
             if not outs:
                 self.line(indent, call, eqn)
@@ -307,6 +311,36 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
         w.block(test, inner)
         w.line(inner, f"if not {w.expr(test.outputs[0])}: break", eqn)
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
+
+
+def _inlinable(graph: core.Graph) -> set[int]:
+    """Values computed inside the expression of their only use instead of on a line of their own.
+
+    Like hand-written NumPy ``tanh(a * b + c)``, a temporary that lives only on the expression
+    stack is freed at once, and NumPy reuses its buffer in place for the next operation. A value
+    qualifies if a pure single-result equation makes it, a later plain equation of the same graph
+    is its one use, and no equation with effects or control flow runs in between (so nothing can
+    observe the later evaluation).
+    """
+    uses: dict[int, int] = {}
+    for eqn in graph.eqns:
+        for a in eqn.inputs:
+            if isinstance(a, core.Var):
+                uses[a.id] = uses.get(a.id, 0) + 1
+    for a in graph.outputs:
+        if isinstance(a, core.Var):
+            uses[a.id] = uses.get(a.id, 0) + 2  # an output needs its own name
+    pending: set[int] = set()
+    inlined: set[int] = set()
+    for eqn in graph.eqns:
+        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or eqn.prim.name.startswith("list_")
+        if barrier:
+            pending.clear()
+        else:
+            inlined.update(a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending)
+        if not barrier and not eqn.prim.multiple_results and uses.get(eqn.outputs[0].id) == 1:
+            pending.add(eqn.outputs[0].id)
+    return inlined
 
 
 def _direct_outputs(

@@ -1,0 +1,77 @@
+"""Comparisons: results against NumPy's, times as ratios, and the issue's targets.
+
+Stage: benchmark harness. Input: contenders' results and the runner's per-variant records.
+Output: a check status ("ok" or what differs), ``tograph / X`` ratios, and the target verdicts:
+
+* steady state within 1.05x of hand-written NumPy (every variant but W6's first calls);
+* ahead of every installed peer's compiled mode on W1, W3, W5 and W7, jax.jit excepted on W1 and
+  W3 (JAX compiles a scalar loop to machine code; tograph runs it in Python).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tograph.bench import peers, timing
+
+NUMPY_TARGET = 1.05
+PEER_TARGET_WORKLOADS = ("W1", "W3", "W5", "W7")
+PEER_TARGET_EXCEPTIONS = {("W1", "jax.jit"), ("W3", "jax.jit")}
+# Peers compute in their own order, some in float32 where NumPy promotes (paddle's Python-float
+# scalars): their check is looser than tograph's, which must match NumPy exactly in dtype too.
+_PEER_RTOL, _PEER_ATOL = 1e-3, 1e-5
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def check(contender: timing.Contender, reference: Any, rtol: float, atol: float, peer: bool) -> str:
+    """Runs ``contender`` once and compares its result with ``reference``; "ok" or what differs."""
+    got = [np.asarray(contender.to_numpy(leaf)) for leaf in _leaves(contender.result())]
+    expected = [np.asarray(leaf) for leaf in _leaves(reference)]
+    if len(got) != len(expected):
+        return f"{len(got)} results, NumPy has {len(expected)}"
+    if peer:
+        rtol, atol = max(rtol, _PEER_RTOL), max(atol, _PEER_ATOL)
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if g.shape != e.shape:
+            return f"result {i}: shape {g.shape}, NumPy {e.shape}"
+        if not peer and g.dtype != e.dtype:
+            return f"result {i}: dtype {g.dtype}, NumPy {e.dtype}"
+        if not np.allclose(g, e, rtol=rtol, atol=atol):
+            error = float(np.max(np.abs(g.astype(float) - e.astype(float))))
+            return f"result {i}: max abs difference {error:.3g} (rtol {rtol:g}, atol {atol:g})"
+    return "ok"
+
+
+def ratios(contenders: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """``{"tograph/numpy": r, "tograph/jax.jit": r, ...}`` from median times (below 1: tograph faster)."""
+    if "tograph" not in contenders:
+        return {}
+    ours = contenders["tograph"]["median_s"]
+    return {f"tograph/{name}": ours / c["median_s"] for name, c in contenders.items() if name != "tograph"}
+
+
+def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One verdict per (variant, target): ``{"key", "target", "ratio", "met"}``."""
+    verdicts = []
+    for record in results:
+        found = record["ratios"]
+        if not record["first_call"] and "tograph/numpy" in found:
+            verdicts.append(_verdict(record["key"], f"<= {NUMPY_TARGET}x numpy", found["tograph/numpy"], NUMPY_TARGET))
+        if record["workload"] not in PEER_TARGET_WORKLOADS:
+            continue
+        for peer in peers.COMPILED:
+            ratio = found.get(f"tograph/{peer}")
+            if ratio is not None and (record["workload"], peer) not in PEER_TARGET_EXCEPTIONS:
+                verdicts.append(_verdict(record["key"], f"ahead of {peer}", ratio, 1.0))
+    return verdicts
+
+
+def _verdict(key: str, target: str, ratio: float, limit: float) -> dict[str, Any]:
+    return {"key": key, "target": target, "ratio": ratio, "met": ratio <= limit}

@@ -1,0 +1,84 @@
+"""Smoke tests of the benchmark suite: tiny sizes, no timing assertions.
+
+Each workload's tograph contender agrees with its NumPy version (values and dtypes), and the
+runner's ``--smoke`` mode writes JSON with every workload's variants.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tograph.bench
+from tograph.bench import compare, report, runner, timing, workloads
+
+VARIANTS = [v for w in workloads.all_workloads() for v in w.variants("smoke")]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.key)
+def test_tograph_matches_numpy(variant: workloads.Variant) -> None:
+    reference = variant.reference if variant.numpy is None else variant.numpy.result()
+    assert compare.check(variant.tograph, reference, variant.rtol, variant.atol, peer=False) == "ok"
+
+
+def test_every_workload_has_variants() -> None:
+    assert sorted({v.workload for v in VARIANTS}) == [f"W{i}" for i in range(1, 8)]
+
+
+def test_check_reports_a_wrong_result() -> None:
+    wrong = timing.Contender("tograph", lambda x: (x + 1e-3, 1), (np.ones(3),))
+    status = compare.check(wrong, (np.ones(3), 1), 1e-7, 0.0, peer=False)
+    assert status.startswith("result 0: max abs difference 0.001")
+
+
+def test_check_reports_a_wrong_dtype() -> None:
+    wrong = timing.Contender("tograph", lambda x: x.astype(np.float32), (np.ones(3),))
+    assert compare.check(wrong, np.ones(3), 1e-7, 0.0, peer=False) == "result 0: dtype float32, NumPy float64"
+
+
+def test_smoke_run_writes_json(tmp_path, capsys) -> None:
+    out = tmp_path / "bench.json"
+    assert tograph.bench.main(["--smoke", "--peers", "none", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [r["key"] for r in data["results"]] == [v.key for v in VARIANTS]
+    for record in data["results"]:
+        assert record["contenders"]["tograph"]["check"] == "ok"
+        assert record["contenders"]["tograph"]["median_s"] > 0
+        assert ("numpy" in record["contenders"]) != record["first_call"]
+    assert set(next(r for r in data["results"] if r["key"] == "W4")["peak_bytes"]) == {"numpy", "tograph"}
+    printed = capsys.readouterr().out
+    assert "median time per call" in printed and "tograph / X" in printed
+
+
+def test_only_selects_workloads(tmp_path) -> None:
+    out = tmp_path / "bench.json"
+    assert tograph.bench.main(["--smoke", "--only", "w1,W3", "--peers", "none", "--json", str(out)]) == 0
+    assert [r["key"] for r in json.loads(out.read_text())["results"]] == ["W1", "W3"]
+
+
+def test_unknown_workload_is_a_usage_error(capsys) -> None:
+    assert tograph.bench.main(["--only", "W9"]) == 2
+    assert "unknown workload 'W9'" in capsys.readouterr().err
+
+
+def test_targets_compare_ratios() -> None:
+    record = {"key": "W3", "workload": "W3", "first_call": False,
+              "ratios": {"tograph/numpy": 1.2, "tograph/jax.jit": 2.0, "tograph/tf.function": 0.5}}
+    verdicts = {v["target"]: v["met"] for v in compare.targets([record])}
+    assert verdicts == {"<= 1.05x numpy": False, "ahead of tf.function": True}
+
+
+def test_report_marks_misses() -> None:
+    data = runner.run(runner.Options(mode="smoke", only=["W1"], peers=[]), out=_Sink())
+    data["targets"] = compare.targets([{**data["results"][0], "ratios": {"tograph/numpy": 2.0}}])
+    assert "MISS  W1" in report.render(data)
+
+
+class _Sink:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
