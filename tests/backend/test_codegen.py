@@ -203,3 +203,16 @@ def test_error_classes_that_quote_their_message_do_not_quote_ours():
     assert (
         str(info.value) == "while executing `t0:f64[None] = test_codegen_fail x`: KeyError: 'key'"
     )
+
+
+def test_long_chains_are_inlined_only_to_a_bounded_depth():
+    def chain(x):
+        for _ in range(300):
+            x = np.tanh(x * 0.9 + 0.5)
+        return x
+
+    graph = trace(chain, F64_4)
+    source = codegen.source_of(graph)
+    assert max(line.count("tanh(") for line in source.splitlines()) <= 8
+    x = np.linspace(-1.0, 1.0, 4)
+    np.testing.assert_allclose(codegen.execute(graph, x)[0], chain(x))

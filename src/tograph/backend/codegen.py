@@ -47,6 +47,7 @@ from tograph.ops import control
 
 _INDENT = "    "
 _CACHE_SIZE = 512
+_MAX_NESTING = 8  # inlined expressions nest at most this deep (CPython's parser has a limit)
 _counter = itertools.count()
 
 
@@ -330,16 +331,18 @@ def _inlinable(graph: core.Graph) -> set[int]:
     for a in graph.outputs:
         if isinstance(a, core.Var):
             uses[a.id] = uses.get(a.id, 0) + 2  # an output needs its own name
-    pending: set[int] = set()
+    pending: dict[int, int] = {}  # candidate -> how deeply its expression nests inlined ones
     inlined: set[int] = set()
     for eqn in graph.eqns:
         barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or eqn.prim.name.startswith("list_")
         if barrier:
             pending.clear()
-        else:
-            inlined.update(a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending)
-        if not barrier and not eqn.prim.multiple_results and uses.get(eqn.outputs[0].id) == 1:
-            pending.add(eqn.outputs[0].id)
+            continue
+        taken = [a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending]
+        inlined.update(taken)
+        depth = 1 + max((pending.pop(i) for i in taken), default=0)
+        if not eqn.prim.multiple_results and uses.get(eqn.outputs[0].id) == 1 and depth < _MAX_NESTING:
+            pending[eqn.outputs[0].id] = depth
     return inlined
 
 
