@@ -40,6 +40,7 @@ class StaticFunction:
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
         self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
+        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}  # arrays only
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
         self._fast_arity = None if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) else len(params)
@@ -53,17 +54,25 @@ class StaticFunction:
         return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        key: list[Any] | None = None
-        if not kwargs and len(args) == self._fast_arity:
-            key, leaves = [], []
-            if not _fast_key(args, key, leaves):
-                key = None
-            else:
-                runner = self._fast.get(tuple(key))
-                if runner is not None:
-                    return runner(leaves)
+        fast = not kwargs and len(args) == self._fast_arity
+        if fast:
+            try:  # all arguments arrays: the quickest key
+                runner = self._flat.get(tuple([(a.dtype, a.shape) for a in args]))
+            except AttributeError:
+                runner = None
+            if runner is not None:
+                return runner(args)
+        key: list[Any] = []
+        leaves: list[Any] = []
+        fast = fast and _fast_key(args, key, leaves)
+        if fast:
+            runner = self._fast.get(tuple(key))
+            if runner is not None:
+                return runner(leaves)
         cf, tensors = self._lookup(args, kwargs)
-        if key is not None and cf.graph is not None:
+        if fast and cf.graph is not None:
+            if len(leaves) == len(args) and all(x is a for x, a in zip(leaves, args)):
+                self._flat[tuple((a.dtype, a.shape) for a in args)] = cf.leaves_runner()
             self._fast[tuple(key)] = cf.leaves_runner()
         return cf.run(tensors, args, kwargs)
 
