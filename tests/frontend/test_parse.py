@@ -89,7 +89,7 @@ def default_bound_in_loop(x):
 def test_fence_names_construct_and_line(fn, construct, text):
     parsed, tree = parse.parse_function(fn)
     with pytest.raises(errors.UnsupportedError) as info:
-        fence.check_supported(parsed, tree)
+        fence.check_supported(parsed, gast.walk(tree))
     lines, first = inspect.getsourcelines(fn)
     line = first + next(i for i, src in enumerate(lines) if text in src)
     assert construct in info.value.construct and info.value.loc.line == line
@@ -97,7 +97,7 @@ def test_fence_names_construct_and_line(fn, construct, text):
 
 def test_fence_accepts_default_bound_closures():
     parsed, tree = parse.parse_function(default_bound_in_loop)
-    fence.check_supported(parsed, tree)
+    fence.check_supported(parsed, gast.walk(tree))
 
 
 def test_lambda_among_other_arguments_and_in_a_dict():

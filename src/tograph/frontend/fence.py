@@ -7,7 +7,7 @@ construct (``try``, ``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``d
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import gast
 
@@ -60,9 +60,14 @@ if hasattr(gast, "TryStar"):
     _UNSUPPORTED[gast.TryStar] = "try/except*"
 
 
-def check_supported(parsed: parse.ParsedFunction, tree: gast.FunctionDef) -> None:
-    """Raises ``UnsupportedError`` naming the first construct of ``tree`` tograph cannot convert."""
-    for node in gast.walk(tree):
+def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
+    """Raises ``UnsupportedError`` naming the first construct tograph cannot convert.
+
+    Args:
+      parsed: the function, for locations.
+      nodes: every node of its tree (``gast.walk(tree)``, or a list of it made once for all).
+    """
+    for node in nodes:
         construct = _UNSUPPORTED.get(type(node))
         if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_over_block_variable(node)

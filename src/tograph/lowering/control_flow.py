@@ -39,8 +39,11 @@ def _params(fn: gast.FunctionDef) -> set[str]:
     return set(names)
 
 
-def _param_names(names: list[str]) -> list[gast.Name]:
-    return [gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None) for p in names]
+def _param_names(names: list[str], origin: Any) -> list[gast.Name]:
+    return [
+        templates.locate_node(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), origin)
+        for p in names
+    ]
 
 
 class _ControlFlow:
@@ -88,7 +91,7 @@ class _ControlFlow:
         lowered = self.block(body, inner_needed, set(params)) or templates.quote("pass", origin)
         ret = templates.quote("return state", origin, state=templates.names_tuple(returns))
         fn = templates.quote(f"def {name}(params):\n    body", origin, body=lowered + ret)[0]
-        fn.args.args = _param_names(params)
+        fn.args.args = _param_names(params, origin)
         self._init_undefined(fn, inner_needed)
         return fn
 
@@ -117,7 +120,7 @@ class _ControlFlow:
         n = next(self.counter)
         carried = sorted(liveness.assigned(node.body) & (node.live_header | node.live_out))
         test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=node.test)[0]
-        test_fn.args.args = _param_names(carried)
+        test_fn.args.args = _param_names(carried, node)
         body_fn = self._state_function(f"loop_body_{n}", carried, node.body, carried, node)
         call = templates.quote_expr(
             f"{RUNTIME}.while_stmt(loop_test_{n}, loop_body_{n}, state, names)",
@@ -136,7 +139,7 @@ class _ControlFlow:
         extra_test = getattr(node, "extra_test", None)
         if extra_test is not None:
             test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=extra_test)[0]
-            test_fn.args.args = _param_names(carried)
+            test_fn.args.args = _param_names(carried, node)
             stmts.insert(0, test_fn)
             extra = f"loop_test_{n}"
         call = templates.quote_expr(

@@ -22,7 +22,7 @@ import gast
 
 from tograph import errors, origin
 from tograph.frontend import fence, parse
-from tograph.lowering import canonicalize, control_flow, jumps
+from tograph.lowering import canonicalize, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
@@ -76,9 +76,11 @@ def convert(fn: Callable[..., Any]) -> Conversion:
 
 def _convert(fn: Callable[..., Any]) -> Conversion:
     parsed, node = parse.parse_function(fn)
-    fence.check_supported(parsed, node)
-    for fndef in [n for n in gast.walk(node) if isinstance(n, gast.FunctionDef)]:
-        jumps.lower_jumps(fndef)
+    nodes = list(gast.walk(node))  # one walk serves the fence, the flag names and the defs
+    fence.check_supported(parsed, nodes)
+    taken = {n.id for n in nodes if isinstance(n, gast.Name)}
+    for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
+        jumps.lower_jumps(fndef, taken)
     canonicalize.canonicalize(node, fn.__globals__)
     control_flow.lower_control_flow(node)
     factory = _compile(node, parsed, fn)
@@ -96,11 +98,16 @@ def _compile(node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[
         body=[node, gast.Return(value=gast.Name(id=node.name, ctx=gast.Load(), annotation=None, type_comment=None))],
         decorator_list=[], returns=None, type_comment=None, type_params=[],
     )
+    for part in [factory_def, *factory_def.args.args, factory_def.body[-1], factory_def.body[-1].value]:
+        templates.locate_node(part, node)
     module = gast.Module(body=[factory_def], type_ignores=[])
     tree = gast.gast_to_ast(module)
-    _locate(tree, node.lineno)
     try:
-        code = compile(tree, parsed.filename, "exec")
+        try:
+            code = compile(tree, parsed.filename, "exec")
+        except TypeError:  # a node left without a location: borrow its parent's, then compile
+            _locate(tree, node.lineno)
+            code = compile(tree, parsed.filename, "exec")
     except (SyntaxError, ValueError, TypeError) as exc:
         raise errors.InternalError(f"the lowered code of {parsed.name} does not compile: {exc}") from exc
     origin.register([code])

@@ -51,8 +51,8 @@ def _always_returns(stmts: list[Any]) -> bool:
 class _Names:
     """Fresh flag names that clash with no name of the function."""
 
-    def __init__(self, fn: gast.FunctionDef):
-        self.taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+    def __init__(self, fn: gast.FunctionDef, taken: set[str] | None):
+        self.taken = taken if taken is not None else {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
         self.counter = itertools.count(1)
 
     def fresh(self, base: str, numbered: bool = True) -> str:
@@ -63,9 +63,12 @@ class _Names:
         return candidate
 
 
-def lower_jumps(fn: gast.FunctionDef) -> gast.FunctionDef:
-    """Rewrites ``fn`` in place as described in the module docstring and returns it."""
-    names = _Names(fn)
+def lower_jumps(fn: gast.FunctionDef, taken: set[str] | None = None) -> gast.FunctionDef:
+    """Rewrites ``fn`` in place as described in the module docstring and returns it.
+
+    ``taken`` holds the names the new flags must not clash with (default: every name in ``fn``).
+    """
+    names = _Names(fn, taken)
     fn.body = _LoopJumps(names).block(fn.body)
     nested_return = any(
         _contains(s.body + s.orelse, (gast.Return,), into_loops=True)

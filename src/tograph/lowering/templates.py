@@ -28,15 +28,20 @@ def strings_tuple(items: list[str] | tuple[str, ...]) -> gast.Tuple:
 
 def set_location(tree: Any, origin: Any) -> Any:
     """Gives every node of ``tree`` without a line the location of ``origin``."""
-    if origin is None:
-        return tree
-    for node in gast.walk(tree):
-        if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
-            # Generated code stands on the origin's first line: CPython places method calls at
-            # their attribute's end line, so a multi-line end would move errors to the wrong line.
-            node.lineno = node.end_lineno = origin.lineno
-            node.col_offset = node.end_col_offset = getattr(origin, "col_offset", 0)
+    if origin is not None:
+        for node in gast.walk(tree):
+            locate_node(node, origin)
     return tree
+
+
+def locate_node(node: Any, origin: Any) -> Any:
+    """Gives ``node`` alone (not its children) the location of ``origin`` if it has none."""
+    if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+        # Generated code stands on the origin's first line: CPython places method calls at
+        # their attribute's end line, so a multi-line end would move errors to the wrong line.
+        node.lineno = node.end_lineno = origin.lineno
+        node.col_offset = node.end_col_offset = getattr(origin, "col_offset", 0)
+    return node
 
 
 class _Substitute(gast.NodeTransformer):
