@@ -69,12 +69,18 @@ def test_compare_outcomes_reports_output_and_exceptions(eager, compiled, message
         compare.compare_outcomes(eager, compiled)
 
 
-def _random_offset(x):
-    return x + np.random.random()
+_CALLS = [0.0]
+
+
+def _counting_offset(x):
+    # A global changed on every call is read once, when the graph is built: compiled and eager
+    # results differ, which the checker must catch.
+    _CALLS[0] += 1.0
+    return x + _CALLS[0]
 
 
 def test_wrong_value_is_a_failure():
-    bad = case_mod.Case("wrong", "self", _random_offset, ((np.zeros(2),),))
+    bad = case_mod.Case("wrong", "self", _counting_offset, ((np.zeros(2),),))
     with pytest.raises(check.CaseFailure, match="values"):
         check.check_case(bad)
 

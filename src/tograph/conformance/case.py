@@ -31,7 +31,7 @@ class Inputs(tuple):
 
     kwargs: dict[str, Any]
 
-    def __new__(cls, args: Iterable[Any], kwargs: dict[str, Any] | None = None) -> "Inputs":
+    def __new__(cls, args: Iterable[Any], kwargs: dict[str, Any] | None = None) -> Inputs:
         made = super().__new__(cls, tuple(args))
         made.kwargs = dict(kwargs or {})
         return made

@@ -11,6 +11,7 @@ Requires: lowering.control_flow (the code calling these functions), ops.control.
 from __future__ import annotations
 
 import functools
+import random
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ops import carried, control, effects, lists
 from tograph.trace import dispatch, tensor
-from tograph.lowering import builtin_calls, iterables, text
+from tograph.lowering import builtin_calls, calls, iterables, text
 
 Undefined = control.Undefined
 Placeholder = carried.Placeholder
@@ -230,9 +231,29 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return handler(*args, **kwargs)
     if _hashable(fn) and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
         return dispatch.OVERRIDES[fn](*args, **kwargs)
-    from tograph.lowering import calls
-
+    if _draws_random_numbers(fn):
+        name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+        raise errors.UnsupportedError(
+            f"{name} draws random numbers: in a graph they would be drawn once, when it is built, "
+            "and repeated on every call",
+            loc=origin.current_location(),
+            construct="random number generation",
+        )
     return calls.call_user(fn, args, kwargs)
+
+
+def _draws_random_numbers(fn: Any) -> bool:
+    """NumPy's and Python's random functions and the methods of their generators."""
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)):
+        return True
+    if isinstance(fn, type) or getattr(fn, "__name__", "") in _RANDOM_CONSTRUCTORS:
+        return False  # making a generator draws nothing; its methods are caught above
+    module = getattr(fn, "__module__", None) or ""
+    return module == "random" or module.startswith("numpy.random")
+
+
+_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "SeedSequence"})
 
 
 def _is_numpy(fn: Any) -> bool:

@@ -123,3 +123,15 @@ def try_finally_in_loop(x):
         finally:
             total = total + 1
     return total
+
+
+# Random numbers drawn while tracing would be baked into the graph and repeat on every call.
+@CASES.case(args=[(VEC,)], expect="fallback", error="draws random numbers", at="rng.normal(")
+def seeded_generator_noise(x):
+    rng = np.random.default_rng(0)
+    return x + rng.normal(size=x.shape)
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="draws random numbers", at="np.random.RandomState")
+def legacy_random_state(x):
+    return x * np.random.RandomState(1).uniform(0.5, 1.5, size=4)
