@@ -224,3 +224,14 @@ def test_dict_state_keeps_insertion_order_through_tensor_loops():
 
     got = tg.to_static(f, fallback="error")(np.array([1.0, -2.0, 3.0]))
     assert list(got) == ["pos", "neg"] and got == {"pos": 4.0, "neg": -2.0}
+
+
+def mismatched(a, b):
+    c = a * 2
+    return c @ b
+
+
+def test_shape_errors_name_both_shapes_and_the_user_line():
+    with pytest.raises(tg.ToGraphError, match=r"shapes \(3, 4\) and \(5, 2\) are not aligned") as info:
+        tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))
+    assert f"test_api.py:{line_of(mismatched, 'c @ b')}" in str(info.value)

@@ -43,6 +43,13 @@ class ToGraphError(Exception):
         self.hint = hint
         super().__init__(self._format())
 
+    def located(self, loc: SourceLocation | None) -> "ToGraphError":
+        """This error, placed at ``loc`` if it has no location yet (for a re-raise)."""
+        if self.loc is None and loc is not None:
+            self.loc = loc
+            self.args = (self._format(),)
+        return self
+
     def _format(self) -> str:
         text = self.message
         if self.loc is not None:

@@ -96,7 +96,10 @@ class GraphBuilder:
         from tograph.trace import tensor
 
         inputs = tuple(self.atom(a) for a in args)
-        out_types = prim.out_types([a.type for a in inputs], params)
+        try:
+            out_types = prim.out_types([a.type for a in inputs], params)
+        except errors.ToGraphError as exc:  # a type rule's complaint, at the user's line
+            raise exc.located(loc or origin.current_location()) from None
         outputs = tuple(core.Var(t) for t in out_types)
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
         results = tuple(tensor.wrap(v, self) for v in outputs)
