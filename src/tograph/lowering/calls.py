@@ -13,16 +13,15 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import sys
 import sysconfig
 import types
 from typing import Any, Callable
 
 from tograph import errors, origin
+from tograph.lowering import convert
 
 _LIBRARY_DIRS = tuple(
-    os.path.normcase(os.path.realpath(p))
-    for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix}
+    os.path.normcase(os.path.realpath(sysconfig.get_paths()[kind])) for kind in ("stdlib", "purelib", "platlib")
 )
 # tograph's own modules are library code, except the conformance cases, which stand for user code.
 _USER_PACKAGES_OF_TOGRAPH = ("tograph.conformance",)
@@ -43,8 +42,6 @@ def call_user(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     target, bound_self = _unwrap(fn)
     if target is None or origin.is_converted(target.__code__) or not _is_user_code(target):
         return fn(*args, **kwargs)
-    from tograph.lowering import convert
-
     try:
         lowered = _with_defaults(convert.convert(target).instantiate(target), target)
     except errors.UnsupportedError as exc:

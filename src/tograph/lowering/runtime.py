@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from tograph import errors, origin
-from tograph.ops import carried, control, effects, lists
+from tograph.ops import carried, control, effects, indexing, lists
 from tograph.trace import dispatch, tensor
 from tograph.lowering import builtin_calls, calls, iterables, text
 
@@ -186,8 +186,6 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
         if isinstance(target, (list, dict)):
             target[index] = value
             return target
-        from tograph.ops import indexing
-
         return indexing.setitem(target, index, value)
     target[index] = value
     return target
