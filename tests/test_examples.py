@@ -1,6 +1,7 @@
 """Every example runs to completion and prints what it promises (so none of them rots)."""
 
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -34,8 +35,6 @@ def test_example_runs(name):
 
 @pytest.mark.parametrize("name", ["linear_regression.py", "mlp_classifier.py", "rnn.py"])
 def test_training_examples_reduce_the_loss(name):
-    import re
-
     out = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True,
                          timeout=300, check=True).stdout
     losses = [float(v) for v in re.findall(r"loss (\d+\.\d+)", out)]
