@@ -32,11 +32,16 @@ OPERATORS = {
     "left_shift": operator.lshift,
 }
 
-UFUNCS_2 = [np.maximum, np.minimum, np.arctan2, np.logical_and, np.logical_or, np.logical_xor, np.add]
+UFUNCS_2 = [
+    np.maximum, np.minimum, np.arctan2, np.logical_and, np.logical_or, np.logical_xor, np.add,
+    np.hypot, np.logaddexp, np.fmax, np.fmin,
+]
 UFUNCS_1 = [
     np.negative, np.abs, np.sign, np.exp, np.log, np.log1p, np.expm1, np.sqrt, np.square, np.sin,
     np.cos, np.tan, np.tanh, np.arctan, np.sinh, np.cosh, np.floor, np.ceil, np.isnan, np.isfinite,
-    np.logical_not,
+    np.logical_not, np.isinf, np.log2, np.log10, np.exp2, np.arcsin, np.arccos, np.arcsinh,
+    np.arccosh, np.arctanh, np.reciprocal, np.cbrt, np.deg2rad, np.radians, np.rad2deg, np.degrees,
+    np.trunc, np.rint,
 ]
 
 

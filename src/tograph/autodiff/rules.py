@@ -73,6 +73,9 @@ def is_number(x: Any, value: float) -> bool:
     ew.logical_not_p,
     ew.isnan_p,
     ew.isfinite_p,
+    ew.isinf_p,
+    ew.trunc_p,
+    ew.rint_p,
     ew.floor_divide_p,
     ew.sign_p,
     ew.floor_p,
@@ -234,6 +237,88 @@ def _sinh(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
 @defvjp(ew.cosh_p)
 def _cosh(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     return (g * np.sinh(x),)
+
+
+@defvjp(ew.log2_p)
+def _log2(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / (x * np.log(2.0)),)
+
+
+@defvjp(ew.log10_p)
+def _log10(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / (x * np.log(10.0)),)
+
+
+@defvjp(ew.exp2_p)
+def _exp2(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g * out * np.log(2.0),)
+
+
+@defvjp(ew.arcsin_p)
+def _arcsin(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / np.sqrt(1 - x * x),)
+
+
+@defvjp(ew.arccos_p)
+def _arccos(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (-g / np.sqrt(1 - x * x),)
+
+
+@defvjp(ew.arcsinh_p)
+def _arcsinh(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / np.sqrt(x * x + 1),)
+
+
+@defvjp(ew.arccosh_p)
+def _arccosh(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / np.sqrt(x * x - 1),)
+
+
+@defvjp(ew.arctanh_p)
+def _arctanh(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / (1 - x * x),)
+
+
+@defvjp(ew.reciprocal_p)
+def _reciprocal(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (-g * out * out,)
+
+
+@defvjp(ew.cbrt_p)
+def _cbrt(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g / (3 * out * out),)
+
+
+@defvjp(ew.deg2rad_p)
+def _deg2rad(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g * (np.pi / 180),)
+
+
+@defvjp(ew.rad2deg_p)
+def _rad2deg(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    return (g * (180 / np.pi),)
+
+
+@defvjp(ew.hypot_p)
+def _hypot(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
+    return unbroadcast(g * x / out, x), unbroadcast(g * y / out, y)
+
+
+@defvjp(ew.logaddexp_p)
+def _logaddexp(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
+    return unbroadcast(g * np.exp(x - out), x), unbroadcast(g * np.exp(y - out), y)
+
+
+@defvjp(ew.fmax_p)
+def _fmax(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
+    pick_x = (x >= y) | np.isnan(y)
+    return unbroadcast(np.where(pick_x, g, 0), x), unbroadcast(np.where(pick_x, 0, g), y)
+
+
+@defvjp(ew.fmin_p)
+def _fmin(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
+    pick_x = (x <= y) | np.isnan(y)
+    return unbroadcast(np.where(pick_x, g, 0), x), unbroadcast(np.where(pick_x, 0, g), y)
 
 
 # ---- reductions --------------------------------------------------------------------------
