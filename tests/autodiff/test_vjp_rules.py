@@ -390,3 +390,19 @@ def test_every_differentiable_primitive_has_a_rule():
     missing = {name for name, prim in ours.items() if prim.vjp is None and not prim.effectful}
     # cotangent-list primitives appear only in gradient graphs; effects have no outputs
     assert missing <= {"list_unstack", "list_add_at", "list_add"}, missing
+
+
+def _well_conditioned(shape):
+    m = rand(shape)
+    return m + 3 * np.eye(shape[-1])
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 3)], ids=str)
+def test_inv_det_solve(shape):
+    a = _well_conditioned(shape)
+    check(lambda a: np.linalg.inv(a), a)
+    check(lambda a: np.linalg.det(a), a)
+    b = rand(shape[:-1] + (2,))
+    check(lambda a, b: np.linalg.solve(a, b), a, b, argnums=(0, 1))
+    if len(shape) == 2:
+        check(lambda a, v: np.linalg.solve(a, v), a, rand((3,)), argnums=(0, 1))

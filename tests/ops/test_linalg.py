@@ -269,3 +269,29 @@ def test_matmul_emits_operator():
     graph = trace(lambda a, b: a @ b, T(np.float64, 2, 3), T(np.float64, 3))
     (eqn,) = graph.eqns
     assert eqn.prim.emit(None, eqn, ["a", "b"]) == "(a @ b)"
+
+
+def _spd(n, batch=()):
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal(batch + (n, n))
+    return m @ np.swapaxes(m, -1, -2) + n * np.eye(n)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("batch", [(), (2,)], ids=str)
+def test_inv_det_solve_match_numpy(dtype, batch):
+    a = _spd(3, batch).astype(dtype)
+    b_vec = np.arange(3.0).astype(dtype)
+    b_mat = np.arange(6.0).reshape(3, 2).astype(dtype)
+    check(np.linalg.inv, a)
+    check(np.linalg.det, a)
+    check(np.linalg.solve, a, b_mat)
+    if not batch:
+        check(np.linalg.solve, a, b_vec)
+
+
+def test_solvers_reject_non_square_naming_the_shape():
+    with pytest.raises(errors.ShapeError, match=r"inv: expected square matrices \(\.\.\., n, n\), got shape \(2, 3\)"):
+        out_type(np.linalg.inv, types.TensorType(np.float64, (2, 3)))
+    with pytest.raises(errors.ShapeError, match=r"solve: a of shape \(3, 3\) and b of shape \(4,\) do not match"):
+        out_type(np.linalg.solve, types.TensorType(np.float64, (3, 3)), types.TensorType(np.float64, (4,)))

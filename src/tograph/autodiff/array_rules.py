@@ -16,7 +16,7 @@ import numpy as np
 from tograph import errors
 from tograph.autodiff import vjp
 from tograph.autodiff.rules import defvjp, shape_of, spread, unbroadcast, zero
-from tograph.ops import autodiff_ops, common, creation, indexing, join, linalg, lists
+from tograph.ops import autodiff_ops, common, creation, indexing, join, linalg, lists, solvers
 from tograph.ops import shape as shape_ops
 
 defvjp(
@@ -121,6 +121,28 @@ def _reduce_to(g: Any, x: Any, *dims: Any, out: Any, shape: Any) -> tuple[Any, .
 
 
 # ---- linear algebra ----------------------------------------------------------------------
+
+
+@defvjp(solvers.inv_p)
+def _inv(g: Any, a: Any, *, out: Any) -> tuple[Any, ...]:
+    out_t = np.matrix_transpose(out)
+    return (-(out_t @ g @ out_t),)
+
+
+@defvjp(solvers.det_p)
+def _det(g: Any, a: Any, *, out: Any) -> tuple[Any, ...]:
+    scale = np.expand_dims(np.expand_dims(g * out, -1), -1)
+    return (scale * np.matrix_transpose(np.linalg.inv(a)),)
+
+
+@defvjp(solvers.solve_p)
+def _solve(g: Any, a: Any, b: Any, *, out: Any) -> tuple[Any, ...]:
+    gb = np.linalg.solve(np.matrix_transpose(a), g)
+    if np.ndim(b) == 1:
+        ga = -(np.expand_dims(gb, -1) * np.expand_dims(out, -2))
+    else:
+        ga = -(gb @ np.matrix_transpose(out))
+    return unbroadcast(ga, a), unbroadcast(gb, b)
 
 
 @defvjp(linalg.matmul_p)
