@@ -57,7 +57,7 @@ class StaticFunction:
         fast = not kwargs and len(args) == self._fast_arity
         if fast:
             try:  # all arguments arrays: the quickest key
-                runner = self._flat.get(tuple([(a.dtype, a.shape) for a in args]))
+                runner = self._flat.get(tuple([(type(a), a.dtype, a.shape) for a in args]))
             except AttributeError:
                 runner = None
             if runner is not None:
@@ -72,7 +72,7 @@ class StaticFunction:
         cf, tensors = self._lookup(args, kwargs)
         if fast and cf.graph is not None:
             if len(leaves) == len(args) and all(x is a for x, a in zip(leaves, args)):
-                self._flat[tuple((a.dtype, a.shape) for a in args)] = cf.leaves_runner()
+                self._flat[tuple((type(a), a.dtype, a.shape) for a in args)] = cf.leaves_runner()
             self._fast[tuple(key)] = cf.leaves_runner()
         return cf.run(tensors, args, kwargs)
 

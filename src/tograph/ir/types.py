@@ -143,7 +143,9 @@ def promote(types: Iterable[TensorType]) -> tuple[np.dtype, bool]:
 
 def broadcast_shapes(*shapes: Shape, what: str = "operands") -> Shape:
     """NumPy broadcasting of shapes with unknown dims; raises a clear error on mismatch."""
-    ndim = max((len(s) for s in shapes), default=0)
+    if len(shapes) == 2 and shapes[0] == shapes[1] and None not in shapes[0]:
+        return tuple(shapes[0])  # the common case, without the general walk
+    ndim = max(len(s) for s in shapes) if shapes else 0
     out: list[Dim] = []
     for axis in range(ndim):
         dims = [s[axis - ndim + len(s)] for s in shapes if axis - ndim + len(s) >= 0]

@@ -13,6 +13,7 @@ from typing import Any, Iterator, Sequence
 
 from tograph import errors, origin
 from tograph.ir import core, types
+from tograph.trace import tensor  # imports this module too: each uses the other only at call time
 
 _state = threading.local()
 
@@ -55,16 +56,12 @@ class GraphBuilder:
 
     def add_input(self, type_: types.TensorType, hint: str | None = None) -> Any:
         """A new graph input; returns the symbolic tensor standing for it."""
-        from tograph.trace import tensor
-
         var = core.Var(type_, hint)
         self.inputs.append(var)
         return tensor.wrap(var, self)
 
     def atom(self, value: Any) -> core.Atom:
         """The IR operand for ``value``: a var of this graph (capturing if needed) or a literal."""
-        from tograph.trace import tensor
-
         if isinstance(value, tensor.Symbolic):
             if value.builder is self:
                 return value.var
@@ -93,8 +90,6 @@ class GraphBuilder:
 
     def emit(self, prim: Any, args: Sequence[Any], params: dict[str, Any], loc: errors.SourceLocation | None = None) -> Any:
         """Appends ``prim(*args, **params)``; returns its output symbolic tensor(s)."""
-        from tograph.trace import tensor
-
         inputs = tuple(self.atom(a) for a in args)
         try:
             out_types = prim.out_types([a.type for a in inputs], params)
