@@ -406,3 +406,12 @@ def test_inv_det_solve(shape):
     check(lambda a, b: np.linalg.solve(a, b), a, b, argnums=(0, 1))
     if len(shape) == 2:
         check(lambda a, v: np.linalg.solve(a, v), a, rand((3,)), argnums=(0, 1))
+
+
+def test_composites_differentiate_through_their_parts():
+    x = rand((3, 4))
+    check(lambda x: np.sort(x, axis=1) * np.arange(4.0), x)
+    check(lambda x: np.sort(x.ravel())[::2], x)
+    check(lambda x: np.diff(x, n=2, axis=1), x)
+    check(lambda x: np.roll(x, 2, axis=1) * np.arange(4.0), x)
+    check(lambda x: np.triu(x, 1) + 2 * np.tril(x), x)

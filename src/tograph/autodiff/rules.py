@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives
-from tograph.ops import autodiff_ops, common, creation, reductions
+from tograph.ops import autodiff_ops, common, composites, creation, reductions
 from tograph.ops import elementwise as ew
 from tograph.ops import shape as shape_ops
 
@@ -85,6 +85,7 @@ def is_number(x: Any, value: float) -> bool:
     reductions.all_p,
     reductions.argmax_p,
     reductions.argmin_p,
+    composites.argsort_p,
     creation.arange_p,
     creation.eye_p,
 )

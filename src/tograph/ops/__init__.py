@@ -10,5 +10,6 @@ from tograph.ops import join  # noqa: F401
 from tograph.ops import linalg  # noqa: F401
 from tograph.ops import reductions  # noqa: F401
 from tograph.ops import shape  # noqa: F401
+from tograph.ops import composites  # noqa: F401
 from tograph.ops import solvers  # noqa: F401
 from tograph.ops import autodiff_ops  # noqa: F401

@@ -190,6 +190,9 @@ class TensorBase:
     def argmin(self, axis: Any = None) -> Any:
         return np.argmin(self, axis=axis)
 
+    def argsort(self, axis: Any = -1, kind: Any = None) -> Any:
+        return np.argsort(self, axis=axis, kind=kind)
+
     def cumsum(self, axis: Any = None) -> Any:
         return np.cumsum(self, axis=axis)
 

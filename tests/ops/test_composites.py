@@ -1,0 +1,58 @@
+"""Composite NumPy functions (built from other primitives) against NumPy."""
+
+import numpy as np
+import pytest
+from op_harness import check
+
+from tograph import errors
+from tograph.ir import types
+from tograph.trace import builder
+
+X = np.array([[3.0, -1.0, 2.0, 2.0], [0.5, 4.0, -2.0, 1.0], [1.0, 1.0, 0.0, -3.0]])
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_sort_argsort_take_along_axis(axis):
+    check(lambda x: np.sort(x, axis=axis), X)
+    check(lambda x: np.argsort(x, axis=axis), X)
+    if axis is not None:
+        check(lambda x: np.take_along_axis(x, np.argsort(x, axis=axis), axis=axis), X)
+    check(lambda v: (np.sort(v), np.argsort(v, kind="stable")), X[0])
+
+
+@pytest.mark.parametrize("n, axis", [(1, -1), (2, -1), (1, 0)])
+def test_diff(n, axis):
+    check(lambda x: np.diff(x, n=n, axis=axis), X)
+    check(lambda b: np.diff(b), np.array([True, True, False, True]))
+
+
+@pytest.mark.parametrize("shift, axis", [(1, None), (-2, 1), (5, 0), (0, 1)])
+def test_roll(shift, axis):
+    check(lambda x: np.roll(x, shift, axis=axis), X)
+
+
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_triangles(k):
+    check(lambda x: (np.triu(x, k), np.tril(x, k)), X)
+    check(lambda x: np.triu(x, k), np.arange(24, dtype=np.int32).reshape(2, 3, 4))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+def test_isclose_and_allclose():
+    a = np.array([1.0, np.inf, np.nan, 2.0, 0.0])
+    b = np.array([1.0 + 1e-9, np.inf, np.nan, 2.1, 1e-9])
+    check(lambda a, b: (np.isclose(a, b), np.isclose(a, b, equal_nan=True)), a, b)
+    check(lambda a, b: np.isclose(a, b, atol=0.2), np.arange(3), np.arange(3) + 0.1)
+    check(lambda a, b: np.allclose(a, b), a[:2], b[:2])
+    check(lambda a, b: np.allclose(a, b), a, b)
+
+
+def test_dynamic_dims_are_unsupported_only_where_a_static_grid_is_needed():
+    b = builder.GraphBuilder("f")
+    with b.active():
+        x = b.add_input(types.TensorType(np.float64, (None, 4)), "x")
+        with pytest.raises(errors.UnsupportedError, match="np.roll of a tensor with dimensions known only at run time"):
+            np.roll(x, 1)
+        assert np.diff(x).type == types.TensorType(np.float64, (None, 3))
+        v = b.add_input(types.TensorType(np.float64, (None,)), "v")
+        assert np.sort(v).type == types.TensorType(np.float64, (None,))
