@@ -32,6 +32,13 @@ def targets(target: Any) -> set[str]:
     return set()  # attribute or subscript targets write no local name
 
 
+def params(fn: Any) -> list[str]:
+    """The parameter names of a ``def`` or ``lambda``, in order (``*args`` and ``**kw`` included)."""
+    args = fn.args
+    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return names + [a.id for a in (args.vararg, args.kwarg) if a is not None]
+
+
 def writes(stmt: Any) -> set[str]:
     """Local names that ``stmt`` itself binds (not counting statements nested inside it)."""
     if isinstance(stmt, gast.Assign):

@@ -178,9 +178,7 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
     liveness.annotate(fn.body, set())
     ssa = _SSA()
     env: dict[str, str] = {}
-    args = fn.args
-    params = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
-    params += [a.id for a in (args.vararg, args.kwarg) if a is not None]
+    params = liveness.params(fn)
     for p in params:
         ssa.define(p, env, kind="param")
     ssa.lines.append(f"def {fn.name}({', '.join(params)}):")

@@ -12,7 +12,6 @@ Requires: analysis.ssa.
 from __future__ import annotations
 
 import builtins
-import types as pytypes
 from typing import Any
 
 import astor
@@ -23,11 +22,10 @@ from tograph.analysis import ssa
 from tograph.ir import types
 from tograph.lowering import iterables, signature
 from tograph.trace import builder as builder_mod
-from tograph.trace import tensor
+from tograph.trace import dispatch, tensor
 
 UNKNOWN = object()
 _SAFE_BUILTINS = {b: getattr(builtins, b) for b in ("len", "range", "abs", "min", "max", "int", "float", "bool", "tuple", "list", "enumerate", "zip", "sum", "round")}
-_SAFE_MODULES = ("numpy",)
 
 
 def describe(value: Any) -> str:
@@ -76,7 +74,7 @@ class _Inference:
     def _safe_callee(self, func: Any) -> bool:
         if isinstance(func, gast.Name):
             target = self.globals.get(func.id, _SAFE_BUILTINS.get(func.id))
-            return target is not None and (func.id in _SAFE_BUILTINS or _is_numpy(target))
+            return target is not None and (func.id in _SAFE_BUILTINS or dispatch.is_numpy(target))
         if isinstance(func, gast.Attribute):
             base = func.value
             if isinstance(base, gast.Name) and base.id in self.env:
@@ -117,13 +115,6 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - incomparable values are different
         return False
-
-
-def _is_numpy(obj: Any) -> bool:
-    if isinstance(obj, pytypes.ModuleType):
-        return obj.__name__.split(".")[0] in _SAFE_MODULES
-    module = getattr(obj, "__module__", None) or ""
-    return isinstance(obj, np.ufunc) or (isinstance(module, str) and module.split(".")[0] in _SAFE_MODULES)
 
 
 def infer_types(fn: gast.FunctionDef, sig: signature.Signature, globals_: dict[str, Any]) -> dict[str, str]:

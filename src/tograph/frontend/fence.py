@@ -34,11 +34,10 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
 
 
 def _free_reads(fn: Any) -> set[str]:
-    args = fn.args
-    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    """Names a ``def`` or ``lambda`` reads that are neither its parameters nor its own locals."""
     body = fn.body if isinstance(fn.body, list) else [fn.body]
-    return set().union(*(liveness.reads(b) for b in body)) - params - liveness.assigned(body if isinstance(fn.body, list) else [])
+    local = liveness.assigned(body) if isinstance(fn.body, list) else set()
+    return set().union(*(liveness.reads(b) for b in body)) - set(liveness.params(fn)) - local
 
 
 _UNSUPPORTED: dict[type, str] = {

@@ -51,10 +51,7 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
 
 
 def _local_names(fn: gast.FunctionDef) -> set[str]:
-    args = fn.args
-    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
-    return params | liveness.assigned(fn.body)
+    return set(liveness.params(fn)) | liveness.assigned(fn.body)
 
 
 def _root_name(node: Any) -> str | None:

@@ -32,13 +32,6 @@ from tograph.lowering import templates
 from tograph.lowering.canonicalize import RUNTIME
 
 
-def _params(fn: gast.FunctionDef) -> set[str]:
-    args = fn.args
-    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
-    names += [a.id for a in (args.vararg, args.kwarg) if a is not None]
-    return set(names)
-
-
 def _param_names(names: list[str], origin: Any) -> list[gast.Name]:
     return [
         templates.locate_node(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), origin)
@@ -54,7 +47,7 @@ class _ControlFlow:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
         liveness.annotate(fn.body, set())
         needed: set[str] = set()
-        fn.body = self.block(fn.body, needed, _params(fn))
+        fn.body = self.block(fn.body, needed, set(liveness.params(fn)))
         self._init_undefined(fn, needed)
         return fn
 

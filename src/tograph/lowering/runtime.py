@@ -222,12 +222,13 @@ def raise_(exception: Any) -> None:
 
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
-    if any(isinstance(a, lists.SymbolicList) for a in args) and _is_numpy(fn):
+    if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
-    handler = builtin_calls.HANDLERS.get(fn) if _hashable(fn) else None
+    hashable = _hashable(fn)
+    handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
-    if _hashable(fn) and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
+    if hashable and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
         return dispatch.OVERRIDES[fn](*args, **kwargs)
     if _draws_random_numbers(fn):
         name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
@@ -252,11 +253,6 @@ def _draws_random_numbers(fn: Any) -> bool:
 
 
 _RANDOM_CONSTRUCTORS = frozenset({"default_rng", "SeedSequence"})
-
-
-def _is_numpy(fn: Any) -> bool:
-    module = getattr(fn, "__module__", None) or ""
-    return isinstance(fn, np.ufunc) or module == "numpy" or module.startswith("numpy.")
 
 
 def _hashable(fn: Any) -> bool:

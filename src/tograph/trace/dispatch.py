@@ -45,6 +45,14 @@ def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable
     return register
 
 
+def is_numpy(obj: Any) -> bool:
+    """Whether ``obj`` is NumPy's: a ufunc, a NumPy module, or a function or class defined in one."""
+    import numpy as np
+
+    name = obj.__name__ if isinstance(obj, type(np)) else getattr(obj, "__module__", None) or ""
+    return isinstance(obj, np.ufunc) or (isinstance(name, str) and name.split(".")[0] == "numpy")
+
+
 def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     """Applies ``prim`` to ``args``; see module docstring."""
     owner = None
