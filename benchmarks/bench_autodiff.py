@@ -44,7 +44,7 @@ if OPTIONS.blas_threads:  # must be set before NumPy loads its BLAS
 import numpy as np
 
 import tograph as tg
-from tograph.autodiff import api
+from tograph import gradients as api
 
 # ---- rnn -----------------------------------------------------------------------------------
 

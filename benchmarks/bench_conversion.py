@@ -1,4 +1,4 @@
-"""Conversion time: first call (convert + build + optimise + compile + first run) of fresh functions.
+"""Conversion time: the first call (convert, build, optimise, compile, run) of fresh functions.
 
 Functions of 10, 100 and 1000 straight-line statements and one with 20 nested if/for blocks are
 generated into a temporary module (so each has real source and is converted from scratch). Prints
@@ -28,7 +28,9 @@ def straight_line_source(name: str, n: int) -> str:
     for i in range(n):
         a = "x" if i == 0 else f"v{i - 1}"
         op = ("+", "*", "-")[i % 3]
-        lines.append(f"    v{i} = np.tanh({a}) {op} y" if i % 4 == 0 else f"    v{i} = {a} {op} y * 0.5")
+        lines.append(
+            f"    v{i} = np.tanh({a}) {op} y" if i % 4 == 0 else f"    v{i} = {a} {op} y * 0.5"
+        )
     lines.append(f"    return v{n - 1}")
     return "\n".join(lines) + "\n"
 
@@ -76,14 +78,19 @@ def main(argv=None) -> list[dict]:
     x, y = np.ones(4), np.full(4, 0.5)
     rows = []
     for n in (10, 100, 1000):
-        t = first_call_seconds(lambda name, n=n: straight_line_source(name, n), (x, y), opts.repeats)
+        t = first_call_seconds(
+            lambda name, n=n: straight_line_source(name, n), (x, y), opts.repeats
+        )
         rows.append({"workload": f"{n} statements", "seconds": t, "per_statement_ms": 1e3 * t / n})
     # One trip per loop: the time measured is conversion, not 3**10 innermost iterations.
     t = first_call_seconds(lambda name: nested_source(name, 20), (x, np.int64(1)), opts.repeats)
     rows.append({"workload": "20 nested if/for", "seconds": t, "per_statement_ms": 1e3 * t / 20})
     print(f"{'workload':<20} {'first call (median)':>20} {'per statement':>15}")
     for row in rows:
-        print(f"{row['workload']:<20} {row['seconds'] * 1e3:>17.1f} ms {row['per_statement_ms']:>12.3f} ms")
+        print(
+            f"{row['workload']:<20} {row['seconds'] * 1e3:>17.1f} ms "
+            f"{row['per_statement_ms']:>12.3f} ms"
+        )
     return rows
 
 

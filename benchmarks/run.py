@@ -1,6 +1,7 @@
 """The benchmark suite (W1-W7): tograph against hand-written NumPy and the installed peers.
 
-    python benchmarks/run.py [--quick | --smoke] [--json OUT.json] [--only W1,W3] [--peers LIST|none]
+    python benchmarks/run.py [--quick | --smoke] [--json OUT.json] [--only W1,W3]
+                             [--peers LIST|none]
 
 A thin wrapper around ``tograph.bench.main`` (the ``tograph bench`` command) that first sets the
 one-thread environment variables, so NumPy's BLAS starts with one thread even without

@@ -1,6 +1,6 @@
 """Data-dependent loops: Collatz steps and Newton's square root, compiled by tograph.
 
-    python examples/collatz.py
+python examples/collatz.py
 """
 
 import numpy as np

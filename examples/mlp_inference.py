@@ -37,7 +37,10 @@ def main():
     rng = np.random.default_rng(0)
     sizes = [512, 256, 128, 2]
     params = [
-        (rng.standard_normal((m, n)).astype(np.float32) * np.float32(m ** -0.5), np.zeros(n, np.float32))
+        (
+            rng.standard_normal((m, n)).astype(np.float32) * np.float32(m**-0.5),
+            np.zeros(n, np.float32),
+        )
         for m, n in zip(sizes, sizes[1:])
     ]
     x = rng.standard_normal((1, 512)).astype(np.float32)
@@ -46,8 +49,10 @@ def main():
     print("output", compiled(x, params), "dtype", compiled(x, params).dtype)
     eager_us = per_call_us(mlp, (x, params))
     graph_us = per_call_us(compiled, (x, params))
-    print(f"1000 calls, median per call: NumPy {eager_us:.1f} us, tograph {graph_us:.1f} us "
-          f"(ratio {graph_us / eager_us:.2f})")
+    print(
+        f"1000 calls, median per call: NumPy {eager_us:.1f} us, tograph {graph_us:.1f} us "
+        f"(ratio {graph_us / eager_us:.2f})"
+    )
     print("the graph:", compiled.concrete(x, params).op_counts())
 
 

@@ -35,7 +35,10 @@ def main():
         W, U, b = W - 0.5 * gW, U - 0.5 * gU, b - 0.5 * gb
         if it % 50 == 0:
             print(f"step {it:3d}  loss {loss:.4f}")
-    print(f"201 steps of value_and_grad through a {T}-step loop in {time.perf_counter() - start:.2f} s")
+    print(
+        f"201 steps of value_and_grad through a {T}-step loop "
+        f"in {time.perf_counter() - start:.2f} s"
+    )
     print("ops in the gradient graph:", step.concrete(W, U, b, xs, target).graph.op_counts())
 
 

@@ -1,4 +1,4 @@
-"""End-to-end behaviour of tograph.to_static: decorator forms, caching, specs, fallback and errors."""
+"""End-to-end behaviour of tograph.to_static: decorators, caching, specs, fallback and errors."""
 
 import inspect
 import warnings
@@ -134,7 +134,9 @@ def test_input_spec_with_dynamic_dim_gives_one_graph():
     assert total(np.ones(3)) == 3.0
     assert total(np.ones(5)) == 5.0
     assert len(total._cache) == 1
-    with pytest.raises(tg.ToGraphError, match="argument 'x' is f32\\[3\\].*input_spec is f64\\[None\\]"):
+    with pytest.raises(
+        tg.ToGraphError, match="argument 'x' is f32\\[3\\].*input_spec is f64\\[None\\]"
+    ):
         total(np.ones(3, np.float32))
 
 
@@ -155,7 +157,9 @@ def uses_try(x):
 
 def test_fallback_warns_with_construct_and_line_and_stays_correct():
     sf = tg.to_static(uses_try)
-    with pytest.warns(tg.FallbackWarning, match=r"try/except.*test_api.py:%d" % line_of(uses_try, "try:")):
+    with pytest.warns(
+        tg.FallbackWarning, match=rf"try/except.*test_api.py:{line_of(uses_try, 'try:')}"
+    ):
         got = sf(np.ones(2))
     np.testing.assert_array_equal(got, uses_try(np.ones(2)))
     assert "try/except" in sf.concrete(np.ones(2)).fallback
@@ -232,6 +236,8 @@ def mismatched(a, b):
 
 
 def test_shape_errors_name_both_shapes_and_the_user_line():
-    with pytest.raises(tg.ToGraphError, match=r"shapes \(3, 4\) and \(5, 2\) are not aligned") as info:
+    with pytest.raises(
+        tg.ToGraphError, match=r"shapes \(3, 4\) and \(5, 2\) are not aligned"
+    ) as info:
         tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))
     assert f"test_api.py:{line_of(mismatched, 'c @ b')}" in str(info.value)

@@ -13,7 +13,8 @@ from tograph import cli
 @pytest.fixture
 def program(tmp_path):
     path = tmp_path / "prog.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         import numpy as np
 
         def clipped_sum(x, limit):
@@ -23,7 +24,8 @@ def program(tmp_path):
                     break
                 total = total + v
             return total
-    """))
+    """)
+    )
     return path
 
 
@@ -44,7 +46,10 @@ def test_show_prints_every_stage(program):
         (["show", "missing.py:f"], "no such file: missing.py"),
         (["show", "{prog}:nope"], "has no function 'nope'"),
         (["show", "{prog}"], "expected FILE.py:FUNCTION"),
-        (["show", "{prog}:clipped_sum", "--arg", "f64[3", "--arg", "1"], "cannot parse argument spec"),
+        (
+            ["show", "{prog}:clipped_sum", "--arg", "f64[3", "--arg", "1"],
+            "cannot parse argument spec",
+        ),
         (["show", "{prog}:clipped_sum", "--arg", "q99[3]", "--arg", "1"], "unknown dtype"),
     ],
 )
@@ -63,8 +68,20 @@ def test_conformance_subcommand_filters_and_reports(capsys):
 
 def test_python_dash_m_entry_point(program):
     result = subprocess.run(
-        [sys.executable, "-m", "tograph", "show", f"{program}:clipped_sum", "--arg", "f64[4]", "--arg", "1.0"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "tograph",
+            "show",
+            f"{program}:clipped_sum",
+            "--arg",
+            "f64[4]",
+            "--arg",
+            "1.0",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "graph clipped_sum(x:f64[4])" in result.stdout

@@ -26,7 +26,11 @@ def test_every_example_is_listed():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_runs(name):
     result = subprocess.run(
-        [sys.executable, str(EXAMPLES / name)], capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, str(EXAMPLES / name)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     for text in EXPECTED[name]:
@@ -35,7 +39,12 @@ def test_example_runs(name):
 
 @pytest.mark.parametrize("name", ["linear_regression.py", "mlp_classifier.py", "rnn.py"])
 def test_training_examples_reduce_the_loss(name):
-    out = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True,
-                         timeout=300, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / name)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
     losses = [float(v) for v in re.findall(r"loss (\d+\.\d+)", out)]
     assert len(losses) >= 3 and losses[-1] < losses[0] / 4, losses

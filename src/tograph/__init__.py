@@ -1,10 +1,12 @@
 """tograph: compile Python + NumPy functions with control flow into static dataflow graphs."""
 
+from tograph import autodiff as _autodiff  # noqa: F401  (registers the VJP rules)
+from tograph import backend as _backend  # noqa: F401  (registers the control-flow kernels)
 from tograph import ops as _ops  # noqa: F401  (registers the primitives)
 from tograph.api import StaticFunction, TensorSpec, to_static
-from tograph.autodiff import GradFunction, grad, value_and_grad
 from tograph.concrete import ConcreteFunction
 from tograph.errors import ConversionError, FallbackWarning, RetracingWarning, ToGraphError
+from tograph.gradients import GradFunction, grad, value_and_grad
 
 __all__ = [
     "ConcreteFunction",

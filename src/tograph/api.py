@@ -13,12 +13,15 @@ import functools
 import inspect
 import types
 import warnings
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from tograph import concrete, errors, origin
-from tograph.lowering import build_graph, convert, signature
+from tograph.lowering import convert
+from tograph.staging import build_graph, runtime
+from tograph.trace import signature, tensor
 
 TensorSpec = signature.TensorSpec
 _FALLBACK_MODES = ("warn", "error", "silent")
@@ -43,7 +46,11 @@ class StaticFunction:
         self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}  # arrays only
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
-        self._fast_arity = None if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params) else len(params)
+        self._fast_arity = (
+            None
+            if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+            else len(params)
+        )
         self._last: concrete.ConcreteFunction | None = None
         self._warned_retrace = False
         functools.update_wrapper(self, fn)
@@ -80,7 +87,9 @@ class StaticFunction:
         """The ``ConcreteFunction`` for these arguments' types (compiled, not run)."""
         return self._lookup(args, kwargs)[0]
 
-    def _lookup(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[concrete.ConcreteFunction, list[Any]]:
+    def _lookup(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[concrete.ConcreteFunction, list[Any]]:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
         return self.concrete_for(sig), tensors
@@ -104,7 +113,7 @@ class StaticFunction:
         fn = self.python_function
         try:
             conversion = convert.convert(fn)
-            lowered = conversion.instantiate(fn)
+            lowered = conversion.instantiate(fn, runtime)
             if isinstance(fn, types.MethodType):  # to_static(obj.method): obj is bound, static
                 lowered = functools.partial(lowered, fn.__self__)
             built = build_graph.build_graph(fn.__name__, lowered, sig)
@@ -112,16 +121,22 @@ class StaticFunction:
             return self._fallback(sig, exc)
         return concrete.ConcreteFunction(self, sig, conversion, built)
 
-    def _fallback(self, sig: signature.Signature, exc: errors.ToGraphError) -> concrete.ConcreteFunction:
+    def _fallback(
+        self, sig: signature.Signature, exc: errors.ToGraphError
+    ) -> concrete.ConcreteFunction:
         loc = exc.loc or origin.traceback_location(exc.__traceback__)
         construct = getattr(exc, "construct", "") or type(exc).__name__
         where = f" ({loc})" if loc is not None else ""
         reason = f"{exc.message}{where}"
         message = f"{self.python_function.__qualname__} runs eagerly: {reason}"
         if self.fallback_mode == "error":
-            raise errors.ConversionError(f"cannot convert {self.python_function.__qualname__}: {exc.message}", loc=loc) from exc
+            raise errors.ConversionError(
+                f"cannot convert {self.python_function.__qualname__}: {exc.message}", loc=loc
+            ) from exc
         if self.fallback_mode == "warn":
-            warnings.warn(f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=5)
+            warnings.warn(
+                f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=5
+            )
         return concrete.ConcreteFunction(self, sig, None, None, fallback=reason)
 
     def _check_retracing(self) -> None:
@@ -143,7 +158,7 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
     for a in values:
         kind = type(a)
         if kind is np.ndarray or isinstance(a, np.generic):
-            if not signature.is_tensor_leaf(a):
+            if not tensor.is_array_value(a):
                 return False
             key.append((a.dtype, a.shape))
             leaves.append(a)
@@ -177,8 +192,12 @@ class BoundStaticFunction:
         return self.__func__.code
 
 
-def to_static(fn: Callable[..., Any] | None = None, *, input_spec: Sequence[Any] | None = None,
-              fallback: str = "warn") -> Any:
+def to_static(
+    fn: Callable[..., Any] | None = None,
+    *,
+    input_spec: Sequence[Any] | None = None,
+    fallback: str = "warn",
+) -> Any:
     """Compiles ``fn`` into static graphs; usable as ``@to_static`` or ``@to_static(...)``.
 
     Args:
@@ -190,6 +209,7 @@ def to_static(fn: Callable[..., Any] | None = None, *, input_spec: Sequence[Any]
     Returns:
       A ``StaticFunction``, or a decorator making one.
     """
+
     def decorate(f: Callable[..., Any]) -> StaticFunction:
         if isinstance(f, StaticFunction):
             f = f.python_function

@@ -1,6 +1,6 @@
-"""The ``tograph`` command: show every compiler stage of a function, run the conformance suite, benchmark.
+"""The ``tograph`` command: show every stage of a function, run the conformance suite, benchmark.
 
-    tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], i64[], f32[None,4], 5, 2.5, True
+    tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], f32[None,4], 5, 2.5, True
     tograph conformance [-k PATTERN] [-v]
     tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none]
 
@@ -14,7 +14,8 @@ import ast
 import importlib.util
 import os
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +27,8 @@ class UsageError(Exception):
 
 
 def parse_spec(text: str) -> tuple[Any, Any]:
-    """An argument spec -> (example value, TensorSpec or None). ``f64[3]`` is a tensor, ``5`` static."""
-    from tograph.lowering import signature
+    """An argument spec -> (example, TensorSpec or None); ``f64[3]`` a tensor, ``5`` static."""
+    from tograph.trace import signature
 
     text = text.strip()
     if "[" in text:
@@ -42,7 +43,8 @@ def parse_spec(text: str) -> tuple[Any, Any]:
         return ast.literal_eval(text), None
     except (ValueError, SyntaxError):
         raise UsageError(
-            f"cannot parse argument spec {text!r}; use a type like f64[3] or i64[] or a Python literal"
+            f"cannot parse argument spec {text!r}; "
+            "use a type like f64[3] or i64[] or a Python literal"
         ) from None
 
 
@@ -86,7 +88,7 @@ def _highlight(code: str, color: bool) -> str:
 
 
 def show(target: str, arg_specs: Sequence[str], out: Any = None) -> None:
-    """Prints the lowered source, SSA, types and graph of ``target`` for the given argument specs."""
+    """Prints the lowered source, SSA, types and graph of ``target`` for these argument specs."""
     import tograph as tg
 
     out = out or sys.stdout
@@ -108,16 +110,27 @@ def show(target: str, arg_specs: Sequence[str], out: Any = None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tograph", description="Compile Python + NumPy functions to graphs.")
+    parser = argparse.ArgumentParser(
+        prog="tograph", description="Compile Python + NumPy functions to graphs."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    p_show = sub.add_parser("show", help="print the generated source, SSA, types and graph of a function")
+    p_show = sub.add_parser(
+        "show", help="print the generated source, SSA, types and graph of a function"
+    )
     p_show.add_argument("target", help="FILE.py:FUNCTION")
-    p_show.add_argument("--arg", action="append", default=[], help="argument spec: f64[3], i64[], 5, 2.5, ...")
+    p_show.add_argument(
+        "--arg", action="append", default=[], help="argument spec: f64[3], i64[], 5, 2.5, ..."
+    )
     p_conf = sub.add_parser("conformance", help="run the control-flow conformance suite")
-    p_conf.add_argument("-k", dest="pattern", default=None, help="only cases whose name contains PATTERN")
+    p_conf.add_argument(
+        "-k", dest="pattern", default=None, help="only cases whose name contains PATTERN"
+    )
     p_conf.add_argument("-v", dest="verbose", action="store_true")
-    sub.add_parser("bench", help="run the benchmark suite and print the table (see tograph bench --help)",
-                   add_help=False)
+    sub.add_parser(
+        "bench",
+        help="run the benchmark suite and print the table (see tograph bench --help)",
+        add_help=False,
+    )
     opts, rest = parser.parse_known_args(argv)
     if rest and opts.command != "bench":
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
@@ -126,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             show(opts.target, opts.arg)
             return 0
         if opts.command == "conformance":
-            from tograph.conformance import runner
+            from tograph_conformance import runner
 
             args = (["-k", opts.pattern] if opts.pattern else []) + (["-v"] if opts.verbose else [])
             return runner.main(args)

@@ -7,17 +7,30 @@ It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``t
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from tograph.ir import core
-from tograph.lowering import build_graph, convert, signature
+from tograph.analysis import ssa
+from tograph.analysis import types as type_inference
+from tograph.backend import codegen
+from tograph.ir import check, core
+from tograph.lowering import convert, jumps
+from tograph.passes import manager
+from tograph.staging import build_graph
+from tograph.trace import signature
 
 
 class ConcreteFunction:
     """See module docstring."""
 
-    def __init__(self, owner: Any, sig: signature.Signature, conversion: convert.Conversion | None,
-                 built: build_graph.BuiltGraph | None, fallback: str | None = None):
+    def __init__(
+        self,
+        owner: Any,
+        sig: signature.Signature,
+        conversion: convert.Conversion | None,
+        built: build_graph.BuiltGraph | None,
+        fallback: str | None = None,
+    ):
         self._owner = owner
         self.signature = sig
         self._conversion = conversion
@@ -26,9 +39,7 @@ class ConcreteFunction:
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
         if built is not None:
-            from tograph.backend import codegen
-            from tograph.passes import manager
-
+            check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
             self._run = codegen.compile_graph(self.graph)
 
@@ -47,19 +58,19 @@ class ConcreteFunction:
         """The function in SSA form, with phi nodes at joins and loop headers."""
         if self._conversion is None:
             return None
-        from tograph.analysis import ssa
+        return self._ssa_form.text
 
-        return ssa.to_ssa(self._conversion.parsed.tree()).text
+    @functools.cached_property
+    def _ssa_form(self) -> ssa.SSAForm:
+        return ssa.to_ssa(jumps.lower_jumps(self._conversion.parsed.tree()))
 
     @functools.cached_property
     def types(self) -> dict[str, str]:
         """Inferred type of every SSA variable: ``f64[3]``, ``i64[]``, ``int (static)``, ..."""
         if self._conversion is None:
             return {}
-        from tograph.analysis import types as type_inference
-
-        parsed = self._conversion.parsed
-        return type_inference.infer_types(parsed.tree(), self.signature, parsed.fn.__globals__)
+        globals_ = self._conversion.parsed.fn.__globals__
+        return type_inference.infer_types(self._ssa_form, self.signature, globals_)
 
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()

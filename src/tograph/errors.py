@@ -43,7 +43,7 @@ class ToGraphError(Exception):
         self.hint = hint
         super().__init__(self._format())
 
-    def located(self, loc: SourceLocation | None) -> "ToGraphError":
+    def located(self, loc: SourceLocation | None) -> ToGraphError:
         """This error, placed at ``loc`` if it has no location yet (for a re-raise)."""
         if self.loc is None and loc is not None:
             self.loc = loc

@@ -11,7 +11,7 @@ from __future__ import annotations
 import linecache
 import sys
 import types
-from typing import Iterable
+from collections.abc import Iterable
 
 from tograph import errors
 
@@ -50,6 +50,16 @@ def current_location() -> errors.SourceLocation | None:
     while frame is not None:
         if id(frame.f_code) in _CONVERTED:
             return _location(frame.f_code, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def current_module() -> str | None:
+    """The module name of the innermost converted-code frame on the stack, if any."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if id(frame.f_code) in _CONVERTED:
+            return frame.f_globals.get("__name__")
         frame = frame.f_back
     return None
 

@@ -5,6 +5,7 @@ import textwrap
 import gast
 
 from tograph.analysis import liveness
+from tograph.frontend import names
 
 
 def body(src):
@@ -54,7 +55,7 @@ def test_for_target_and_extra_test_are_live_at_the_header():
     loop.extra_test = gast.parse("not stop").body[0].value
     liveness.annotate(stmts, set())
     assert "stop" in loop.live_header and "v" not in loop.live_header
-    assert liveness.assigned([loop]) == {"v", "last"}
+    assert names.assigned([loop]) == {"v", "last"}
 
 
 def test_nested_scopes_do_not_write_outer_names():
@@ -67,5 +68,5 @@ def test_nested_scopes_do_not_write_outer_names():
             return c
         return g, ys, h
     """)
-    assert liveness.assigned(stmts) == {"g", "ys", "h"}
-    assert "v" in liveness.reads(stmts[1])  # a comprehension's reads are visible (conservative)
+    assert names.assigned(stmts) == {"g", "ys", "h"}
+    assert "v" in names.reads(stmts[1])  # a comprehension's reads are visible (conservative)

@@ -15,7 +15,7 @@ import numpy as np
 
 import tograph as tg
 from tograph import eager
-from tograph.autodiff import api
+from tograph import gradients as api
 from tograph.ir import check
 
 

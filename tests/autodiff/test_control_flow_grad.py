@@ -7,7 +7,7 @@ import pytest
 from gradcheck import assert_grads
 
 import tograph as tg
-from tograph.autodiff import api
+from tograph import gradients as api
 from tograph.ops import lists
 
 X = np.array([0.4, -0.3, 0.25])

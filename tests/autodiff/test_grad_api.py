@@ -5,7 +5,7 @@ import pytest
 
 import tograph as tg
 from tograph import errors
-from tograph.autodiff import api
+from tograph import gradients as api
 from tograph.ir import check
 
 A = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])

@@ -7,7 +7,7 @@ import pytest
 
 import tograph as tg
 from tograph import eager, errors
-from tograph.autodiff import api
+from tograph import gradients as api
 from tograph.autodiff import tape as tape_grad
 
 X = np.array([0.5, -1.0, 2.0])

@@ -11,7 +11,7 @@ from gradcheck import assert_grads
 
 import tograph as tg
 from tograph import errors
-from tograph.autodiff import api
+from tograph import gradients as api
 from tograph.ir import primitives
 
 RNG = np.random.default_rng(0)

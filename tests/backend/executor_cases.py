@@ -8,7 +8,7 @@ function the lowered code stands for, run as plain Python + NumPy.
 import numpy as np
 
 from tograph.ir import check, types
-from tograph.ops import control
+from tograph.staging import control_flow
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -33,10 +33,12 @@ def straight(x, y):
 
 def collatz(n):
     def body(n, steps):
-        n = control.cond(n % 2 == 0, lambda n: (n // 2,), lambda n: (3 * n + 1,), (n,), ("n",))[0]
+        n = control_flow.cond(
+            n % 2 == 0, lambda n: (n // 2,), lambda n: (3 * n + 1,), (n,), ("n",)
+        )[0]
         return n, steps + 1
 
-    return control.while_loop(lambda n, steps: n > 1, body, (n, 0), ("n", "steps"))
+    return control_flow.while_loop(lambda n, steps: n > 1, body, (n, 0), ("n", "steps"))
 
 
 def collatz_python(n):
@@ -51,7 +53,7 @@ def fib(n):
     """Carries that swap: ``a, b = b, a + b``."""
     init = (0, np.int64(0), np.int64(1))
     body = lambda i, a, b: (i + 1, b, a + b)
-    return control.while_loop(lambda i, a, b: i < n, body, init, ("i", "a", "b"))[1:]
+    return control_flow.while_loop(lambda i, a, b: i < n, body, init, ("i", "a", "b"))[1:]
 
 
 def fib_python(n):
@@ -64,7 +66,7 @@ def fib_python(n):
 def halve_until(x, lo, hi):
     """A condition of three equations, so the loop is ``while True:`` ... ``break``."""
     test = lambda x: (x > lo) & (x < hi)
-    return control.while_loop(test, lambda x: (x * 0.5,), (x,), ("x",))[0]
+    return control_flow.while_loop(test, lambda x: (x * 0.5,), (x,), ("x",))[0]
 
 
 def halve_until_python(x, lo, hi):
@@ -77,17 +79,17 @@ def scaled_rows(x, k, n):
     """A loop in a cond in a loop; the innermost body reads k from three levels out."""
 
     def inner(row):
-        return control.while_loop(
+        return control_flow.while_loop(
             lambda j, r: j < n, lambda j, r: (j + 1, r * k), (0, row), ("j", "r")
         )[1]
 
     def outer_body(i, acc):
-        acc = control.cond(i % 2 == 0, lambda a: (inner(a),), lambda a: (a - k,), (acc,), ("acc",))[
-            0
-        ]
+        acc = control_flow.cond(
+            i % 2 == 0, lambda a: (inner(a),), lambda a: (a - k,), (acc,), ("acc",)
+        )[0]
         return i + 1, acc
 
-    return control.while_loop(lambda i, a: i < 3, outer_body, (0, x), ("i", "acc"))[1]
+    return control_flow.while_loop(lambda i, a: i < 3, outer_body, (0, x), ("i", "acc"))[1]
 
 
 def scaled_rows_python(x, k, n):

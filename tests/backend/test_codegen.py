@@ -10,6 +10,7 @@ from tograph import errors
 from tograph.backend import codegen
 from tograph.ir import core, primitives, types
 from tograph.ops import control, elementwise
+from tograph.staging import control_flow
 
 WEAK_INT = types.TensorType(np.int64, (), weak=True)
 
@@ -124,8 +125,8 @@ def test_compiled_once_per_graph():
 
 def test_empty_branches_and_bodies_are_valid_python():
     def f(p, x):
-        y = control.cond(p, lambda x: (x,), lambda x: (x,), (x,), ("x",))[0]
-        return control.while_loop(lambda v: v > 1e9, lambda v: (v,), (y,), ("v",))[0]
+        y = control_flow.cond(p, lambda x: (x,), lambda x: (x,), (x,), ("x",))[0]
+        return control_flow.while_loop(lambda v: v > 1e9, lambda v: (v,), (y,), ("v",))[0]
 
     graph = trace(f, types.TensorType(np.bool_, ()), F64)
     assert codegen.execute(graph, np.True_, np.float64(2.0)) == (2.0,)
@@ -161,7 +162,9 @@ def test_error_inside_a_loop_body_points_at_the_body_equation():
         def body(i, acc):
             return i + 1, acc // (n - i)
 
-        return control.while_loop(lambda i, acc: i < 5, body, (0, np.int64(10**6)), ("i", "acc"))[1]
+        return control_flow.while_loop(
+            lambda i, acc: i < 5, body, (0, np.int64(10**6)), ("i", "acc")
+        )[1]
 
     graph = trace(f, I64, names=["n"])
     body = graph.eqns[0].params["body_graph"]

@@ -35,7 +35,10 @@ def test_check_reports_a_wrong_result() -> None:
 
 def test_check_reports_a_wrong_dtype() -> None:
     wrong = timing.Contender("tograph", lambda x: x.astype(np.float32), (np.ones(3),))
-    assert compare.check(wrong, np.ones(3), 1e-7, 0.0, peer=False) == "result 0: dtype float32, NumPy float64"
+    assert (
+        compare.check(wrong, np.ones(3), 1e-7, 0.0, peer=False)
+        == "result 0: dtype float32, NumPy float64"
+    )
 
 
 def test_smoke_run_writes_json(tmp_path, capsys) -> None:
@@ -47,14 +50,20 @@ def test_smoke_run_writes_json(tmp_path, capsys) -> None:
         assert record["contenders"]["tograph"]["check"] == "ok"
         assert record["contenders"]["tograph"]["median_s"] > 0
         assert ("numpy" in record["contenders"]) != record["first_call"]
-    assert set(next(r for r in data["results"] if r["key"] == "W4")["peak_bytes"]) == {"numpy", "tograph"}
+    assert set(next(r for r in data["results"] if r["key"] == "W4")["peak_bytes"]) == {
+        "numpy",
+        "tograph",
+    }
     printed = capsys.readouterr().out
     assert "median time per call" in printed and "tograph / X" in printed
 
 
 def test_only_selects_workloads(tmp_path) -> None:
     out = tmp_path / "bench.json"
-    assert tograph.bench.main(["--smoke", "--only", "w1,W3", "--peers", "none", "--json", str(out)]) == 0
+    assert (
+        tograph.bench.main(["--smoke", "--only", "w1,W3", "--peers", "none", "--json", str(out)])
+        == 0
+    )
     assert [r["key"] for r in json.loads(out.read_text())["results"]] == ["W1", "W3"]
 
 
@@ -64,8 +73,12 @@ def test_unknown_workload_is_a_usage_error(capsys) -> None:
 
 
 def test_targets_compare_ratios() -> None:
-    record = {"key": "W3", "workload": "W3", "first_call": False,
-              "ratios": {"tograph/numpy": 1.2, "tograph/jax.jit": 2.0, "tograph/tf.function": 0.5}}
+    record = {
+        "key": "W3",
+        "workload": "W3",
+        "first_call": False,
+        "ratios": {"tograph/numpy": 1.2, "tograph/jax.jit": 2.0, "tograph/tf.function": 0.5},
+    }
     verdicts = {v["target"]: v["met"] for v in compare.targets([record])}
     assert verdicts == {"<= 1.05x numpy": False, "ahead of tf.function": True}
 

@@ -6,9 +6,9 @@ import copy
 import numpy as np
 import pytest
 
-from tograph import conformance
-from tograph.conformance import case as case_mod
-from tograph.conformance import check, compare, runner
+import tograph_conformance as conformance
+from tograph_conformance import case as case_mod
+from tograph_conformance import check, compare, runner
 
 CASES = conformance.all_cases()
 
@@ -94,22 +94,25 @@ def _add_one(x):
 
 
 def test_forbidden_op_is_a_failure():
-    bad = case_mod.Case("forbid", "self", _double, ((np.ones(2),),),
-                        forbid_ops=frozenset({"multiply"}))
+    bad = case_mod.Case(
+        "forbid", "self", _double, ((np.ones(2),),), forbid_ops=frozenset({"multiply"})
+    )
     with pytest.raises(check.CaseFailure, match="forbidden"):
         check.check_case(bad)
 
 
 def test_missing_fallback_is_a_failure():
-    bad = case_mod.Case("nofallback", "self", _double, ((np.ones(2),),),
-                        expect="fallback", error="x", at="x * 2")
+    bad = case_mod.Case(
+        "nofallback", "self", _double, ((np.ones(2),),), expect="fallback", error="x", at="x * 2"
+    )
     with pytest.raises(check.CaseFailure, match="no FallbackWarning"):
         check.check_case(bad)
 
 
 def test_missing_error_is_a_failure():
-    bad = case_mod.Case("noerror", "self", _add_one, ((np.ones(2),),),
-                        expect="error", error="x", at="x + 1")
+    bad = case_mod.Case(
+        "noerror", "self", _add_one, ((np.ones(2),),), expect="error", error="x", at="x + 1"
+    )
     with pytest.raises(check.CaseFailure, match="did not raise"):
         check.check_case(bad)
 

@@ -1,4 +1,5 @@
-"""parse: functions, lambdas and methods become gast trees on the user's lines; fence names what it rejects."""
+"""parse: functions, lambdas and methods become gast trees on the user's lines; fence names what
+it rejects."""
 
 import inspect
 
@@ -7,7 +8,6 @@ import numpy as np
 import pytest
 
 import tograph as tg
-
 from tograph import errors
 from tograph.frontend import fence, parse
 
@@ -43,7 +43,9 @@ def test_method_and_indented_source():
 def test_lambda_becomes_a_def_returning_its_body():
     double = lambda v: v * 2  # noqa: E731
     _, tree = parse.parse_function(double)
-    assert isinstance(tree.body[0], gast.Return) and tree.lineno == inspect.getsourcelines(double)[1]
+    assert (
+        isinstance(tree.body[0], gast.Return) and tree.lineno == inspect.getsourcelines(double)[1]
+    )
 
 
 def test_two_lambdas_on_one_line_with_same_params_are_ambiguous():
@@ -82,10 +84,13 @@ def default_bound_in_loop(x):
     return fs
 
 
-@pytest.mark.parametrize("fn, construct, text", [
-    (uses_with, "with statement", "with np.errstate"),
-    (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
-])
+@pytest.mark.parametrize(
+    "fn, construct, text",
+    [
+        (uses_with, "with statement", "with np.errstate"),
+        (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
+    ],
+)
 def test_fence_names_construct_and_line(fn, construct, text):
     parsed, tree = parse.parse_function(fn)
     with pytest.raises(errors.UnsupportedError) as info:
@@ -102,7 +107,8 @@ def test_fence_accepts_default_bound_closures():
 
 def test_lambda_among_other_arguments_and_in_a_dict():
     table = {
-        "double": lambda v: v * 2, "neg": lambda w: -w,
+        "double": lambda v: v * 2,
+        "neg": lambda w: -w,
     }
     assert parse.parse_function(table["double"])[0].source == "(lambda v: v * 2)"
     assert parse.parse_function(table["neg"])[0].source == "(lambda w: -w)"

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tograph.ir import check, core, types
-from tograph.ops import control, elementwise
+from tograph.ops import elementwise
+from tograph.staging import control_flow
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -24,10 +25,10 @@ def trace(fn, *in_types, names=None):
 
 def looped(x, n):
     def body(i, x):
-        x = control.cond(x > 10.0, lambda x: (x - n,), lambda x: (x * 2.0,), (x,), ("x",))[0]
+        x = control_flow.cond(x > 10.0, lambda x: (x - n,), lambda x: (x * 2.0,), (x,), ("x",))[0]
         return i + 1, x
 
-    return control.while_loop(lambda i, x: i < n, body, (0, x), ("i", "x"))[1]
+    return control_flow.while_loop(lambda i, x: i < n, body, (0, x), ("i", "x"))[1]
 
 
 def replace_param(eqn, **params):
@@ -50,8 +51,9 @@ def test_use_before_definition_shows_the_window():
     )
     with pytest.raises(check.MalformedGraphError) as info:
         check.check_graph(core.Graph("g", (x,), eqns, (z,)))
-    assert str(info.value) == textwrap.dedent("""\
-        'y' (f64[]) is used before it is defined in this graph. This is a bug in tograph; please report it.
+    first = "'y' (f64[]) is used before it is defined in this graph. "
+    assert str(info.value) == first + textwrap.dedent("""\
+        This is a bug in tograph; please report it.
           graph g(x:f64[]):
         >   z:f64[] = negative y
             y:f64[] = exp x
@@ -100,7 +102,9 @@ def test_output_type_differs_from_the_rule():
 
 def test_cond_branches_with_different_signatures():
     graph = trace(
-        lambda p, x: control.cond(p, lambda x: (x + 1.0,), lambda x: (x,), (x,), ("x",)), BOOL, F64
+        lambda p, x: control_flow.cond(p, lambda x: (x + 1.0,), lambda x: (x,), (x,), ("x",)),
+        BOOL,
+        F64,
     )
     eqn = graph.eqns[0]
     other = trace(lambda x: x, types.TensorType(np.float32, ()))

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from tograph import errors
-from tograph.ir import core, printer, types
-from tograph.ops import control, elementwise
+from tograph.ir import core, types
+from tograph.ops import elementwise
+from tograph.staging import control_flow
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -51,25 +52,25 @@ def test_straight_line_names_types_literals_params():
 
 
 def test_locations_are_appended_on_request():
-    assert printer.print_graph(straight_graph(), locs=True).splitlines()[1] == (
+    assert core.print_graph(straight_graph(), locs=True).splitlines()[1] == (
         "  t0:f64[3] = add x [1.0, 2.0, 3.0]:f64[3]  # user.py:7"
     )
 
 
 def test_format_eqn_uses_the_graph_names():
     graph = straight_graph()
-    assert printer.format_eqn(graph, graph.eqns[3]) == "t3:f64[3] = where True:bool t2 -2"
+    assert core.format_eqn(graph, graph.eqns[3]) == "t3:f64[3] = where True:bool t2 -2"
     with pytest.raises(ValueError, match="not part of graph f"):
-        printer.format_eqn(graph.replace(eqns=()), graph.eqns[0])
+        core.format_eqn(graph.replace(eqns=()), graph.eqns[0])
 
 
 def test_nested_control_flow_prints_then_else_cond_body_in_reading_order():
     def f(x, n):
         def body(i, x):
-            x = control.cond(i > 2, lambda x: (-x,), lambda x: (x,), (x,), ("x",))[0]
+            x = control_flow.cond(i > 2, lambda x: (-x,), lambda x: (x,), (x,), ("x",))[0]
             return i + 1, x
 
-        return control.while_loop(lambda i, x: i < n, body, (0, x), ("i", "x"))[1]
+        return control_flow.while_loop(lambda i, x: i < n, body, (0, x), ("i", "x"))[1]
 
     b = builder.GraphBuilder("loop")
     with b.active():
@@ -105,7 +106,7 @@ def test_equation_without_outputs_and_empty_graph():
 
 
 def test_namer_fresh_names_avoid_hints_builtins_and_each_other():
-    namer = printer.Namer()
+    namer = core.Namer()
     assert namer.name(core.Var(F64, "tanh")) == "tanh"
     assert [namer.fresh("tanh"), namer.fresh("tanh"), namer.fresh("len")] == [
         "tanh_1",

@@ -1,4 +1,4 @@
-"""Golden tests of every printable stage for the Collatz example: cf.code, cf.ssa, cf.types, cf.graph."""
+"""Golden tests of every printable stage of the Collatz example: code, ssa, types, graph."""
 
 import textwrap
 
@@ -29,7 +29,9 @@ def concrete():
 def test_code_golden_and_valid_python():
     code = concrete().code
     compile(code, "<cf.code>", "exec")
-    expect(code, """
+    expect(
+        code,
+        """
     def collatz_steps(n):
         steps = 0
 
@@ -50,11 +52,14 @@ def test_code_golden_and_valid_python():
             return n, steps
         n, steps = _t.while_stmt(loop_test_1, loop_body_1, (n, steps), ('n', 'steps'))
         return steps
-    """)
+    """,
+    )
 
 
 def test_ssa_golden():
-    expect(concrete().ssa, """
+    expect(
+        concrete().ssa,
+        """
     def collatz_steps(n):
         steps = 0
         loop_1:
@@ -68,7 +73,8 @@ def test_ssa_golden():
                 n_4 = φ(n_2, n_3)
                 steps_2 = steps_1 + 1
         return steps_1
-    """)
+    """,
+    )
 
 
 def test_types_golden():
@@ -85,7 +91,9 @@ def test_types_golden():
 
 
 def test_graph_golden():
-    expect(str(concrete().graph), """
+    expect(
+        str(concrete().graph),
+        """
     graph collatz_steps(n:i64[]):
       n_1:i64[], steps:i64[]~ = while_loop[num_consts=0] n 0
         cond(n_2:i64[], steps_1:i64[]~):
@@ -105,7 +113,8 @@ def test_graph_golden():
           t6:i64[]~ = add steps_2 1
           return n_4, t6
       return steps
-    """)
+    """,
+    )
 
 
 def test_result_is_python_int_like_eager():

@@ -31,7 +31,9 @@ def test_if_that_returns_takes_rest_of_block_as_else():
         y = x * 2
         return y
     """)
-    assert got == textwrap.dedent("""
+    assert (
+        got
+        == textwrap.dedent("""
     def f(x):
         retval = _t.Placeholder('retval')
         if x > 0:
@@ -41,6 +43,7 @@ def test_if_that_returns_takes_rest_of_block_as_else():
             retval = y
         return retval
     """).strip()
+    )
 
 
 def test_return_in_loop_sets_flag_and_stops_loop():
@@ -53,7 +56,9 @@ def test_return_in_loop_sets_flag_and_stops_loop():
             i = i + 1
         return -1
     """)
-    assert got == textwrap.dedent("""
+    assert (
+        got
+        == textwrap.dedent("""
     def f(x):
         retval = _t.Placeholder('retval')
         do_return = False
@@ -69,6 +74,7 @@ def test_return_in_loop_sets_flag_and_stops_loop():
             do_return = True
         return retval
     """).strip()
+    )
 
 
 def test_break_and_continue_become_guarded_flags():
@@ -85,7 +91,9 @@ def test_break_and_continue_become_guarded_flags():
             s = -1
         return s
     """)
-    assert got == textwrap.dedent("""
+    assert (
+        got
+        == textwrap.dedent("""
     def f(xs):
         s = 0
         break_2 = False
@@ -102,6 +110,7 @@ def test_break_and_continue_become_guarded_flags():
             s = -1
         return s
     """).strip()
+    )
 
 
 def test_for_loop_with_break_gets_extra_test():

@@ -51,7 +51,10 @@ def test_dynamic_dims_are_unsupported_only_where_a_static_grid_is_needed():
     b = builder.GraphBuilder("f")
     with b.active():
         x = b.add_input(types.TensorType(np.float64, (None, 4)), "x")
-        with pytest.raises(errors.UnsupportedError, match="np.roll of a tensor with dimensions known only at run time"):
+        with pytest.raises(
+            errors.UnsupportedError,
+            match="np.roll of a tensor with dimensions known only at run time",
+        ):
             np.roll(x, 1)
         assert np.diff(x).type == types.TensorType(np.float64, (None, 3))
         v = b.add_input(types.TensorType(np.float64, (None,)), "v")

@@ -12,7 +12,17 @@ from op_harness import check, out_type
 from tograph import errors
 from tograph.ir import types
 
-DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float16, np.float32, np.float64, np.complex128]
+DTYPES = [
+    np.bool_,
+    np.int8,
+    np.uint8,
+    np.int32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.complex128,
+]
 PY_SCALARS = [True, 3, 2.5, 1 + 2j]
 
 OPERATORS = {
@@ -33,15 +43,57 @@ OPERATORS = {
 }
 
 UFUNCS_2 = [
-    np.maximum, np.minimum, np.arctan2, np.logical_and, np.logical_or, np.logical_xor, np.add,
-    np.hypot, np.logaddexp, np.fmax, np.fmin,
+    np.maximum,
+    np.minimum,
+    np.arctan2,
+    np.logical_and,
+    np.logical_or,
+    np.logical_xor,
+    np.add,
+    np.hypot,
+    np.logaddexp,
+    np.fmax,
+    np.fmin,
 ]
 UFUNCS_1 = [
-    np.negative, np.abs, np.sign, np.exp, np.log, np.log1p, np.expm1, np.sqrt, np.square, np.sin,
-    np.cos, np.tan, np.tanh, np.arctan, np.sinh, np.cosh, np.floor, np.ceil, np.isnan, np.isfinite,
-    np.logical_not, np.isinf, np.log2, np.log10, np.exp2, np.arcsin, np.arccos, np.arcsinh,
-    np.arccosh, np.arctanh, np.reciprocal, np.cbrt, np.deg2rad, np.radians, np.rad2deg, np.degrees,
-    np.trunc, np.rint,
+    np.negative,
+    np.abs,
+    np.sign,
+    np.exp,
+    np.log,
+    np.log1p,
+    np.expm1,
+    np.sqrt,
+    np.square,
+    np.sin,
+    np.cos,
+    np.tan,
+    np.tanh,
+    np.arctan,
+    np.sinh,
+    np.cosh,
+    np.floor,
+    np.ceil,
+    np.isnan,
+    np.isfinite,
+    np.logical_not,
+    np.isinf,
+    np.log2,
+    np.log10,
+    np.exp2,
+    np.arcsin,
+    np.arccos,
+    np.arcsinh,
+    np.arccosh,
+    np.arctanh,
+    np.reciprocal,
+    np.cbrt,
+    np.deg2rad,
+    np.radians,
+    np.rad2deg,
+    np.degrees,
+    np.trunc,
+    np.rint,
 ]
 
 
@@ -96,7 +148,9 @@ def test_unary_ufuncs_match_numpy(ufunc, dtype):
 
 
 @pytest.mark.parametrize("ufunc", UFUNCS_2, ids=lambda u: u.__name__)
-@pytest.mark.parametrize("dtypes", [(np.float32, np.float64), (np.int32, np.float32), (np.int8, np.uint8)])
+@pytest.mark.parametrize(
+    "dtypes", [(np.float32, np.float64), (np.int32, np.float32), (np.int8, np.uint8)]
+)
 def test_binary_ufuncs_broadcast_and_promote(ufunc, dtypes):
     x, y = sample((4, 1), dtypes[0]), sample((3,), dtypes[1], seed=2)
     check(ufunc, x, y)
@@ -142,7 +196,10 @@ def test_unknown_dims_broadcast():
 def test_incompatible_shapes_name_both():
     a = types.TensorType(np.float64, (2, 3))
     b = types.TensorType(np.float64, (4,))
-    with pytest.raises(errors.ShapeError, match=r"operands of add could not be broadcast together with shapes \(2, 3\), \(4,\)"):
+    with pytest.raises(
+        errors.ShapeError,
+        match=r"operands of add could not be broadcast together with shapes \(2, 3\), \(4,\)",
+    ):
         out_type(lambda x, y: x + y, a, b)
 
 

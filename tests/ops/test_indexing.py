@@ -156,7 +156,13 @@ def test_setitem_matches_numpy_assignment(case, value_kind, traced_value, dtype)
         fn(x, value, *params)
     except ValueError:  # NumPy refuses this assignment (e.g. a (1, 1) block into one element)
         with pytest.raises((ValueError, errors.ToGraphError)):
-            interpret(trace(lambda x, *ps: fn(x, value, *ps), types.type_of(x), *map(types.type_of, params)), x, *params)
+            interpret(
+                trace(
+                    lambda x, *ps: fn(x, value, *ps), types.type_of(x), *map(types.type_of, params)
+                ),
+                x,
+                *params,
+            )
         return
     if traced_value:
         check(fn, x, value, *params)

@@ -291,7 +291,16 @@ def test_inv_det_solve_match_numpy(dtype, batch):
 
 
 def test_solvers_reject_non_square_naming_the_shape():
-    with pytest.raises(errors.ShapeError, match=r"inv: expected square matrices \(\.\.\., n, n\), got shape \(2, 3\)"):
+    with pytest.raises(
+        errors.ShapeError,
+        match=r"inv: expected square matrices \(\.\.\., n, n\), got shape \(2, 3\)",
+    ):
         out_type(np.linalg.inv, types.TensorType(np.float64, (2, 3)))
-    with pytest.raises(errors.ShapeError, match=r"solve: a of shape \(3, 3\) and b of shape \(4,\) do not match"):
-        out_type(np.linalg.solve, types.TensorType(np.float64, (3, 3)), types.TensorType(np.float64, (4,)))
+    with pytest.raises(
+        errors.ShapeError, match=r"solve: a of shape \(3, 3\) and b of shape \(4,\) do not match"
+    ):
+        out_type(
+            np.linalg.solve,
+            types.TensorType(np.float64, (3, 3)),
+            types.TensorType(np.float64, (4,)),
+        )

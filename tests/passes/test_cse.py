@@ -1,4 +1,4 @@
-"""Common subexpression elimination: by value for literals and params, never for effects or lists."""
+"""Common subexpression elimination: by value for literals and params; never effects or lists."""
 
 import dataclasses
 

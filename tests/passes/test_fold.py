@@ -1,4 +1,4 @@
-"""Constant folding: literals of the output type; effects, lists, errors and big results left alone."""
+"""Constant folding: literals of the output type; effects, lists, errors, big results left alone."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,7 @@
 """Stage: SSA. A structured function -> static single assignment form with phi nodes.
 
-Input: a gast ``FunctionDef`` whose jumps are already flags (``lowering.jumps``). Output: ``SSAForm``
+Input: a gast ``FunctionDef`` whose jumps are already flags (``lowering.jumps``).
+Output: ``SSAForm``
 listing every definition (``x``, ``x_1``, ``x_2``: the user's name plus a version) and its printed
 text, in which a phi node ``x_3 = φ(x_1, x_2)`` joins the versions reaching the end of an ``if``,
 and a loop header ``loop_1:`` holds the phis of the variables a loop carries. The form is *pruned*:
@@ -19,6 +20,7 @@ import astor
 import gast
 
 from tograph.analysis import liveness
+from tograph.frontend import names
 
 UNDEF = "⊥"
 
@@ -32,7 +34,9 @@ class Definition:
     expr: Any = None  # gast expression with renamed reads, or None for params and phis
     incoming: tuple[str, ...] = ()
     kind: str = "assign"  # "param", "assign", "phi", "loop-phi", "target"
-    test: Any = None  # for phis: the condition (or loop iterable) deciding between the incoming values
+    test: Any = (
+        None  # for phis: the condition (or loop iterable) deciding between the incoming values
+    )
 
 
 @dataclasses.dataclass
@@ -52,7 +56,7 @@ class _Renamer(gast.NodeTransformer):
 
 
 def _src(node: Any) -> str:
-    text = astor.to_source(gast.gast_to_ast(node), pretty_source="".join).strip()
+    text = str(astor.to_source(gast.gast_to_ast(node), pretty_source="".join)).strip()
     return text[1:-1] if _wrapped(text) else text
 
 
@@ -110,12 +114,16 @@ class _SSA:
             value = gast.BinOp(left=load, op=stmt.op, right=stmt.value)
             stmt = gast.Assign(targets=[stmt.target], value=value, type_comment=None)
         renamed = self.rename(stmt, env)
-        written = sorted(liveness.writes(stmt))
+        written = sorted(names.writes(stmt))
         value = renamed.value if isinstance(renamed, gast.Assign) and len(written) == 1 else None
         for var in written:
             self.define(var, env, expr=value)
         for node in gast.walk(renamed):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store) and node.id in written:
+            if (
+                isinstance(node, gast.Name)
+                and isinstance(node.ctx, gast.Store)
+                and node.id in written
+            ):
                 node.id = env[node.id]
         self.lines.append(f"{indent}{_src(renamed)}".replace("\n", "\n" + indent))
 
@@ -139,7 +147,7 @@ class _SSA:
 
     def loop(self, stmt: Any, env: dict[str, str], indent: str) -> None:
         self.loops += 1
-        carried = sorted(liveness.assigned([stmt]) & (stmt.live_header | stmt.live_out))
+        carried = sorted(names.assigned([stmt]) & (stmt.live_header | stmt.live_out))
         self.lines.append(f"{indent}loop_{self.loops}:")
         inner = indent + "    "
         phi_defs = []
@@ -154,7 +162,7 @@ class _SSA:
         if isinstance(stmt, gast.For):
             self.lines.append(f"{inner}for {_src(stmt.target)} in {_src(test)}:")
             iter_expr = self.rename(stmt.iter, env) if isinstance(stmt.target, gast.Name) else None
-            for var in sorted(liveness.targets(stmt.target)):
+            for var in sorted(names.targets(stmt.target)):
                 self.define(var, body_env, kind="target", expr=iter_expr)
         else:
             self.lines.append(f"{inner}while {_src(test)}:")
@@ -171,14 +179,11 @@ class _SSA:
 
 
 def to_ssa(fn: gast.FunctionDef) -> SSAForm:
-    """The SSA form of ``fn``, whose jumps this lowers in place; see module docstring."""
-    from tograph.lowering import jumps
-
-    fn = jumps.lower_jumps(fn)
+    """The SSA form of ``fn``, whose jumps ``lowering.jumps`` has already made flags."""
     liveness.annotate(fn.body, set())
     ssa = _SSA()
     env: dict[str, str] = {}
-    params = liveness.params(fn)
+    params = names.params(fn)
     for p in params:
         ssa.define(p, env, kind="param")
     ssa.lines.append(f"def {fn.name}({', '.join(params)}):")

@@ -20,12 +20,41 @@ import numpy as np
 
 from tograph.analysis import ssa
 from tograph.ir import types
-from tograph.lowering import iterables, signature
 from tograph.trace import builder as builder_mod
-from tograph.trace import dispatch, tensor
+from tograph.trace import dispatch, signature, tensor
 
 UNKNOWN = object()
-_SAFE_BUILTINS = {b: getattr(builtins, b) for b in ("len", "range", "abs", "min", "max", "int", "float", "bool", "tuple", "list", "enumerate", "zip", "sum", "round")}
+
+
+class _TensorRange:
+    """``range(...)`` with a tensor bound: what a loop over it iterates is a weak int tensor."""
+
+
+def _range(*args: Any) -> Any:
+    if any(isinstance(a, tensor.TensorBase) for a in args):
+        return _TensorRange()
+    return range(*args)
+
+
+_SAFE_BUILTINS: dict[str, Any] = {
+    b: getattr(builtins, b)
+    for b in (
+        "len",
+        "abs",
+        "min",
+        "max",
+        "int",
+        "float",
+        "bool",
+        "tuple",
+        "list",
+        "enumerate",
+        "zip",
+        "sum",
+        "round",
+    )
+}
+_SAFE_BUILTINS["range"] = _range
 
 
 def describe(value: Any) -> str:
@@ -34,7 +63,7 @@ def describe(value: Any) -> str:
         return "?"
     if isinstance(value, tensor.SymbolicTensor):
         return str(value.type)
-    if isinstance(value, iterables.TensorIterable):
+    if isinstance(value, _TensorRange):
         return "tensor iterable"
     if isinstance(value, (np.ndarray, np.generic)):
         return f"{types.type_of(value)} (constant)"
@@ -79,25 +108,36 @@ class _Inference:
             base = func.value
             if isinstance(base, gast.Name) and base.id in self.env:
                 return isinstance(self.env[base.id], tensor.TensorBase)
-            return self._safe_callee(base) if isinstance(base, (gast.Name, gast.Attribute)) else False
+            return (
+                self._safe_callee(base) if isinstance(base, (gast.Name, gast.Attribute)) else False
+            )
         return False
 
     def join(self, values: list[Any], test: Any) -> Any:
-        """The value of a phi: static if all inputs agree and the condition is static, else a tensor."""
+        """The value of a phi: static if the inputs agree and the test is static, else a tensor."""
         known = [v for v in values if v is not UNKNOWN and not isinstance(v, _StaticOf)]
         if not known:
             return UNKNOWN
-        decided_by_tensor = isinstance(test, (tensor.TensorBase, iterables.TensorIterable))
+        decided_by_tensor = isinstance(test, (tensor.TensorBase, _TensorRange))
         statics = [v for v in known if not isinstance(v, tensor.TensorBase)]
-        if decided_by_tensor and any(not (types.is_python_scalar(v) or isinstance(v, (np.ndarray, np.generic))) for v in statics):
+        if decided_by_tensor and any(
+            not (types.is_python_scalar(v) or isinstance(v, (np.ndarray, np.generic)))
+            for v in statics
+        ):
             return UNKNOWN
         if not decided_by_tensor and len(statics) == len(known):
             same = all(type(v) is type(known[0]) and _same(v, known[0]) for v in known)
             return known[0] if same else _StaticOf(type(known[0]))
         try:
-            joined = known[0].type if isinstance(known[0], tensor.TensorBase) else types.type_of(known[0])
+            joined: types.ValueType = (
+                known[0].type
+                if isinstance(known[0], tensor.TensorBase)
+                else types.type_of(known[0])
+            )
             for v in known[1:]:
-                joined = types.join(joined, v.type if isinstance(v, tensor.TensorBase) else types.type_of(v))
+                joined = types.join(
+                    joined, v.type if isinstance(v, tensor.TensorBase) else types.type_of(v)
+                )
         except Exception:  # noqa: BLE001 - values with no common type are unknown here
             return UNKNOWN
         return self.scratch.add_input(joined)
@@ -117,9 +157,10 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def infer_types(fn: gast.FunctionDef, sig: signature.Signature, globals_: dict[str, Any]) -> dict[str, str]:
-    """The inferred type of every SSA value of ``fn`` called with signature ``sig``."""
-    form = ssa.to_ssa(fn)
+def infer_types(
+    form: ssa.SSAForm, sig: signature.Signature, globals_: dict[str, Any]
+) -> dict[str, str]:
+    """The inferred type of every SSA value of a function (in SSA ``form``) called with ``sig``."""
     scratch = builder_mod.GraphBuilder("inference")
     inference = _Inference(globals_, scratch)
     args, kwargs = sig.rebuild([scratch.add_input(t) for t in sig.input_types])
@@ -150,8 +191,8 @@ def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     """A stand-in for the items of a loop over ``iterable``."""
     if isinstance(iterable, range):
         return 0
-    if isinstance(iterable, iterables.TensorRange):
-        return scratch.add_input(types.TensorType(np.int64, (), weak=True))
+    if isinstance(iterable, _TensorRange):
+        return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, tensor.SymbolicTensor) and iterable.ndim > 0:
         with scratch.active():
             return iterable[0]

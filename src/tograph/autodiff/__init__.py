@@ -1,8 +1,8 @@
 """Reverse-mode automatic differentiation of graphs and of eager tapes.
 
-``grad`` and ``value_and_grad`` (``tograph.autodiff.api``) differentiate compiled functions by
-transforming their graphs (``vjp``), and functions that run eagerly by replaying their tape
+Graphs are differentiated by transforming them (``vjp``), eager code by replaying its tape
 (``tape``); both use the VJP rules that the modules imported here register on the primitives.
+The public ``grad`` and ``value_and_grad`` live in ``tograph.gradients``.
 """
 
 from tograph.autodiff import (
@@ -10,6 +10,3 @@ from tograph.autodiff import (
     control_flow,  # noqa: F401
     rules,  # noqa: F401
 )
-from tograph.autodiff.api import GradFunction, grad, value_and_grad
-
-__all__ = ["GradFunction", "grad", "value_and_grad"]

@@ -16,15 +16,16 @@ import numpy as np
 from tograph import errors
 from tograph.autodiff import vjp
 from tograph.autodiff.rules import defvjp, shape_of, spread, unbroadcast, zero
-from tograph.ops import autodiff_ops, common, creation, indexing, join, linalg, lists, solvers
+from tograph.ops import common, creation, indexing, join, linalg, lists, reductions, solvers, stacks
 from tograph.ops import shape as shape_ops
+from tograph.trace import tensor
 
 defvjp(
     shape_ops.dim_p,
     shape_ops.size_p,
     lists.list_new_p,
     lists.list_length_p,
-    autodiff_ops.list_holes_p,
+    stacks.list_holes_p,
 )(zero)
 
 
@@ -87,7 +88,7 @@ def _getitem(g: Any, x: Any, *args: Any, out: Any, index: indexing.Index) -> tup
     t = common.operand_type(x)
     if t.weak:
         return (g,) + (None,) * len(args)
-    scattered = autodiff_ops.index_add_p.bind(vjp.zeros(t, x), g, *args, index=index)
+    scattered = indexing.index_add_p.bind(vjp.zeros(t, x), g, *args, index=index)
     return (scattered,) + (None,) * len(args)
 
 
@@ -100,7 +101,7 @@ def _setitem(
     return (kept, unbroadcast(taken, value)) + (None,) * len(args)
 
 
-@defvjp(autodiff_ops.index_add_p)
+@defvjp(indexing.index_add_p)
 def _index_add(
     g: Any, base: Any, update: Any, *args: Any, out: Any, index: indexing.Index
 ) -> tuple[Any, ...]:
@@ -108,12 +109,12 @@ def _index_add(
     return (g, unbroadcast(taken, update)) + (None,) * len(args)
 
 
-@defvjp(autodiff_ops.matrix_transpose_p)
+@defvjp(shape_ops.matrix_transpose_p)
 def _matrix_transpose(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     return (np.matrix_transpose(g),)
 
 
-@defvjp(autodiff_ops.reduce_to_p)
+@defvjp(reductions.reduce_to_p)
 def _reduce_to(g: Any, x: Any, *dims: Any, out: Any, shape: Any) -> tuple[Any, ...]:
     if np.ndim(g) > np.ndim(x):  # x was broadcast into leading unit dims
         g = shape_ops.reshape(g, shape_of(g)[np.ndim(g) - np.ndim(x) :])
@@ -230,7 +231,7 @@ def _einsum_operand(g: Any, xs: Sequence[Any], terms: list[str], result: str, k:
     target = tuple(1 if i in missing else d for i, d in enumerate(common.operand_type(x).shape))
     if common.operand_type(ct).shape != target or None in target:
         dims = [x.shape[i] for i, d in enumerate(target) if d is None]
-        ct = autodiff_ops.reduce_to_p.bind(ct, *dims, shape=target)
+        ct = reductions.reduce_to_p.bind(ct, *dims, shape=target)
     return shape_ops.broadcast_to(ct, shape_of(x)) if missing else ct
 
 
@@ -280,10 +281,10 @@ def _diag(g: Any, v: Any, *, out: Any, k: int) -> tuple[Any, ...]:
     if np.ndim(v) == 1:
         return (np.diag(g, k),)
     length = shape_of(out)[0]
-    steps = creation.arange(length) if common.is_tensor(length) else np.arange(length)
+    steps = creation.arange(length) if tensor.is_tensor(length) else np.arange(length)
     parsed, dynamic = indexing.parse_index((steps + max(-k, 0), steps + max(k, 0)))
     zeros = vjp.zeros(common.operand_type(v).strong(), v)
-    return (autodiff_ops.index_add_p.bind(zeros, g, *dynamic, index=parsed),)
+    return (indexing.index_add_p.bind(zeros, g, *dynamic, index=parsed),)
 
 
 # ---- tensor lists (operands and outputs that are lists are seen as their lengths) ------------
@@ -293,29 +294,27 @@ def _diag(g: Any, v: Any, *, out: Any, k: int) -> tuple[Any, ...]:
 def _list_push(g: Any, n: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     t = common.operand_type(x)
     dims = [x.shape[i] for i, d in enumerate(t.shape) if d is None]
-    rest, ct_x = autodiff_ops.list_pop_ct_p.bind(
-        g, *dims, shape=t.shape, dtype=t.dtype, weak=t.weak
-    )
+    rest, ct_x = stacks.list_pop_ct_p.bind(g, *dims, shape=t.shape, dtype=t.dtype, weak=t.weak)
     return rest, ct_x
 
 
 @defvjp(lists.list_stack_p)
 def _list_stack(g: Any, n: Any, *, out: Any, elem: Any) -> tuple[Any, ...]:
-    return (autodiff_ops.list_unstack_p.bind(g),)
+    return (stacks.list_unstack_p.bind(g),)
 
 
 @defvjp(lists.list_read_p)
 def _list_read(g: Any, n: Any, index: Any, *, out: Any) -> tuple[Any, ...]:
-    holes = autodiff_ops.list_holes_p.bind(n, elem=common.operand_type(out))
-    return autodiff_ops.list_add_at_p.bind(holes, index, g), None
+    holes = stacks.list_holes_p.bind(n, elem=common.operand_type(out))
+    return stacks.list_add_at_p.bind(holes, index, g), None
 
 
-@defvjp(autodiff_ops.list_pop_p, autodiff_ops.list_pop_ct_p)
+@defvjp(stacks.list_pop_p, stacks.list_pop_ct_p)
 def _list_pop(
     g: tuple[Any, Any], n: Any, *dims: Any, out: tuple[Any, Any], **params: Any
 ) -> tuple[Any, ...]:
     rest, x = g
     elem = common.operand_type(out[1])
-    rest = rest if rest is not None else autodiff_ops.list_holes_p.bind(out[0], elem=elem)
+    rest = rest if rest is not None else stacks.list_holes_p.bind(out[0], elem=elem)
     x = x if x is not None else vjp.zeros(elem, out[1])
     return (lists.push(rest, x),) + (None,) * len(dims)

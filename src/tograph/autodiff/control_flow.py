@@ -26,7 +26,8 @@ import numpy as np
 
 from tograph.autodiff import activity, halves, vjp
 from tograph.ir import core, types
-from tograph.ops import autodiff_ops, carried, control, lists
+from tograph.ops import control, lists, stacks
+from tograph.staging import carried
 from tograph.trace import builder as builder_mod
 
 _COUNT = types.TensorType(np.dtype(np.int64), (), weak=True)
@@ -185,7 +186,7 @@ class WhileRule(vjp.ControlRule):
         cond = eqn.params["cond_graph"]
         extra = tuple(core.Var(v.type) for v in fwd_body.inputs[len(body.inputs) :])
         fwd_cond = cond.replace(inputs=cond.inputs + extra)
-        elems = [s.elem for s in h.split.slots] + [r.var.type for r in pushed]
+        elems = [s.elem for s in h.split.slots] + [types.tensor_type(r.var.type) for r in pushed]
         stacks = _new_stacks(sweep.frame, elems)
         args = [sweep.read(a) for a in eqn.inputs] + [sweep.frame.fwd_stack(s) for s in stacks]
         params = dict(eqn.params, cond_graph=fwd_cond, body_graph=fwd_body)
@@ -269,7 +270,7 @@ def _held_residuals(h: halves.Halves, n: int) -> list[tuple[halves.Residual, int
 def _forward_body(h: halves.Halves, pushed: list[halves.Residual]) -> core.Graph:
     """The forward loop's body: the body's forward half, pushes of the residuals, a counter."""
     f = h.split.fwd
-    stacks = [f.add_input(types.ListType(r.var.type), "stack") for r in pushed]
+    stacks = [f.add_input(types.ListType(types.tensor_type(r.var.type)), "stack") for r in pushed]
     count = f.add_input(_COUNT, "count")
     with f.active():
         after = [lists.push(s, r.value) for s, r in zip(stacks, pushed)]
@@ -289,7 +290,7 @@ def _backward_body(
     consts, cts, accs, held = (_take(values, k) for k in sizes)
     slots, pushed, count = _take(values, len(h.split.slots)), values[:-1], values[-1]
     with b.active():
-        popped = [autodiff_ops.list_pop_p.bind(s) for s in pushed]
+        popped = [stacks.list_pop_p.bind(s) for s in pushed]
         tops = iter(top for _, top in popped)
         value_of = {id(r): c for r, c in zip(state.const_residuals, consts)}
         value_of.update((id(out), v) for (out, _, _), v in zip(state.held, held))

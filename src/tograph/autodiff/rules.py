@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives
-from tograph.ops import autodiff_ops, common, composites, creation, reductions
+from tograph.ops import common, composites, creation, reductions
 from tograph.ops import elementwise as ew
 from tograph.ops import shape as shape_ops
+from tograph.trace import tensor
 
 Rule = Callable[..., tuple[Any, ...]]
 
@@ -38,17 +39,17 @@ def defvjp(*prims: primitives.Primitive) -> Callable[[Rule], Rule]:
 
 def unbroadcast(g: Any, x: Any) -> Any:
     """``g`` summed back to the shape of the operand ``x`` that was broadcast to produce it."""
-    return autodiff_ops.reduce_to(g, x)
+    return reductions.reduce_to(g, x)
 
 
 def shape_of(x: Any) -> tuple[Any, ...]:
     """The shape of a tensor (run-time dims as scalar tensors) or of a constant."""
-    return x.shape if common.is_tensor(x) else np.shape(x)
+    return x.shape if tensor.is_tensor(x) else np.shape(x)
 
 
 def is_number(x: Any, value: float) -> bool:
     """Whether ``x`` is the constant ``value`` (not a tensor)."""
-    return not common.is_tensor(x) and np.ndim(x) == 0 and x == value
+    return not tensor.is_tensor(x) and np.ndim(x) == 0 and x == value
 
 
 # ---- elementwise -------------------------------------------------------------------------

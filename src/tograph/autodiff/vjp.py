@@ -34,7 +34,7 @@ import numpy as np
 from tograph import errors
 from tograph.autodiff import activity
 from tograph.ir import core, types
-from tograph.ops import autodiff_ops, creation, elementwise, lists
+from tograph.ops import creation, elementwise, lists, stacks
 from tograph.ops import shape as shape_ops
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
@@ -259,14 +259,14 @@ def inline(graph: core.Graph, args: Sequence[Any]) -> list[Any]:
 def add(a: Any, b: Any, t: types.ValueType) -> Any:
     """The sum of two cotangents of a value of type ``t``."""
     if isinstance(t, types.ListType):
-        return autodiff_ops.list_add_p.bind(a, b)
+        return stacks.list_add_p.bind(a, b)
     return fit(a + b, t)
 
 
 def zeros(t: types.ValueType, like: Any) -> Any:
     """Zeros of type ``t``; ``like`` gives the run-time dims (the length, for a list)."""
     if isinstance(t, types.ListType):
-        return autodiff_ops.list_holes_p.bind(like, elem=t.elem)
+        return stacks.list_holes_p.bind(like, elem=t.elem)
     if t.weak:
         return t.dtype.type(0).item()
     dims = [like.shape[i] for i, d in enumerate(t.shape) if d is None]
@@ -352,7 +352,10 @@ def gradient(
     active = activity.active_vars(graph, [i in wrt for i in range(len(graph.inputs))], useful)
     sweep = Sweep(Joint(builder), active, replay)
     sweep.forward(graph, inputs)
-    sweep.backward(graph, [seed(a.type) if on else None for a, on in zip(graph.outputs, useful)])
+    seeds = [
+        seed(types.tensor_type(a.type)) if on else None for a, on in zip(graph.outputs, useful)
+    ]
+    sweep.backward(graph, seeds)
     with builder.active():
         grads = [fit(sweep.ct_or_zeros(graph.inputs[i]), graph.inputs[i].type) for i in wrt]
         value = [] if output is None else [sweep.read(graph.outputs[output])]

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.ir import core, printer, types
+from tograph.ir import core, types
 from tograph.ops import control
 
 _INDENT = "    "
@@ -95,7 +95,7 @@ def runtime_error(graph: core.Graph, eqn: core.Eqn, exc: Exception) -> errors.Gr
     It is a ``GraphRuntimeError`` and, where Python allows, also an instance of ``exc``'s class,
     so that ``except ValueError`` (or an ``AssertionError`` from a graph ``assert``) still works.
     """
-    message = f"while executing `{printer.format_eqn(graph, eqn)}`: {type(exc).__name__}: {exc}"
+    message = f"while executing `{core.format_eqn(graph, eqn)}`: {type(exc).__name__}: {exc}"
     error = _error_class(type(exc))(message, loc=eqn.loc)
     error.__cause__ = exc
     return error
@@ -155,8 +155,8 @@ class _Writer:
 
     def __init__(self, graph: core.Graph):
         self.graph = graph
-        self.namer = printer.Namer()
-        printer.print_lines(graph, namer=self.namer)  # use the printed graph's names
+        self.namer = core.Namer()
+        core.print_lines(graph, namer=self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
         self.namespace: dict[str, Any] = {}
         self.lines: list[str] = []
@@ -209,7 +209,11 @@ class _Writer:
                 statement(self, eqn, indent)
                 continue
             call = eqn.prim.emit(self, eqn, [self.expr(a) for a in eqn.inputs])
-            if eqn.outputs and eqn.outputs[0].id in inlined and eqn.outputs[0].id not in self.renames:
+            if (
+                eqn.outputs
+                and eqn.outputs[0].id in inlined
+                and eqn.outputs[0].id not in self.renames
+            ):
                 self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
                 continue
             outs = [self._define(v) for v in eqn.outputs]
@@ -334,14 +338,19 @@ def _inlinable(graph: core.Graph) -> set[int]:
     pending: dict[int, int] = {}  # candidate -> how deeply its expression nests inlined ones
     inlined: set[int] = set()
     for eqn in graph.eqns:
-        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or eqn.prim.name.startswith("list_")
+        lists = any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
+        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists
         if barrier:
             pending.clear()
             continue
         taken = [a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending]
         inlined.update(taken)
         depth = 1 + max((pending.pop(i) for i in taken), default=0)
-        if not eqn.prim.multiple_results and uses.get(eqn.outputs[0].id) == 1 and depth < _MAX_NESTING:
+        if (
+            not eqn.prim.multiple_results
+            and uses.get(eqn.outputs[0].id) == 1
+            and depth < _MAX_NESTING
+        ):
             pending[eqn.outputs[0].id] = depth
     return inlined
 
@@ -391,6 +400,29 @@ _STATEMENTS: dict[Any, Callable[[_Writer, core.Eqn, str], None]] = {
     control.cond_p: _write_cond,
     control.while_loop_p: _write_while,
 }
+
+
+# ---- kernels of the control-flow primitives (used by folding, eager mode and the interpreter) --
+
+
+def _cond_kernel(
+    pred: Any, *operands: Any, then_graph: core.Graph, else_graph: core.Graph
+) -> tuple[Any, ...]:
+    return execute(then_graph if pred else else_graph, *operands)
+
+
+def _while_kernel(
+    *args: Any, cond_graph: core.Graph, body_graph: core.Graph, num_consts: int
+) -> tuple[Any, ...]:
+    consts, carries = args[:num_consts], tuple(args[num_consts:])
+    test, body = compile_graph(cond_graph), compile_graph(body_graph)
+    while test(*consts, *carries)[0]:
+        carries = body(*consts, *carries)
+    return carries
+
+
+control.cond_p.impl = _cond_kernel
+control.while_loop_p.impl = _while_kernel
 
 
 def _identifier(text: str, default: str) -> str:

@@ -50,11 +50,15 @@ def check(contender: timing.Contender, reference: Any, rtol: float, atol: float,
 
 
 def ratios(contenders: dict[str, dict[str, Any]]) -> dict[str, float]:
-    """``{"tograph/numpy": r, "tograph/jax.jit": r, ...}`` from median times (below 1: tograph faster)."""
+    """``{"tograph/numpy": r, ...}`` from median times (below 1: tograph is faster)."""
     if "tograph" not in contenders:
         return {}
     ours = contenders["tograph"]["median_s"]
-    return {f"tograph/{name}": ours / c["median_s"] for name, c in contenders.items() if name != "tograph"}
+    return {
+        f"tograph/{name}": ours / c["median_s"]
+        for name, c in contenders.items()
+        if name != "tograph"
+    }
 
 
 def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -63,7 +67,11 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for record in results:
         found = record["ratios"]
         if not record["first_call"] and "tograph/numpy" in found:
-            verdicts.append(_verdict(record["key"], f"<= {NUMPY_TARGET}x numpy", found["tograph/numpy"], NUMPY_TARGET))
+            verdicts.append(
+                _verdict(
+                    record["key"], f"<= {NUMPY_TARGET}x numpy", found["tograph/numpy"], NUMPY_TARGET
+                )
+            )
         if record["workload"] not in PEER_TARGET_WORKLOADS:
             continue
         for peer in peers.COMPILED:

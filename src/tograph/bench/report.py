@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-_ORDER = ("numpy", "tograph", "jax.jit", "torch.jit.script", "torch eager", "tf.function", "paddle.jit.to_static")
+_ORDER = (
+    "numpy",
+    "tograph",
+    "jax.jit",
+    "torch.jit.script",
+    "torch eager",
+    "tf.function",
+    "paddle.jit.to_static",
+)
 _SHORT = {
     "numpy": "numpy",
     "tograph": "tograph",
@@ -34,8 +42,13 @@ def _unit(record: dict[str, Any]) -> tuple[str, float]:
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-             for row in [header, *rows]]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        )
+        for row in [header, *rows]
+    ]
     return "\n".join([lines[0], "-" * len(lines[0]), *lines[1:]])
 
 
@@ -54,10 +67,19 @@ def _times(results: list[dict[str, Any]], columns: list[str]) -> str:
 
 def _ratios(results: list[dict[str, Any]], columns: list[str]) -> str:
     others = [n for n in columns if n != "tograph"]
-    rows = [[f"{r['key']} {r['title']}", *[
-        f"{r['ratios'][f'tograph/{n}']:.2f}" if f"tograph/{n}" in r["ratios"] else "-" for n in others
-    ]] for r in results]
-    return _table(["tograph / X (below 1: tograph faster)", *[_SHORT.get(n, n) for n in others]], rows)
+    rows = [
+        [
+            f"{r['key']} {r['title']}",
+            *[
+                f"{r['ratios'][f'tograph/{n}']:.2f}" if f"tograph/{n}" in r["ratios"] else "-"
+                for n in others
+            ],
+        ]
+        for r in results
+    ]
+    return _table(
+        ["tograph / X (below 1: tograph faster)", *[_SHORT.get(n, n) for n in others]], rows
+    )
 
 
 def _memory(results: list[dict[str, Any]]) -> str:
@@ -67,23 +89,34 @@ def _memory(results: list[dict[str, Any]]) -> str:
             lines.append(f"  {r['key']} {name}: {size / 2**20:.1f} MiB")
     if not lines:
         return ""
-    return "peak memory of one call (tracemalloc: NumPy array buffers; peers not measured):\n" + "\n".join(lines)
+    return (
+        "peak memory of one call (tracemalloc: NumPy array buffers; peers not measured):\n"
+        + "\n".join(lines)
+    )
 
 
 def _targets(targets: list[dict[str, Any]]) -> str:
     if not targets:
         return ""
-    lines = [f"  {'met ' if t['met'] else 'MISS'}  {t['key']:<11} {t['target']:<30} ratio {t['ratio']:.2f}"
-             for t in targets]
+    lines = [
+        f"  {'met ' if t['met'] else 'MISS'}  {t['key']:<11} {t['target']:<30} "
+        f"ratio {t['ratio']:.2f}"
+        for t in targets
+    ]
     met = sum(t["met"] for t in targets)
     return f"targets: {met} of {len(targets)} met\n" + "\n".join(lines)
 
 
 def _notes(data: dict[str, Any]) -> str:
-    lines = [f"  peer {name} skipped: {why}" for name, why in data["environment"]["skipped_peers"].items()]
+    lines = [
+        f"  peer {name} skipped: {why}"
+        for name, why in data["environment"]["skipped_peers"].items()
+    ]
     lines += [f"  {name} skipped: {why}" for name, why in data["skipped_workloads"].items()]
     lines += [f"  {r['key']}: {note}" for r in data["results"] for note in r["notes"]]
-    return "notes (! in the table: result differs from NumPy):\n" + "\n".join(lines) if lines else ""
+    return (
+        "notes (! in the table: result differs from NumPy):\n" + "\n".join(lines) if lines else ""
+    )
 
 
 def render(data: dict[str, Any]) -> str:
@@ -95,6 +128,12 @@ def render(data: dict[str, Any]) -> str:
     if not results:
         return head + "\n(no workload ran)\n" + _notes(data)
     columns = _columns(results)
-    parts = [head, _times(results, columns), _ratios(results, columns), _memory(results),
-             _targets(data["targets"]), _notes(data)]
+    parts = [
+        head,
+        _times(results, columns),
+        _ratios(results, columns),
+        _memory(results),
+        _targets(data["targets"]),
+        _notes(data),
+    ]
     return "\n\n".join(p for p in parts if p)

@@ -44,12 +44,16 @@ class Options:
 
 def parse_options(argv: Sequence[str]) -> Options:
     """The options of ``tograph bench`` / ``benchmarks/run.py``."""
-    parser = argparse.ArgumentParser(prog="tograph bench", description="tograph against NumPy and peers.")
+    parser = argparse.ArgumentParser(
+        prog="tograph bench", description="tograph against NumPy and peers."
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter samples")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one sample: checks only")
     parser.add_argument("--json", dest="json_path", metavar="OUT.json", help="write the results")
     parser.add_argument("--only", metavar="W1,W3", help="run only these workloads")
-    parser.add_argument("--peers", metavar="LIST", help="peers to try: torch,jax,tensorflow,paddle or none")
+    parser.add_argument(
+        "--peers", metavar="LIST", help="peers to try: torch,jax,tensorflow,paddle or none"
+    )
     opts = parser.parse_args(list(argv))
     only = [w.strip().upper() for w in opts.only.split(",")] if opts.only else None
     known = [w.name for w in workloads.all_workloads()]
@@ -58,12 +62,16 @@ def parse_options(argv: Sequence[str]) -> Options:
             parser.error(f"unknown workload {name!r}; choose from {','.join(known)}")
     peer_names = None
     if opts.peers is not None:
-        peer_names = [] if opts.peers.strip() == "none" else [p.strip() for p in opts.peers.split(",")]
+        peer_names = (
+            [] if opts.peers.strip() == "none" else [p.strip() for p in opts.peers.split(",")]
+        )
     mode = "smoke" if opts.smoke else "quick" if opts.quick else "full"
     return Options(mode=mode, only=only, peers=peer_names, json_path=opts.json_path)
 
 
-def _peer_contenders(variant: workloads.Variant, loaded: list[peers.Peer], notes: list[str]) -> list[timing.Contender]:
+def _peer_contenders(
+    variant: workloads.Variant, loaded: list[peers.Peer], notes: list[str]
+) -> list[timing.Contender]:
     found = []
     for peer in loaded:
         try:
@@ -73,13 +81,17 @@ def _peer_contenders(variant: workloads.Variant, loaded: list[peers.Peer], notes
     return found
 
 
-def _checked(variant: workloads.Variant, contenders: list[timing.Contender], notes: list[str]) -> tuple[list[timing.Contender], dict[str, str]]:
+def _checked(
+    variant: workloads.Variant, contenders: list[timing.Contender], notes: list[str]
+) -> tuple[list[timing.Contender], dict[str, str]]:
     """The contenders whose first call ran, and each one's check status against NumPy."""
     reference = variant.reference if variant.numpy is None else variant.numpy.result()
     kept, status = [], {}
     for c in contenders:
         try:
-            status[c.name] = compare.check(c, reference, variant.rtol, variant.atol, c.name != "tograph")
+            status[c.name] = compare.check(
+                c, reference, variant.rtol, variant.atol, c.name != "tograph"
+            )
         except Exception as exc:  # noqa: BLE001 - a contender that fails to run is a note
             notes.append(f"{c.name}: failed: {type(exc).__name__}: {str(exc)[:200]}")
             continue
@@ -93,30 +105,43 @@ def run_variant(variant: workloads.Variant, loaded: list[peers.Peer], mode: str)
     """Checks and times one variant; returns its record (see module docstring)."""
     notes: list[str] = []
     contenders = [c for c in (variant.numpy, variant.tograph) if c is not None]
-    contenders, status = _checked(variant, contenders + _peer_contenders(variant, loaded, notes), notes)
+    contenders, status = _checked(
+        variant, contenders + _peer_contenders(variant, loaded, notes), notes
+    )
     repeats, sample_seconds, budget = _MODES[mode]
     if variant.first_call:
         repeats, sample_seconds = _FIRST_CALL_REPEATS[mode], 0.0
     number = 1 if mode == "smoke" else variant.number
-    timings = timing.measure(contenders, repeats, sample_seconds, number=number, budget_seconds=budget)
+    timings = timing.measure(
+        contenders, repeats, sample_seconds, number=number, budget_seconds=budget
+    )
     record: dict[str, Any] = {
         "key": variant.key,
         "workload": variant.workload,
         "title": variant.title,
         "first_call": variant.first_call,
         "contenders": {
-            name: {"median_s": t.median, "samples": t.samples, "number": t.number, "check": status[name]}
+            name: {
+                "median_s": t.median,
+                "samples": t.samples,
+                "number": t.number,
+                "check": status[name],
+            }
             for name, t in timings.items()
         },
         "notes": notes,
     }
     record["ratios"] = compare.ratios(record["contenders"])
     if variant.memory:
-        record["peak_bytes"] = {c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")}
+        record["peak_bytes"] = {
+            c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")
+        }
     return record
 
 
-def environment(thread_info: dict[str, Any], loaded: list[peers.Peer], skipped: dict[str, str]) -> dict[str, Any]:
+def environment(
+    thread_info: dict[str, Any], loaded: list[peers.Peer], skipped: dict[str, str]
+) -> dict[str, Any]:
     """Versions, machine and thread settings, recorded with the results."""
     return {
         "python": sys.version.split()[0],
@@ -130,10 +155,12 @@ def environment(thread_info: dict[str, Any], loaded: list[peers.Peer], skipped: 
 
 
 def run(options: Options, out: Any = None) -> dict[str, Any]:
-    """Runs the selected workloads; prints progress and the table to ``out``; returns the results."""
+    """Runs the selected workloads; prints progress and the table to ``out``; returns results."""
     out = out or sys.stdout
     thread_info = peers.configure_threads()
-    loaded, skipped = peers.load([] if options.mode == "smoke" and options.peers is None else options.peers)
+    loaded, skipped = peers.load(
+        [] if options.mode == "smoke" and options.peers is None else options.peers
+    )
     size = "smoke" if options.mode == "smoke" else "full"
     results: list[dict[str, Any]] = []
     skipped_workloads: dict[str, str] = {}
@@ -144,12 +171,20 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
             variants = workload.variants(size)
         except Exception as exc:  # noqa: BLE001 - a workload that cannot be built is skipped with its reason
             skipped_workloads[workload.name] = f"{type(exc).__name__}: {exc}"
-            print(f"{workload.name}: skipped: {skipped_workloads[workload.name]}", file=out, flush=True)
+            print(
+                f"{workload.name}: skipped: {skipped_workloads[workload.name]}",
+                file=out,
+                flush=True,
+            )
             continue
         for variant in variants:
             started = time.perf_counter()
             results.append(run_variant(variant, loaded, options.mode))
-            print(f"{variant.key}: done in {time.perf_counter() - started:.1f} s", file=out, flush=True)
+            print(
+                f"{variant.key}: done in {time.perf_counter() - started:.1f} s",
+                file=out,
+                flush=True,
+            )
     data = {
         "mode": options.mode,
         "environment": environment(thread_info, loaded, skipped),

@@ -19,7 +19,7 @@ BENCHMARKS_DIR = pathlib.Path(__file__).resolve().parents[3] / "benchmarks"
 
 
 class ScriptNotFoundError(errors.ToGraphError):
-    """A workload needs a script of the source checkout's ``benchmarks/`` folder, which is absent."""
+    """A workload needs a script of the source checkout's ``benchmarks/`` folder, not found."""
 
 
 def load(name: str) -> types.ModuleType:

@@ -1,8 +1,6 @@
-"""The tape: a record of the primitives applied to watched eager values.
+"""The tape users hold: a ``Recorder`` that watches values (``tograph.eager.recording``).
 
-Stage: eager execution. Input: each primitive an ``EagerTensor`` runs. Output: ``Record``s, in
-order, of the applications that involve a watched value. Gradients (the autodiff issue) replay
-the records backwards through each primitive's ``vjp``. Usage::
+Stage: eager execution. Usage::
 
     with eager.Tape() as tape:
         x = tape.watch(np.array([1.0, 2.0]))
@@ -10,86 +8,26 @@ the records backwards through each primitive's ``vjp``. Usage::
     tape.records  # [Record(exp ...), Record(sum ...)]
 
 A value is watched when ``watch`` returned it or a recorded primitive computed it from a watched
-value. Tapes nest; each records what involves its own watched values.
+value. Tapes nest; each records what involves its own watched values. Gradients replay the
+records backwards through each primitive's ``vjp`` (``tograph.autodiff.tape``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tograph import errors
+from tograph.eager import recording
 from tograph.eager import tensor as tensor_mod
 
-if TYPE_CHECKING:
-    from typing_extensions import Self
-
-_state = threading.local()
+Record = recording.Record
 
 
-def _active() -> list[Tape]:
-    if not hasattr(_state, "tapes"):
-        _state.tapes = []
-    return _state.tapes
-
-
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Record:
-    """One recorded application: ``outputs = prim[params](*inputs)``, values as they were passed."""
-
-    prim: Any
-    inputs: tuple[Any, ...]
-    params: dict[str, Any]
-    outputs: tuple[Any, ...]
-
-
-class Tape:
+class Tape(recording.Recorder):
     """Records primitives on watched eager values while active (a context manager)."""
 
-    def __init__(self) -> None:
-        self.records: list[Record] = []
-        self._watched: dict[int, Any] = {}  # id -> value; holding the value keeps its id unique
-
-    def __enter__(self) -> Self:
-        _active().append(self)
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        tapes = _active()
-        if not tapes or tapes[-1] is not self:
-            raise errors.InternalError("eager tapes were exited out of order")
-        tapes.pop()
-
     def watch(self, value: Any) -> Any:
-        """Starts watching ``value`` (an array, a scalar or an eager tensor); returns the eager tensor."""
+        """Starts watching ``value`` (an array, a scalar or an eager tensor); returns the tensor."""
         if not isinstance(value, (tensor_mod.EagerTensor, tensor_mod.EagerList)):
             value = tensor_mod.EagerTensor(value)
-        self._watched[id(value)] = value
+        self.mark_watched(value)
         return value
-
-    def is_watched(self, value: Any) -> bool:
-        """Whether ``value`` was watched or computed from a watched value on this tape."""
-        return self._watched.get(id(value)) is value
-
-    def _record(
-        self, prim: Any, inputs: tuple[Any, ...], params: dict[str, Any], outputs: tuple[Any, ...]
-    ) -> None:
-        if not any(self.is_watched(v) for v in inputs):
-            return
-        self.records.append(Record(prim, inputs, params, outputs))
-        for out in outputs:
-            self._watched[id(out)] = out
-
-
-def record(
-    prim: Any, inputs: tuple[Any, ...], params: dict[str, Any], outputs: tuple[Any, ...]
-) -> None:
-    """Adds the application to every active tape that watches one of ``inputs``."""
-    for tape in _active():
-        tape._record(prim, inputs, params, outputs)
-
-
-def watched_by_active_tape(values: Any) -> bool:
-    """Whether any of ``values`` is watched by an active tape."""
-    return any(tape.is_watched(v) for tape in _active() for v in values)

@@ -1,7 +1,8 @@
 """Eager (define-by-run) values: ``EagerTensor`` and ``EagerList``.
 
 Stage: eager execution. Input: NumPy values and operations on them. Output: eager values whose
-primitives ran at once, recorded on the active tapes that watch an input (``tograph.eager.tape``).
+primitives ran at once, recorded on the active tapes that watch an input
+(``tograph.eager.recording``).
 
 An ``EagerTensor`` wraps a concrete NumPy value (a Python scalar when its type is weak), so it can
 be used wherever Python needs a value: ``bool``, ``float``, ``int``, ``len``, iteration. Every
@@ -19,7 +20,7 @@ from typing import Any, cast
 import numpy as np
 
 from tograph import errors
-from tograph.eager import tape as tape_mod
+from tograph.eager import recording
 from tograph.ir import primitives, types
 from tograph.ops import lists
 from tograph.trace import tensor
@@ -52,7 +53,7 @@ class EagerTensor(tensor.TensorBase):
         result = prim.impl(*(_raw(a) for a in args), **params)
         results = result if prim.multiple_results else (result,)
         outputs = tuple(_wrap(value, t) for value, t in zip(results, out_types))
-        tape_mod.record(prim, args, params, outputs)
+        recording.record(prim, args, params, outputs)
         return outputs if prim.multiple_results else outputs[0]
 
     # ---- NumPy functions without a primitive ------------------------------------------------
@@ -73,10 +74,12 @@ class EagerTensor(tensor.TensorBase):
     # A watched tensor turned into a plain number or array would drop out of the gradient without
     # a trace, so those conversions refuse; truth values (decisions, not data) are allowed.
     def _untaped_value(self, what: str) -> Any:
-        if tape_mod.watched_by_active_tape([self]):
+        if recording.watched_by_active_tape([self]):
             raise errors.UnsupportedError(
-                f"{what} turns a tensor being differentiated into a plain value; its gradient would be lost",
-                hint="keep it a NumPy operation on the tensor (e.g. x.astype(...) or np.full_like(x, v))",
+                f"{what} turns a tensor being differentiated into a plain value; "
+                "its gradient would be lost",
+                hint="keep it a NumPy operation on the tensor "
+                "(e.g. x.astype(...) or np.full_like(x, v))",
                 construct=what,
             )
         return self.value
@@ -198,7 +201,7 @@ def unwrap(tree: Any) -> Any:
 def _untaped(name: str, fn: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
     """``fn`` (called ``name``) on plain values, when no tape needs to record it."""
     flat = [a for a in _leaves((args, kwargs)) if isinstance(a, EagerTensor)]
-    if tape_mod.watched_by_active_tape(flat):
+    if recording.watched_by_active_tape(flat):
         raise errors.UnsupportedError(
             f"{name} on a watched eager tensor has no primitive, so the tape cannot record it",
             hint="compute it outside the tape, or write it with supported NumPy functions",

@@ -7,13 +7,14 @@ construct (``try``, ``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``d
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import gast
 
 from tograph import errors
-from tograph.analysis import liveness
-from tograph.frontend import parse
+from tograph.frontend import names, parse
+
 
 def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
     """A function defined in ``block`` that reads a variable ``block`` assigns, if any.
@@ -22,22 +23,27 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
     of its own iteration, where Python's late binding sees the variable's final value.
     """
     body = block.body + block.orelse
-    written = liveness.assigned(body) | (liveness.targets(block.target) if isinstance(block, gast.For) else set())
+    written = names.assigned(body) | (
+        names.targets(block.target) if isinstance(block, gast.For) else set()
+    )
     for stmt in body:
         for node in gast.walk(stmt):
             if isinstance(node, (gast.Lambda, gast.FunctionDef)):
                 captured = _free_reads(node) & written
                 if captured:
                     name = sorted(captured)[0]
-                    return f"closure over variable '{name}', which its enclosing block assigns", node
+                    return (
+                        f"closure over variable '{name}', which its enclosing block assigns",
+                        node,
+                    )
     return None, block
 
 
 def _free_reads(fn: Any) -> set[str]:
     """Names a ``def`` or ``lambda`` reads that are neither its parameters nor its own locals."""
     body = fn.body if isinstance(fn.body, list) else [fn.body]
-    local = liveness.assigned(body) if isinstance(fn.body, list) else set()
-    return set().union(*(liveness.reads(b) for b in body)) - set(liveness.params(fn)) - local
+    local = names.assigned(body) if isinstance(fn.body, list) else set()
+    return set().union(*(names.reads(b) for b in body)) - set(names.params(fn)) - local
 
 
 _UNSUPPORTED: dict[type, str] = {
@@ -77,4 +83,3 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
                 hint="the function runs eagerly instead",
                 construct=construct,
             )
-

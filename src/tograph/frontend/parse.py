@@ -9,13 +9,14 @@ Raises ``UnsupportedError`` when the source cannot be found (builtins, ``exec``'
 
 from __future__ import annotations
 
-import dataclasses
 import ast
+import dataclasses
 import inspect
-import re
 import linecache
+import re
 import textwrap
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import gast
 
@@ -51,10 +52,14 @@ class ParsedFunction:
         return location(self.filename, self.source_lines, node, self.name)
 
 
-def location(filename: str, lines: tuple[str, ...], node: Any, function: str = "") -> errors.SourceLocation:
+def location(
+    filename: str, lines: tuple[str, ...], node: Any, function: str = ""
+) -> errors.SourceLocation:
     lineno = getattr(node, "lineno", 0) or 0
     text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-    return errors.SourceLocation(filename, lineno, getattr(node, "col_offset", 0) or 0, text, function)
+    return errors.SourceLocation(
+        filename, lineno, getattr(node, "col_offset", 0) or 0, text, function
+    )
 
 
 def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.FunctionDef]:
@@ -72,7 +77,8 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         lines, first_line = inspect.getsourcelines(fn)
     except (OSError, TypeError) as exc:
         raise errors.UnsupportedError(
-            f"the source of {fn.__qualname__} is not available ({exc})", construct="source not available"
+            f"the source of {fn.__qualname__} is not available ({exc})",
+            construct="source not available",
         ) from None
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
@@ -80,7 +86,9 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         source, offset = _lambda_source("".join(lines), first_line, code)
         parsed = ParsedFunction(fn, source, offset, filename, file_lines)
         return parsed, parsed.tree()
-    parsed = ParsedFunction(fn, textwrap.dedent("".join(lines)), first_line - 1, filename, file_lines)
+    parsed = ParsedFunction(
+        fn, textwrap.dedent("".join(lines)), first_line - 1, filename, file_lines
+    )
     try:
         return parsed, parsed.tree()
     except SyntaxError:
@@ -99,7 +107,7 @@ def _lambda_source(text: str, first_line: int, code: Any) -> tuple[str, int]:
     found = []
     for match in re.finditer(r"\blambda\b", text):
         for end in range(len(text), match.start(), -1):
-            candidate = text[match.start():end]
+            candidate = text[match.start() : end]
             try:
                 expr = ast.parse(f"({candidate})", mode="eval").body
             except SyntaxError:
@@ -111,7 +119,8 @@ def _lambda_source(text: str, first_line: int, code: Any) -> tuple[str, int]:
     on_line = [f for f in found if f[1] == code.co_firstlineno]
     if len(on_line) != 1:
         raise errors.UnsupportedError(
-            f"cannot tell which lambda on line {code.co_firstlineno} is this one", construct="ambiguous lambda"
+            f"cannot tell which lambda on line {code.co_firstlineno} is this one",
+            construct="ambiguous lambda",
         )
     candidate, line = on_line[0]
     return f"({candidate})", line - 1
@@ -121,20 +130,31 @@ def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
     code = fn.__code__
     if fn.__name__ != "<lambda>":
         first = module.body[0] if module.body else None
-        candidates = [first] if isinstance(first, gast.FunctionDef) and first.name == fn.__name__ else gast.walk(module)
+        candidates = (
+            [first]
+            if isinstance(first, gast.FunctionDef) and first.name == fn.__name__
+            else gast.walk(module)
+        )
         for node in candidates:
-            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+            if (
+                isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
+                and node.name == fn.__name__
+            ):
                 if isinstance(node, gast.AsyncFunctionDef):
                     raise errors.UnsupportedError(
                         f"async function {fn.__name__}", construct="async def"
                     )
                 node.decorator_list = []
                 return node
-        raise errors.UnsupportedError(f"cannot find the definition of {fn.__qualname__}", construct="source not found")
+        raise errors.UnsupportedError(
+            f"cannot find the definition of {fn.__qualname__}", construct="source not found"
+        )
     params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
     candidates = [
-        n for n in gast.walk(module)
-        if isinstance(n, gast.Lambda) and n.lineno == code.co_firstlineno
+        n
+        for n in gast.walk(module)
+        if isinstance(n, gast.Lambda)
+        and n.lineno == code.co_firstlineno
         and tuple(a.id for a in n.args.args + n.args.kwonlyargs) == params
     ]
     if len(candidates) != 1:
@@ -146,7 +166,12 @@ def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
     ret = gast.Return(value=lam.body)
     gast.copy_location(ret, lam.body)
     node = gast.FunctionDef(
-        name="lambda_", args=lam.args, body=[ret], decorator_list=[], returns=None,
-        type_comment=None, type_params=[],
+        name="lambda_",
+        args=lam.args,
+        body=[ret],
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        type_params=[],
     )
     return gast.copy_location(node, lam)

@@ -12,14 +12,43 @@ Invariants:
     return compatible types, that a ``while_loop`` body returns values that fit its carries, and
     that its cond graph returns one bool scalar.
   * Every literal's value has the literal's type.
+
+With checks enabled (``enable_checks()``, or the environment variable ``TOGRAPH_CHECKS=1``) the
+compiler runs the checker on every graph it builds and after every pass that changes a graph,
+as JAX does with ``jax_enable_checks``; the test suite turns them on.
 """
 
 from __future__ import annotations
 
+import os
 from typing import NoReturn
 
 from tograph import errors
-from tograph.ir import core, printer, types
+from tograph.ir import core, types
+
+_checks = os.environ.get("TOGRAPH_CHECKS", "") not in ("", "0")
+
+
+def enable_checks(on: bool = True) -> None:
+    """Turns checking every built and optimised graph on (or off)."""
+    global _checks
+    _checks = on
+
+
+def checks_enabled() -> bool:
+    return _checks
+
+
+def check_if_enabled(graph: core.Graph, stage: str) -> None:
+    """Checks ``graph`` when checks are on; ``stage`` (e.g. "after pass cse") prefixes a failure."""
+    if not _checks:
+        return
+    try:
+        check_graph(graph)
+    except MalformedGraphError as exc:
+        problem = exc.message.removesuffix(_BUG)
+        raise MalformedGraphError(f"{stage}: {problem}", exc.window) from None
+
 
 _WINDOW = 3
 _BUG = ". This is a bug in tograph; please report it."
@@ -48,8 +77,8 @@ def check_graph(graph: core.Graph) -> None:
 class _Checker:
     def __init__(self, root: core.Graph):
         self.root = root
-        self.namer = printer.Namer()
-        self.lines = printer.print_lines(root, namer=self.namer)
+        self.namer = core.Namer()
+        self.lines = core.print_lines(root, namer=self.namer)
 
     def check(self, graph: core.Graph) -> None:
         defined: set[int] = set()

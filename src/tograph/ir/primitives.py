@@ -4,11 +4,17 @@ A ``Primitive`` bundles its NumPy kernel (``impl``), its type rule (output types
 and params), how the executor writes a call to it (``emit``), and a slot for its vector-Jacobian
 product (``vjp``), registered by ``tograph.autodiff.rules``. Primitives are module-level constants
 named ``<name>_p`` in ``tograph.ops``.
+
+``prim.bind(*args)`` applies a primitive to whatever its arguments are (symbolic tensors emit an
+equation, eager tensors run and record, plain values just run the kernel). Deciding that is the
+tracing layer's job: ``tograph.trace.dispatch`` installs the binder with ``set_binder`` when it
+is imported, so this module depends on nothing above it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
 
 from tograph.ir import types
 
@@ -26,6 +32,21 @@ class EmitContext(Protocol):
 Emitter = Callable[[EmitContext, Any, Sequence[str]], str]
 
 REGISTRY: dict[str, Primitive] = {}
+
+Binder = Callable[["Primitive", tuple[Any, ...], dict[str, Any]], Any]
+
+
+def _kernel_only(prim: Primitive, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    return prim.impl(*args, **params)
+
+
+_binder: Binder = _kernel_only
+
+
+def set_binder(binder: Binder) -> None:
+    """Installs what ``Primitive.bind`` calls (``tograph.trace.dispatch.bind``)."""
+    global _binder
+    _binder = binder
 
 
 class Primitive:
@@ -63,16 +84,18 @@ class Primitive:
         self.vjp: Callable[..., Any] | None = None
         REGISTRY[name] = self
 
-    def out_types(self, in_types: Sequence[types.ValueType], params: dict[str, Any]) -> tuple[types.ValueType, ...]:
+    def out_types(
+        self, in_types: Sequence[types.ValueType], params: dict[str, Any]
+    ) -> tuple[types.ValueType, ...]:
         """Output types as a tuple, whatever the arity of the rule's result."""
         out = self.type_rule(*in_types, **params)
-        return tuple(out) if self.multiple_results else (out,)
+        if self.multiple_results:
+            return tuple(cast("tuple[types.ValueType, ...]", out))
+        return (cast("types.ValueType", out),)
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Applies the primitive: emits an equation, records on the tape, or computes directly."""
-        from tograph.trace import dispatch
-
-        return dispatch.bind(self, args, params)
+        return _binder(self, args, params)
 
     def _emit_call(self, ctx: EmitContext, eqn: Any, args: Sequence[str]) -> str:
         params = sorted(eqn.params.items())

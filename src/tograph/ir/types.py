@@ -1,9 +1,9 @@
 """Tensor types: dtype, shape with unknown (``None``) dimensions, and the weak flag.
 
 A *weak* type marks a value that is a Python scalar in eager code (a literal, a ``range`` index, a
-counter started at ``0``). NumPy 2 (NEP 50) lets such values adopt the dtype of the arrays they meet,
-so ``float32_array * i`` stays float32. At run time tograph keeps weak values as Python scalars, so
-NumPy itself applies exactly that rule; the type rules here predict it.
+counter started at ``0``). NumPy 2 (NEP 50) lets such values adopt the dtype of the arrays they
+meet, so ``float32_array * i`` stays float32. At run time tograph keeps weak values as Python
+scalars, so NumPy itself applies exactly that rule; the type rules here predict it.
 
 Printed form: ``f32[3,None]``; a weak type carries a trailing ``~`` (``i64[]~``).
 """
@@ -11,7 +11,9 @@ Printed form: ``f32[3,None]``; a weak type carries a trailing ``~`` (``i64[]~``)
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Sequence
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +67,7 @@ class TensorType:
         """Number of elements, or None when a dimension is unknown."""
         if any(d is None for d in self.shape):
             return None
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(d for d in self.shape if d is not None)
 
     @property
     def is_static_shape(self) -> bool:
@@ -87,7 +89,7 @@ class TensorType:
 def dtype_name(dtype: Any) -> str:
     """Short dtype name used in printed types (``f32``, ``i64``, ``bool``)."""
     dtype = np.dtype(dtype)
-    return _ABBREV.get(dtype, dtype.name)
+    return _ABBREV.get(dtype, str(dtype.name))
 
 
 def parse_type(text: str) -> TensorType:
@@ -105,7 +107,9 @@ def parse_type(text: str) -> TensorType:
             dtype = np.dtype(name)
         except TypeError as exc:
             raise ValueError(f"unknown dtype {name!r} in type {text!r}") from exc
-    shape = tuple(None if d.strip() in ("None", "?") else int(d) for d in dims.split(",") if d.strip())
+    shape = tuple(
+        None if d.strip() in ("None", "?") else int(d) for d in dims.split(",") if d.strip()
+    )
     return TensorType(dtype, shape, weak)
 
 
@@ -172,7 +176,9 @@ def join(a: ValueType, b: ValueType) -> ValueType:
         return _join_lists(a, b)
     dtype, weak = promote([a, b])
     if a.ndim != b.ndim:
-        raise errors.ShapeError(f"values of rank {a.ndim} ({a}) and rank {b.ndim} ({b}) cannot be merged")
+        raise errors.ShapeError(
+            f"values of rank {a.ndim} ({a}) and rank {b.ndim} ({b}) cannot be merged"
+        )
     shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
     return TensorType(dtype, shape, weak and shape == ())
 
@@ -184,6 +190,8 @@ def _join_lists(a: ValueType, b: ValueType) -> ListType:
     if a.elem is None or b.elem is None:
         return a if b.elem is None else b
     elem = join(a.elem, b.elem)
+    if not isinstance(elem, TensorType):
+        raise errors.DTypeError(f"lists of {a.elem} and of {b.elem} cannot be merged")
     for side in (a.elem, b.elem):
         if (elem.dtype, elem.weak) != (side.dtype, side.weak):
             raise errors.DTypeError(f"lists of {a.elem} and of {b.elem} cannot be merged")
@@ -231,3 +239,10 @@ class ListType:
 
 
 ValueType = TensorType | ListType
+
+
+def tensor_type(t: ValueType) -> TensorType:
+    """``t``, which the caller knows is a tensor type (not a list type)."""
+    if not isinstance(t, TensorType):
+        raise errors.InternalError(f"expected a tensor type, got {t}")
+    return t

@@ -2,15 +2,15 @@
 
 Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same function where
 - ``a and b`` / ``a or b`` / ``not a`` / ``a if c else b`` / chained comparisons call ``_t.and_``,
-  ``_t.or_``, ``_t.not_``, ``_t.if_exp`` with the lazily evaluated operands in lambdas (short-circuit
-  semantics kept, also when the condition is a tensor);
-- ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors, in-place
-  for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``;
+  ``_t.or_``, ``_t.not_``, ``_t.if_exp`` with the lazily evaluated operands in lambdas
+  (short-circuit semantics kept, also when the condition is a tensor);
+- ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors,
+  in-place for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``;
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
   (both act when the graph runs if they sit in tensor control flow);
-- calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as ``range``,
-  ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that dispatch to tensors
-  by themselves and tensor methods, which are left as written for readability.
+- calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
+  ``range``, ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that
+  dispatch to tensors by themselves and tensor methods, which are left as written.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import gast
 import numpy as np
 
-from tograph.analysis import liveness
+from tograph.frontend import names
 from tograph.lowering import templates
 from tograph.trace import dispatch
 
@@ -29,7 +29,29 @@ RUNTIME = "_t"
 
 # Tensor methods that need no conversion; calls to them stay as written.
 TENSOR_METHODS = frozenset(
-    ["sum", "mean", "prod", "max", "min", "argmax", "argmin", "cumsum", "reshape", "transpose", "astype", "dot", "clip", "squeeze", "flatten", "ravel", "copy", "any", "all", "std", "var"]
+    [
+        "sum",
+        "mean",
+        "prod",
+        "max",
+        "min",
+        "argmax",
+        "argmin",
+        "cumsum",
+        "reshape",
+        "transpose",
+        "astype",
+        "dot",
+        "clip",
+        "squeeze",
+        "flatten",
+        "ravel",
+        "copy",
+        "any",
+        "all",
+        "std",
+        "var",
+    ]
 )
 
 
@@ -40,7 +62,9 @@ _TAKE_SEQUENCES = frozenset((np.stack, np.concatenate, np.vstack, np.hstack, np.
 
 
 def _lam(body: Any) -> gast.Lambda:
-    args = gast.arguments(args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    args = gast.arguments(
+        args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+    )
     return gast.copy_location(gast.Lambda(args=args, body=body), body)
 
 
@@ -51,7 +75,7 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
 
 
 def _local_names(fn: gast.FunctionDef) -> set[str]:
-    return set(liveness.params(fn)) | liveness.assigned(fn.body)
+    return set(names.params(fn)) | names.assigned(fn.body)
 
 
 def _root_name(node: Any) -> str | None:
@@ -103,7 +127,9 @@ class _Canonicalize(gast.NodeTransformer):
         parts = []
         left = node.left
         for op, right in zip(node.ops, node.comparators):
-            parts.append(templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), node))
+            parts.append(
+                templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), node)
+            )
             left = right
         result = parts[-1]
         for part in reversed(parts[:-1]):
@@ -121,7 +147,11 @@ class _Canonicalize(gast.NodeTransformer):
             if spec is not None and not all(isinstance(v, gast.Constant) for v in spec.values):
                 return node  # a computed format spec: left to Python
             text = "".join(v.value for v in spec.values) if spec is not None else ""
-            args = [self.visit(value.value), gast.Constant(value=value.conversion, kind=None), gast.Constant(value=text, kind=None)]
+            args = [
+                self.visit(value.value),
+                gast.Constant(value=value.conversion, kind=None),
+                gast.Constant(value=text, kind=None),
+            ]
             parts.append(_rt_call("formatted", args, node))
         return _rt_call("fstring", parts, node)
 
@@ -134,7 +164,11 @@ class _Canonicalize(gast.NodeTransformer):
         return call
 
     def _leave_as_is(self, func: Any) -> bool:
-        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == RUNTIME:
+        if (
+            isinstance(func, gast.Attribute)
+            and isinstance(func.value, gast.Name)
+            and func.value.id == RUNTIME
+        ):
             return True
         target = self._resolve(func)
         if target is None:
@@ -165,7 +199,9 @@ class _Canonicalize(gast.NodeTransformer):
     def visit_Assert(self, node: gast.Assert) -> Any:
         self.generic_visit(node)
         msg = node.msg if node.msg is not None else gast.Constant(value=None, kind=None)
-        return templates.set_location(gast.Expr(value=_rt_call("assert_", [node.test, _lam(msg)], node)), node)
+        return templates.set_location(
+            gast.Expr(value=_rt_call("assert_", [node.test, _lam(msg)], node)), node
+        )
 
     def visit_Assign(self, node: gast.Assign) -> Any:
         self.generic_visit(node)
@@ -185,7 +221,9 @@ class _Canonicalize(gast.NodeTransformer):
         stmts = templates.quote(f"{tmp} = value", origin, value=value)
         for i, element in enumerate(target.elts):
             item = templates.quote_expr(f"{tmp}[{i}]", origin)
-            assign = templates.set_location(gast.Assign(targets=[element], value=item, type_comment=None), origin)
+            assign = templates.set_location(
+                gast.Assign(targets=[element], value=item, type_comment=None), origin
+            )
             result = self.visit_Assign(assign)
             stmts.extend(result if isinstance(result, list) else [result])
         return stmts
@@ -195,7 +233,9 @@ class _Canonicalize(gast.NodeTransformer):
         if isinstance(node.target, gast.Subscript) and self._is_local(node.target):
             load = templates.quote_expr("target", node, target=node.target)
             templates.set_location(load, node)
-            value = templates.set_location(gast.BinOp(left=load, op=node.op, right=node.value), node)
+            value = templates.set_location(
+                gast.BinOp(left=load, op=node.op, right=node.value), node
+            )
             return _functional_setitem(node.target, value, node)
         return node
 
@@ -212,7 +252,9 @@ class _Canonicalize(gast.NodeTransformer):
         ):
             target = call.func.value.id
             value = self.visit(call.args[0])
-            return templates.quote(f"{target} = {RUNTIME}.list_append({target}, value)", node, value=value)[0]
+            return templates.quote(
+                f"{target} = {RUNTIME}.list_append({target}, value)", node, value=value
+            )[0]
         self.generic_visit(node)
         return node
 
@@ -234,13 +276,15 @@ def _unpacks_into_items(target: Any) -> bool:
 
 
 def _functional_setitem(target: gast.Subscript, value: Any, origin: Any) -> Any:
-    """``base[index] = value`` as ``base = _t.setitem(base, index, value)``, through nested subscripts."""
+    """``base[index] = value`` as ``base = _t.setitem(base, index, value)``, nested ones too."""
     new_value = _rt_call("setitem", [_as_load(target.value), target.slice, value], origin)
     base = target.value
     if isinstance(base, gast.Subscript):
         return _functional_setitem(base, new_value, origin)
     store = _as_store(base)
-    return templates.set_location(gast.Assign(targets=[store], value=new_value, type_comment=None), origin)
+    return templates.set_location(
+        gast.Assign(targets=[store], value=new_value, type_comment=None), origin
+    )
 
 
 def _as_load(node: Any) -> Any:

@@ -28,13 +28,16 @@ from typing import Any
 import gast
 
 from tograph.analysis import liveness
+from tograph.frontend import names
 from tograph.lowering import templates
 from tograph.lowering.canonicalize import RUNTIME
 
 
 def _param_names(names: list[str], origin: Any) -> list[gast.Name]:
     return [
-        templates.locate_node(gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), origin)
+        templates.locate_node(
+            gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), origin
+        )
         for p in names
     ]
 
@@ -47,13 +50,14 @@ class _ControlFlow:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
         liveness.annotate(fn.body, set())
         needed: set[str] = set()
-        fn.body = self.block(fn.body, needed, set(liveness.params(fn)))
+        fn.body = self.block(fn.body, needed, set(names.params(fn)))
         self._init_undefined(fn, needed)
         return fn
 
     def _init_undefined(self, fn: gast.FunctionDef, missing: set[str]) -> None:
         inits = [
-            templates.quote(f"{name} = {RUNTIME}.Undefined({name!r})", fn.body[0])[0] for name in sorted(missing)
+            templates.quote(f"{name} = {RUNTIME}.Undefined({name!r})", fn.body[0])[0]
+            for name in sorted(missing)
         ]
         fn.body = inits + fn.body
 
@@ -65,7 +69,11 @@ class _ControlFlow:
         out: list[Any] = []
         for stmt in stmts:
             if isinstance(stmt, (gast.If, gast.While, gast.For)):
-                lower = {gast.If: self.if_stmt, gast.While: self.while_stmt, gast.For: self.for_stmt}[type(stmt)]
+                lower = {
+                    gast.If: self.if_stmt,
+                    gast.While: self.while_stmt,
+                    gast.For: self.for_stmt,
+                }[type(stmt)]
                 new, state, outputs = lower(stmt)
                 needed.update(set(state) - defined)
                 defined.update(outputs)
@@ -75,10 +83,12 @@ class _ControlFlow:
                 defined.add(stmt.name)
             else:
                 out.append(stmt)
-                defined.update(liveness.writes(stmt))
+                defined.update(names.writes(stmt))
         return out
 
-    def _state_function(self, name: str, params: list[str], body: list[Any], returns: list[str], origin: Any) -> gast.FunctionDef:
+    def _state_function(
+        self, name: str, params: list[str], body: list[Any], returns: list[str], origin: Any
+    ) -> gast.FunctionDef:
         """``def name(*params): body; return (*returns,)``, its own control flow lowered too."""
         inner_needed: set[str] = set()
         lowered = self.block(body, inner_needed, set(params)) or templates.quote("pass", origin)
@@ -90,14 +100,19 @@ class _ControlFlow:
 
     def if_stmt(self, node: gast.If) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        outputs = sorted(liveness.assigned(node.body + node.orelse) & node.live_out)
-        read_first = liveness.live_in(node.body, node.live_out) | liveness.live_in(node.orelse, node.live_out)
-        params = sorted(set(outputs) | (liveness.assigned(node.body + node.orelse) & read_first))
+        outputs = sorted(names.assigned(node.body + node.orelse) & node.live_out)
+        read_first = liveness.live_in(node.body, node.live_out) | liveness.live_in(
+            node.orelse, node.live_out
+        )
+        params = sorted(set(outputs) | (names.assigned(node.body + node.orelse) & read_first))
         body_fn = self._state_function(f"if_body_{n}", params, node.body, params, node)
         else_fn = self._state_function(f"else_body_{n}", params, node.orelse, params, node)
         call = templates.quote_expr(
             f"{RUNTIME}.if_stmt(test, if_body_{n}, else_body_{n}, state, names, outputs)",
-            node, test=node.test, state=templates.names_tuple(params), names=templates.strings_tuple(params),
+            node,
+            test=node.test,
+            state=templates.names_tuple(params),
+            names=templates.strings_tuple(params),
             outputs=templates.strings_tuple(outputs),
         )
         return [body_fn, else_fn, self._assign(outputs, call, node)], params, outputs
@@ -107,37 +122,50 @@ class _ControlFlow:
         if not outputs:
             return templates.set_location(gast.Expr(value=call), origin)
         target = templates.names_tuple(outputs, store=True)
-        return templates.set_location(gast.Assign(targets=[target], value=call, type_comment=None), origin)
+        return templates.set_location(
+            gast.Assign(targets=[target], value=call, type_comment=None), origin
+        )
 
     def while_stmt(self, node: gast.While) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        carried = sorted(liveness.assigned(node.body) & (node.live_header | node.live_out))
-        test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=node.test)[0]
+        carried = sorted(names.assigned(node.body) & (node.live_header | node.live_out))
+        test_fn = templates.quote(
+            f"def loop_test_{n}(params):\n    return test", node, test=node.test
+        )[0]
         test_fn.args.args = _param_names(carried, node)
         body_fn = self._state_function(f"loop_body_{n}", carried, node.body, carried, node)
         call = templates.quote_expr(
             f"{RUNTIME}.while_stmt(loop_test_{n}, loop_body_{n}, state, names)",
-            node, state=templates.names_tuple(carried), names=templates.strings_tuple(carried),
+            node,
+            state=templates.names_tuple(carried),
+            names=templates.strings_tuple(carried),
         )
         return [test_fn, body_fn, self._assign(carried, call, node)], carried, carried
 
     def for_stmt(self, node: gast.For) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        carried = sorted(liveness.assigned([node]) & (node.live_header | node.live_out))
+        carried = sorted(names.assigned([node]) & (node.live_header | node.live_out))
         item = f"item_{n}"
         bind_target = templates.quote(f"target = {item}", node, target=node.target)
-        body_fn = self._state_function(f"loop_body_{n}", [item] + carried, bind_target + node.body, carried, node)
+        body_fn = self._state_function(
+            f"loop_body_{n}", [item] + carried, bind_target + node.body, carried, node
+        )
         stmts: list[Any] = [body_fn]
         extra = "None"
         extra_test = getattr(node, "extra_test", None)
         if extra_test is not None:
-            test_fn = templates.quote(f"def loop_test_{n}(params):\n    return test", node, test=extra_test)[0]
+            test_fn = templates.quote(
+                f"def loop_test_{n}(params):\n    return test", node, test=extra_test
+            )[0]
             test_fn.args.args = _param_names(carried, node)
             stmts.insert(0, test_fn)
             extra = f"loop_test_{n}"
         call = templates.quote_expr(
             f"{RUNTIME}.for_stmt(iterable, {extra}, loop_body_{n}, state, names)",
-            node, iterable=node.iter, state=templates.names_tuple(carried), names=templates.strings_tuple(carried),
+            node,
+            iterable=node.iter,
+            state=templates.names_tuple(carried),
+            names=templates.strings_tuple(carried),
         )
         stmts.append(self._assign(carried, call, node))
         return stmts, carried, carried

@@ -15,7 +15,8 @@ import dataclasses
 import functools
 import threading
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import astor
 import gast
@@ -43,10 +44,9 @@ class Conversion:
         """The lowered function as Python source (what ``cf.code`` shows)."""
         return astor.to_source(gast.gast_to_ast(self.lowered), pretty_source="".join)
 
-    def instantiate(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """The lowered function bound to ``fn``'s current closure values."""
-        from tograph.lowering import runtime
-
+    def instantiate(self, fn: Callable[..., Any], runtime: types.ModuleType) -> Callable[..., Any]:
+        """The lowered function bound to ``fn``'s current closure values and to ``runtime``, the
+        module its code calls as ``_t`` (``tograph.staging.runtime``)."""
         cells = fn.__closure__ or ()
         return self.factory(runtime, *(_cell_value(c) for c in cells))
 
@@ -87,18 +87,41 @@ def _convert(fn: Callable[..., Any]) -> Conversion:
     return Conversion(parsed, node, factory)
 
 
-def _compile(node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[..., Any]) -> Callable[..., Any]:
+def _compile(
+    node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[..., Any]
+) -> Callable[..., Any]:
     params = [RUNTIME, *parsed.freevars]
     factory_def = gast.FunctionDef(
         name=_FACTORY,
         args=gast.arguments(
-            args=[gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None) for p in params],
-            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
+            args=[
+                gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None)
+                for p in params
+            ],
+            posonlyargs=[],
+            vararg=None,
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=None,
+            defaults=[],
         ),
-        body=[node, gast.Return(value=gast.Name(id=node.name, ctx=gast.Load(), annotation=None, type_comment=None))],
-        decorator_list=[], returns=None, type_comment=None, type_params=[],
+        body=[
+            node,
+            gast.Return(
+                value=gast.Name(id=node.name, ctx=gast.Load(), annotation=None, type_comment=None)
+            ),
+        ],
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        type_params=[],
     )
-    for part in [factory_def, *factory_def.args.args, factory_def.body[-1], factory_def.body[-1].value]:
+    for part in [
+        factory_def,
+        *factory_def.args.args,
+        factory_def.body[-1],
+        factory_def.body[-1].value,
+    ]:
         templates.locate_node(part, node)
     module = gast.Module(body=[factory_def], type_ignores=[])
     tree = gast.gast_to_ast(module)
@@ -109,7 +132,9 @@ def _compile(node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[
             _locate(tree, node.lineno)
             code = compile(tree, parsed.filename, "exec")
     except (SyntaxError, ValueError, TypeError) as exc:
-        raise errors.InternalError(f"the lowered code of {parsed.name} does not compile: {exc}") from exc
+        raise errors.InternalError(
+            f"the lowered code of {parsed.name} does not compile: {exc}"
+        ) from exc
     origin.register([code])
     namespace: dict[str, Any] = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - our own generated code
@@ -118,6 +143,7 @@ def _compile(node: gast.FunctionDef, parsed: parse.ParsedFunction, fn: Callable[
 
 def _locate(tree: ast.AST, default_line: int) -> None:
     """Fills in locations that templates left out, from the nearest located ancestor."""
+
     def fill(node: ast.AST, line: int) -> None:
         if "lineno" in node._attributes:
             if getattr(node, "lineno", None) is None:

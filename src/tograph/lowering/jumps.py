@@ -1,4 +1,4 @@
-"""Lowering step 1: ``return``, ``break`` and ``continue`` inside control flow become flag variables.
+"""Lowering step 1: ``return``, ``break`` and ``continue`` in control flow become flag variables.
 
 Input: a gast ``FunctionDef``. Output: the same function in which control only leaves a statement
 at its end, so branches and loop bodies can become functions. An ``if`` whose body ends in
@@ -36,7 +36,7 @@ def _contains(stmts: list[Any], kinds: tuple[type, ...], into_loops: bool) -> bo
 
 
 def _always_returns(stmts: list[Any]) -> bool:
-    """Whether control never falls off the end of ``stmts`` (it returns, raises or loops forever)."""
+    """Whether control never falls off the end of ``stmts`` (returns, raises or loops forever)."""
     if not stmts:
         return False
     last = stmts[-1]
@@ -52,7 +52,11 @@ class _Names:
     """Fresh flag names that clash with no name of the function."""
 
     def __init__(self, fn: gast.FunctionDef, taken: set[str] | None):
-        self.taken = taken if taken is not None else {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+        self.taken = (
+            taken
+            if taken is not None
+            else {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+        )
         self.counter = itertools.count(1)
 
     def fresh(self, base: str, numbered: bool = True) -> str:
@@ -72,7 +76,8 @@ def lower_jumps(fn: gast.FunctionDef, taken: set[str] | None = None) -> gast.Fun
     fn.body = _LoopJumps(names).block(fn.body)
     nested_return = any(
         _contains(s.body + s.orelse, (gast.Return,), into_loops=True)
-        for s in fn.body if isinstance(s, (gast.If, gast.While, gast.For))
+        for s in fn.body
+        if isinstance(s, (gast.If, gast.While, gast.For))
     )
     if nested_return:
         fn.body = _Returns(names).lower(fn.body)
@@ -94,7 +99,9 @@ class _Returns:
         body = _continuations(body)
         self.flag_used = self._needs_flag(body)
         new_body = self.block(body)
-        prologue = templates.quote(f"{self.retval} = {RUNTIME}.Placeholder({self.retval!r})", body[0])
+        prologue = templates.quote(
+            f"{self.retval} = {RUNTIME}.Placeholder({self.retval!r})", body[0]
+        )
         if self.flag_used:
             prologue += templates.quote(f"{self.flag} = False", body[0])
         epilogue = templates.quote(f"return {self.retval}", body[-1])
@@ -107,7 +114,9 @@ class _Returns:
                 return True
             if i + 1 < len(stmts) and self._may_return(stmt):
                 return True
-            if isinstance(stmt, gast.If) and self._needs_flag(stmt.body) | self._needs_flag(stmt.orelse):
+            if isinstance(stmt, gast.If) and self._needs_flag(stmt.body) | self._needs_flag(
+                stmt.orelse
+            ):
                 return True
         return False
 
@@ -143,7 +152,9 @@ class _Returns:
         if isinstance(stmt, gast.If):
             stmt.body = self.block(stmt.body, in_loop)
             stmt.orelse = self.block(stmt.orelse, in_loop)
-        elif isinstance(stmt, (gast.While, gast.For)) and _contains(stmt.body, (gast.Return,), True):
+        elif isinstance(stmt, (gast.While, gast.For)) and _contains(
+            stmt.body, (gast.Return,), True
+        ):
             stmt.body = self.block(stmt.body, in_loop=True)
             _add_exit_test(stmt, f"not {self.flag}")
         return [stmt]
@@ -179,7 +190,9 @@ def _add_exit_test(loop: Any, test: str) -> None:
         if previous is None:
             loop.extra_test = templates.quote_expr(test, loop)
         else:
-            loop.extra_test = templates.quote_expr(f"{test} and (previous)", loop, previous=previous)
+            loop.extra_test = templates.quote_expr(
+                f"{test} and (previous)", loop, previous=previous
+            )
 
 
 class _LoopJumps:
@@ -201,7 +214,9 @@ class _LoopJumps:
         return out
 
     def loop(self, loop: Any) -> list[Any]:
-        if isinstance(loop, gast.While) and any(isinstance(n, gast.NamedExpr) for n in gast.walk(loop.test)):
+        if isinstance(loop, gast.While) and any(
+            isinstance(n, gast.NamedExpr) for n in gast.walk(loop.test)
+        ):
             # `while (y := f()) > 0:` assigns in the test: test inside the body, where the
             # assignment lands in the loop's state: `while True: if not test: break`.
             exit_ = templates.quote("if not test:\n    break", loop.test, test=loop.test)
@@ -212,7 +227,9 @@ class _LoopJumps:
         before: list[Any] = []
         if _contains(loop.body, (gast.Continue,), into_loops=False):
             flag = self.names.fresh("continue")
-            loop.body = templates.quote(f"{flag} = False", loop) + _FlagJump(gast.Continue, flag).block(loop.body)
+            loop.body = templates.quote(f"{flag} = False", loop) + _FlagJump(
+                gast.Continue, flag
+            ).block(loop.body)
         has_break = _contains(loop.body, (gast.Break,), into_loops=False)
         if has_break:
             flag = self.names.fresh("break")

@@ -15,11 +15,15 @@ import gast
 
 
 def name(id_: str, store: bool = False) -> gast.Name:
-    return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None, type_comment=None)
+    return gast.Name(
+        id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None, type_comment=None
+    )
 
 
 def names_tuple(ids: list[str] | tuple[str, ...], store: bool = False) -> gast.Tuple:
-    return gast.Tuple(elts=[name(i, store) for i in ids], ctx=gast.Store() if store else gast.Load())
+    return gast.Tuple(
+        elts=[name(i, store) for i in ids], ctx=gast.Store() if store else gast.Load()
+    )
 
 
 def strings_tuple(items: list[str] | tuple[str, ...]) -> gast.Tuple:
@@ -79,7 +83,11 @@ class _Substitute(gast.NodeTransformer):
     def _splice(self, stmts: list[Any]) -> list[Any]:
         out: list[Any] = []
         for stmt in stmts:
-            if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Name) and isinstance(self.subs.get(stmt.value.id), list):
+            if (
+                isinstance(stmt, gast.Expr)
+                and isinstance(stmt.value, gast.Name)
+                and isinstance(self.subs.get(stmt.value.id), list)
+            ):
                 out.extend(self.subs[stmt.value.id])  # spliced statements are used once: no copy
             elif isinstance(stmt, list):
                 out.extend(stmt)

@@ -1,15 +1,17 @@
 """The primitives, one module per family; importing this package registers them all."""
 
-from tograph.ops import effects  # noqa: F401
-from tograph.ops import elementwise  # noqa: F401
-from tograph.ops import lists  # noqa: F401
-from tograph.ops import control  # noqa: F401
-from tograph.ops import creation  # noqa: F401
-from tograph.ops import indexing  # noqa: F401
-from tograph.ops import join  # noqa: F401
-from tograph.ops import linalg  # noqa: F401
-from tograph.ops import reductions  # noqa: F401
-from tograph.ops import shape  # noqa: F401
-from tograph.ops import composites  # noqa: F401
-from tograph.ops import solvers  # noqa: F401
-from tograph.ops import autodiff_ops  # noqa: F401
+from tograph.ops import (
+    composites,  # noqa: F401
+    control,  # noqa: F401
+    creation,  # noqa: F401
+    effects,  # noqa: F401
+    elementwise,  # noqa: F401
+    indexing,  # noqa: F401
+    join,  # noqa: F401
+    linalg,  # noqa: F401
+    lists,  # noqa: F401
+    reductions,  # noqa: F401
+    shape,  # noqa: F401
+    solvers,  # noqa: F401
+    stacks,  # noqa: F401
+)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import operator
 import warnings
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,21 +25,9 @@ from tograph.trace import tensor
 _WEAK_PROBES = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}
 
 
-def is_tensor(value: Any) -> bool:
-    """Whether ``value`` is a tensor (symbolic or eager), not a static value."""
-    return isinstance(value, tensor.TensorBase)
-
-
-def contains_tensor(value: Any) -> bool:
-    """Whether ``value`` is a tensor or a (nested) list or tuple holding one."""
-    if isinstance(value, (list, tuple)):
-        return any(contains_tensor(v) for v in value)
-    return is_tensor(value)
-
-
 def operand_type(value: Any) -> types.TensorType:
     """The type of a NumPy-call argument: a tensor's type, or the type of a static value."""
-    return value.type if is_tensor(value) else types.type_of(value)
+    return value.type if tensor.is_tensor(value) else types.type_of(value)
 
 
 def fmt(shape: Sequence[Any]) -> str:
@@ -127,7 +116,7 @@ def split_dims(shape: Any, op: str) -> tuple[tuple[int | None, ...], list[Any]]:
     ``shape`` is an int, a scalar tensor, a sequence of ints and scalar tensors, or a 1-D tensor
     of known length (split into its elements).
     """
-    if is_tensor(shape):
+    if tensor.is_tensor(shape):
         entries: Sequence[Any] = (shape,) if shape.ndim == 0 else tuple(shape)
     elif isinstance(shape, np.ndarray):
         entries = tuple(shape.reshape(-1).tolist()) if shape.ndim else (shape.item(),)
@@ -138,7 +127,7 @@ def split_dims(shape: Any, op: str) -> tuple[tuple[int | None, ...], list[Any]]:
     static: list[int | None] = []
     dynamic: list[Any] = []
     for entry in entries:
-        if is_tensor(entry):
+        if tensor.is_tensor(entry):
             static.append(None)
             dynamic.append(entry)
             continue

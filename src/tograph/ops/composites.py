@@ -16,7 +16,7 @@ import numpy as np
 
 from tograph.ir import primitives, types
 from tograph.ops import common, elementwise, indexing, join, reductions, shape
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 
 def _argsort_rule(x: types.TensorType, *, axis: int, kind: str | None) -> types.TensorType:
@@ -38,7 +38,9 @@ def _flat_or_axis(a: Any, axis: Any, name: str) -> tuple[Any, int]:
 
 
 @dispatch.implements(np.argsort)
-def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None) -> Any:
+def argsort(
+    a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
+) -> Any:
     """``np.argsort`` with NumPy's own algorithm (``kind``), so ties come out in the same order."""
     if order is not None:
         raise dispatch.unsupported("np.argsort with order=")
@@ -84,7 +86,9 @@ def _along(ndim: int, axis: int, piece: slice) -> tuple[slice, ...]:
 
 
 @dispatch.implements(np.diff)
-def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = np._NoValue, append: Any = np._NoValue) -> Any:
+def diff(
+    a: Any, n: int = 1, axis: int = -1, prepend: Any = np._NoValue, append: Any = np._NoValue
+) -> Any:
     """``np.diff``: ``n`` times the difference of neighbours along ``axis``."""
     if prepend is not np._NoValue or append is not np._NoValue:
         raise dispatch.unsupported("np.diff with prepend= or append=")
@@ -93,14 +97,20 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = np._NoValue, append:
     for _ in range(n):
         later = indexing.getitem(a, _along(ndim, axis, slice(1, None)))
         earlier = indexing.getitem(a, _along(ndim, axis, slice(None, -1)))
-        a = np.not_equal(later, earlier) if common.operand_type(a).dtype == np.bool_ else later - earlier
+        a = (
+            np.not_equal(later, earlier)
+            if common.operand_type(a).dtype == np.bool_
+            else later - earlier
+        )
     return a
 
 
 @dispatch.implements(np.roll)
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """``np.roll`` with a static shift: two slices joined the other way round."""
-    if not isinstance(shift, (int, np.integer)) or not (axis is None or isinstance(axis, (int, np.integer))):
+    if not isinstance(shift, (int, np.integer)) or not (
+        axis is None or isinstance(axis, (int, np.integer))
+    ):
         raise dispatch.unsupported("np.roll with a tensor or tuple shift or axis")
     flat = axis is None
     src, axis = _flat_or_axis(a, axis, "roll")
@@ -118,7 +128,9 @@ def _triangle(m: Any, k: int, lower: bool, name: str) -> Any:
     if len(dims) < 2:
         raise dispatch.unsupported(f"np.{name} of a tensor with fewer than 2 dimensions")
     keep = np.tri(dims[-2], dims[-1], k=k if lower else k - 1, dtype=bool)
-    return elementwise.where_p.bind(keep if lower else ~keep, m, np.zeros((), dtype=common.operand_type(m).dtype))
+    return elementwise.where_p.bind(
+        keep if lower else ~keep, m, np.zeros((), dtype=common.operand_type(m).dtype)
+    )
 
 
 @dispatch.implements(np.tril)
@@ -134,7 +146,9 @@ def triu(m: Any, k: int = 0) -> Any:
 
 
 @dispatch.implements(np.isclose)
-def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Any:
+def isclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Any:
     """``np.isclose``: ``|a - b| <= atol + rtol * |b|``, equal infinities close, NaNs if asked."""
     a, b = _inexact(a), _inexact(b)
     close = np.less_equal(np.abs(a - b), atol + rtol * np.abs(b))
@@ -149,11 +163,17 @@ def _inexact(x: Any) -> Any:
     t = common.operand_type(x)
     if t.dtype.kind in "fc":
         return x
-    return elementwise.astype_p.bind(x, dtype=np.dtype(np.float64), weak=False) if common.is_tensor(x) else np.float64(x)
+    return (
+        elementwise.astype_p.bind(x, dtype=np.dtype(np.float64), weak=False)
+        if tensor.is_tensor(x)
+        else np.float64(x)
+    )
 
 
 @dispatch.implements(np.allclose)
-def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Any:
+def allclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Any:
     """``np.allclose``; a Python bool in eager code, so a weak bool here."""
     every = reductions.all_p.bind(isclose(a, b, rtol, atol, equal_nan), axis=None, keepdims=False)
     return elementwise.astype_p.bind(every, dtype=np.dtype(np.bool_), weak=True)

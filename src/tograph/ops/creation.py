@@ -23,7 +23,7 @@ import numpy as np
 from tograph import errors
 from tograph.ir import primitives, types
 from tograph.ops import common, join
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 
 def _check_static_dims(dims: tuple[int | None, ...], op: str) -> None:
@@ -80,7 +80,7 @@ def _like(
     """The shape of ``a`` unless given (unknown dims read at run time); its dtype by default."""
     t = common.operand_type(a)
     if shape is None:
-        shape = a.shape if common.is_tensor(a) else t.shape
+        shape = a.shape if tensor.is_tensor(a) else t.shape
     return _full(name, shape, fill_value, t.dtype if dtype is None else dtype, order, kwargs)
 
 
@@ -190,7 +190,7 @@ def eye(
 ) -> Any:
     """``np.eye`` with tensor sizes; ``k`` must be static."""
     _reject("eye", order, kwargs)
-    if common.is_tensor(k):
+    if tensor.is_tensor(k):
         raise dispatch.unsupported("np.eye with a tensor k")
     static, dynamic = common.split_dims((N, N if M is None else M), "eye")
     return eye_p.bind(*dynamic, shape=static, k=operator.index(k), dtype=np.dtype(dtype))
@@ -256,7 +256,7 @@ def linspace(
     _reject("linspace", None, kwargs)
     if retstep:
         raise dispatch.unsupported("np.linspace with retstep=True")
-    dynamic = [num] if common.is_tensor(num) else []
+    dynamic = [num] if tensor.is_tensor(num) else []
     static_num = None if dynamic else operator.index(num)
     dtype = None if dtype is None else np.dtype(dtype)
     return linspace_p.bind(

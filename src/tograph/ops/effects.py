@@ -26,9 +26,10 @@ from tograph.ir import primitives, types
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
+
 @dataclasses.dataclass(frozen=True)
 class FormatSlot:
-    """A template slot formatted like an f-string field: ``{x!r:.3f}`` is ``FormatSlot(".3f", "r")``."""
+    """How a template slot is formatted: ``{x!r:.3f}`` is ``FormatSlot(".3f", "r")``."""
 
     spec: str = ""
     conversion: str = ""
@@ -38,7 +39,12 @@ class FormatSlot:
         return format(converted, self.spec)
 
     def __repr__(self) -> str:
-        return "{" + (f"!{self.conversion}" if self.conversion else "") + (f":{self.spec}" if self.spec else "") + "}"
+        return (
+            "{"
+            + (f"!{self.conversion}" if self.conversion else "")
+            + (f":{self.spec}" if self.spec else "")
+            + "}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,7 +62,11 @@ def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
     """The template's parts with the run-time values in the ``None`` and ``FormatSlot`` slots."""
     remaining = iter(values)
     return [
-        part if isinstance(part, str) else next(remaining) if part is None else part.render(next(remaining))
+        part
+        if isinstance(part, str)
+        else next(remaining)
+        if part is None
+        else part.render(next(remaining))
         for part in template
     ]
 
@@ -207,7 +217,9 @@ def _raise_rule(*, exception: BaseException) -> tuple[()]:
     return ()
 
 
-raise_p = primitives.Primitive("raise", _raise_impl, _raise_rule, multiple_results=True, effectful=True)
+raise_p = primitives.Primitive(
+    "raise", _raise_impl, _raise_rule, multiple_results=True, effectful=True
+)
 
 
 def raise_(exception: BaseException) -> None:

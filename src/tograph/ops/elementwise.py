@@ -1,4 +1,4 @@
-"""Elementwise primitives: arithmetic, comparisons, logic, math functions, ``where``, ``clip``, ``astype``.
+"""Elementwise primitives: arithmetic, comparisons, logic, math, ``where``, ``clip``, ``astype``.
 
 Result dtypes are NumPy's own: the type rule asks NumPy for the dtype of the same ufunc applied to
 tiny values of the input dtypes (weak inputs as Python scalars), so promotion follows NumPy 2 and
@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import operator
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -29,20 +30,26 @@ def _probe_value(t: types.TensorType) -> Any:
 
 
 @functools.lru_cache(maxsize=4096)
-def _probe_dtype(name: str, fn: Callable[..., Any], in_types: tuple[types.TensorType, ...]) -> tuple[np.dtype, bool]:
-    """NumPy's result dtype of ``fn`` on values of ``in_types``, and whether it is a Python scalar."""
+def _probe_dtype(
+    name: str, fn: Callable[..., Any], in_types: tuple[types.TensorType, ...]
+) -> tuple[np.dtype, bool]:
+    """NumPy's result dtype of ``fn`` on values of ``in_types``, and whether it is Python's."""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
             out = fn(*(_probe_value(t) for t in in_types))
         except (TypeError, np.exceptions.DTypePromotionError) as exc:
             pretty = ", ".join(str(t) for t in in_types)
-            raise errors.DTypeError(f"{name} does not support operands of types ({pretty}): {exc}") from None
+            raise errors.DTypeError(
+                f"{name} does not support operands of types ({pretty}): {exc}"
+            ) from None
     return np.asarray(out).dtype, types.is_python_scalar(out)
 
 
-def elementwise_rule(name: str, fn: Callable[..., Any], pyop: Callable[..., Any] | None = None) -> Callable[..., types.TensorType]:
-    """Type rule of an elementwise op: broadcast shapes, NumPy's dtype; weak if Python's op says so."""
+def elementwise_rule(
+    name: str, fn: Callable[..., Any], pyop: Callable[..., Any] | None = None
+) -> Callable[..., types.TensorType]:
+    """Type rule of an elementwise op: broadcast shapes, NumPy's dtype; weak if Python's op is."""
 
     def rule(*in_types: types.TensorType) -> types.TensorType:
         shape = types.broadcast_shapes(*(t.shape for t in in_types), what=f"operands of {name}")
@@ -67,7 +74,9 @@ def _operator_emit(symbol: str) -> primitives.Emitter:
     return emit
 
 
-def _define(name: str, ufunc: Any, pyop: Callable[..., Any] | None = None, symbol: str | None = None) -> primitives.Primitive:
+def _define(
+    name: str, ufunc: Any, pyop: Callable[..., Any] | None = None, symbol: str | None = None
+) -> primitives.Primitive:
     """An elementwise primitive; with an operator ``symbol`` its kernel is Python's operator, which
     is the ufunc on arrays and keeps Python's meaning on Python scalars (weak values)."""
     emit = _operator_emit(symbol) if symbol else None
@@ -106,7 +115,9 @@ right_shift_p = _define("right_shift", np.right_shift, operator.rshift, ">>")
 negative_p = _define("negative", np.negative, operator.neg, "-")
 positive_p = _define("positive", np.positive, operator.pos, "+")
 invert_p = _define("invert", np.invert, operator.invert, "~")
-abs_p = primitives.Primitive("abs", abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})")
+abs_p = primitives.Primitive(
+    "abs", abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})"
+)
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
 
 maximum_p = _define("maximum", np.maximum)
@@ -162,7 +173,9 @@ def _round_impl(x: Any, decimals: int) -> Any:
     return np.round(x, decimals)
 
 
-round_p = primitives.Primitive("round", _round_impl, lambda x, decimals: elementwise_rule("round", np.round)(x))
+round_p = primitives.Primitive(
+    "round", _round_impl, lambda x, decimals: elementwise_rule("round", np.round)(x)
+)
 
 
 @dispatch.implements(np.round, np.around)
@@ -231,3 +244,15 @@ def _astype_emit(ctx: primitives.EmitContext, eqn: Any, args: Any) -> str:
 
 
 astype_p = primitives.Primitive("astype", _astype_impl, _astype_rule, emit=_astype_emit)
+
+
+@dispatch.implements(np.astype)
+def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    """``np.astype`` and ``x.astype``: a strong (NumPy) value of ``dtype``."""
+    return astype_p.bind(x, dtype=np.dtype(dtype), weak=False)
+
+
+@dispatch.implements(round)
+def _round_to_int(x: Any) -> Any:
+    """``round(x)`` of a 0-d tensor: a Python int, as for a NumPy scalar."""
+    return astype_p.bind(round_p.bind(x, decimals=0), dtype=np.dtype(np.int64), weak=True)

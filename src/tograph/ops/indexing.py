@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
 from tograph.ops import common, join
+from tograph.trace import dispatch, tensor
 
 # ---- the index param ---------------------------------------------------------------------
 
@@ -126,7 +128,7 @@ def parse_index(index: Any) -> tuple[Index, list[Any]]:
 def _parse_item(item: Any, arg: Callable[[Any], Arg]) -> Any:
     if item is None or item is Ellipsis:
         return item
-    if common.is_tensor(item):
+    if tensor.is_tensor(item):
         return arg(item)
     if isinstance(item, slice):
         return Slice(*(_parse_bound(p, arg) for p in (item.start, item.stop, item.step)))
@@ -134,7 +136,7 @@ def _parse_item(item: Any, arg: Callable[[Any], Arg]) -> Any:
         return StaticArray(np.asarray(item))
     if isinstance(item, (int, np.integer)):
         return int(item)
-    if isinstance(item, (list, tuple)) and common.contains_tensor(item):
+    if isinstance(item, (list, tuple)) and tensor.contains_tensor(item):
         return arg(join.as_array(item))
     if isinstance(item, (list, tuple, np.ndarray)):
         empty = isinstance(item, (list, tuple)) and not item
@@ -153,7 +155,7 @@ def _parse_item(item: Any, arg: Callable[[Any], Arg]) -> Any:
 def _parse_bound(bound: Any, arg: Callable[[Any], Arg]) -> Any:
     if bound is None:
         return None
-    if common.is_tensor(bound):
+    if tensor.is_tensor(bound):
         return arg(bound)
     try:
         return operator.index(bound)
@@ -342,6 +344,7 @@ def _getitem_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) ->
 getitem_p = primitives.Primitive("getitem", _getitem_impl, _getitem_rule, emit=_getitem_emit)
 
 
+@dispatch.implements(operator.getitem)
 def getitem(x: Any, index: Any) -> Any:
     """``x[index]``; ``x`` or parts of ``index`` are tensors.
 
@@ -395,3 +398,34 @@ def setitem(x: Any, index: Any, value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         value = join.as_array(value)
     return setitem_p.bind(x, value, *dynamic, index=parsed)
+
+
+# ---- index_add -------------------------------------------------------------------------------
+
+
+def _index_add_impl(base: Any, update: Any, *args: Any, index: Index) -> Any:
+    out = np.array(base)
+    where = index.build(args)
+    if any(np.ndim(item) > 0 and np.asarray(item).dtype.kind in "iu" for item in where):
+        np.add.at(out, where, update)
+    else:
+        out[where] += update
+    return out
+
+
+def _index_add_rule(
+    base: types.TensorType,
+    update: types.TensorType,
+    *arg_types: types.TensorType,
+    index: Index,
+) -> types.TensorType:
+    target = indexed_shape(base, arg_types, index, "index_add")
+    if not common.broadcastable_to(update.shape, target):
+        raise errors.ShapeError(
+            f"index_add: an update of shape {common.fmt(update.shape)} does not broadcast to "
+            f"{common.fmt(target)}"
+        )
+    return base.strong()
+
+
+index_add_p = primitives.Primitive("index_add", _index_add_impl, _index_add_rule)

@@ -12,14 +12,15 @@ stacked with ``lists.stack``.
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
 from tograph.ops import common, elementwise, lists, shape
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 # ---- concatenate and stack --------------------------------------------------------------
 
@@ -108,7 +109,7 @@ def concatenate(
     (its subarrays along axis 0 are joined) or a tensor list."""
     _reject("concatenate", {"out": out, "dtype": dtype, "casting": casting})
     arrays = _as_sequence(arrays)
-    if common.is_tensor(arrays):
+    if tensor.is_tensor(arrays):
         return _concatenate_subarrays(arrays, axis)
     return concatenate_p.bind(*_operands(arrays), axis=None if axis is None else int(axis))
 
@@ -137,7 +138,7 @@ def stack(
     ``arrays`` may be one tensor (its subarrays along axis 0 are stacked) or a tensor list."""
     _reject("stack", {"out": out, "dtype": dtype, "casting": casting})
     arrays = _as_sequence(arrays)
-    if common.is_tensor(arrays):
+    if tensor.is_tensor(arrays):
         if arrays.ndim == 0:
             raise errors.ShapeError("stack: a 0-d array is not a sequence of arrays")
         k = common.normalize_axis(axis, arrays.type, "stack")
@@ -161,7 +162,7 @@ def as_array(value: Any, dtype: Any = None) -> Any:
     if _is_tensor_list(value):
         stacked = lists.stack(value)
         return stacked if dtype is None else _cast(stacked, np.dtype(dtype))
-    if not common.contains_tensor(value):
+    if not tensor.contains_tensor(value):
         return np.array(value, dtype=dtype)
     target = (
         np.dtype(dtype)
@@ -180,7 +181,7 @@ def _leaf_dtypes(value: Any) -> list[np.dtype]:
 def _stack_nested(value: Any, dtype: np.dtype) -> Any:
     if isinstance(value, (list, tuple)):
         return stack_p.bind(*(_stack_nested(v, dtype) for v in value), axis=0)
-    if not common.is_tensor(value):
+    if not tensor.is_tensor(value):
         return np.asarray(value, dtype=dtype)
     return _cast(value, dtype)
 

@@ -9,7 +9,8 @@ multiply for scalars). Type rules check that contracted dimensions agree, naming
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

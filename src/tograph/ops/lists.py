@@ -29,7 +29,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from tograph import errors
-from tograph.ir import core, primitives, printer, types
+from tograph.ir import core, primitives, types
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -157,7 +157,7 @@ def check_single_push(graph: core.Graph) -> None:
     for eqn in graph.eqns:
         for atom in eqn.inputs:
             if isinstance(atom, core.Var) and atom in consumed:
-                _raise_reused(graph, consumed[atom], f"by `{printer.format_eqn(graph, eqn)}`")
+                _raise_reused(graph, consumed[atom], f"by `{core.format_eqn(graph, eqn)}`")
         if eqn.prim is list_push_p and isinstance(eqn.inputs[0], core.Var):
             consumed[eqn.inputs[0]] = eqn
         for sub in eqn.subgraphs():
@@ -169,7 +169,7 @@ def check_single_push(graph: core.Graph) -> None:
 
 def _raise_reused(graph: core.Graph, push: core.Eqn, where: str) -> NoReturn:
     raise errors.InternalError(
-        f"list value consumed by `{printer.format_eqn(graph, push)}` is used again {where}; "
+        f"list value consumed by `{core.format_eqn(graph, push)}` is used again {where}; "
         f"list_push appends in place, so a pushed list must be dead\n{graph}"
     )
 

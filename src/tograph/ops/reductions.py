@@ -9,14 +9,15 @@ probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the resu
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
 from tograph.ops import common
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 # ---- type rules --------------------------------------------------------------------------
 
@@ -157,7 +158,7 @@ def _spread(
     rest: dict[str, Any],
 ) -> Any:
     _reject(prim.name, out, rest)
-    if common.is_tensor(ddof):
+    if tensor.is_tensor(ddof):
         raise dispatch.unsupported(f"np.{prim.name} with a tensor ddof")
     return _reduce(prim, a, axis, keepdims, dtype=_dtype(dtype), ddof=ddof)
 
@@ -211,3 +212,59 @@ def _cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any
     if axis is not None:
         axis = common.normalize_axis(axis, common.operand_type(a), "cumsum")
     return cumsum_p.bind(a, axis=axis, dtype=_dtype(dtype))
+
+
+# ---- reduce_to -----------------------------------------------------------------------------
+
+
+def _reduce_to_impl(g: Any, *dims: Any, shape: tuple[int | None, ...]) -> Any:
+    target = common.fill_dims(shape, dims)
+    g = np.asarray(g)
+    lead = max(g.ndim - len(target), 0)
+    offset = len(target) - (g.ndim - lead)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, d in enumerate(g.shape[lead:]) if target[offset + i] == 1 and d != 1
+    )
+    if axes:
+        g = np.sum(g, axis=axes, keepdims=True)
+    return np.reshape(g, target)[()] if target == () else np.reshape(g, target)
+
+
+def _reduce_to_rule(
+    g: types.TensorType, *dims: types.TensorType, shape: tuple[int | None, ...]
+) -> types.TensorType:
+    common.check_dim_types(dims, "reduce_to")
+    if len(dims) != shape.count(None):
+        raise errors.InternalError(f"reduce_to to {shape} got {len(dims)} run-time dims")
+    return types.TensorType(g.dtype, shape)
+
+
+def _reduce_to_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> str:
+    """An array's ``.sum`` (and ``.reshape``) when both shapes are static, else the kernel."""
+    g, target = eqn.inputs[0].type, eqn.params["shape"]
+    lead = g.ndim - len(target)
+    if g.weak or not g.is_static_shape or None in target or lead < 0:
+        return f"{ctx.const(_reduce_to_impl)}({', '.join(args)}, shape={target!r})"
+    ones = tuple(lead + i for i, d in enumerate(target) if d == 1 and g.shape[lead + i] != 1)
+    if not ones:
+        return f"{args[0]}.sum(axis={tuple(range(lead))!r})"
+    summed = f"{args[0]}.sum(axis={tuple(range(lead)) + ones!r}, keepdims=True)"
+    return summed if not lead else f"{summed}.reshape({target!r})"
+
+
+reduce_to_p = primitives.Primitive(
+    "reduce_to", _reduce_to_impl, _reduce_to_rule, emit=_reduce_to_emit
+)
+
+
+def reduce_to(g: Any, like: Any) -> Any:
+    """``g`` summed over the axes along which ``like`` was broadcast to ``g``'s shape.
+
+    Emits nothing when the shapes are the same and static; else a ``reduce_to`` whose unknown
+    target dims are read from ``like`` at run time.
+    """
+    g_type, target = common.operand_type(g), common.operand_type(like).shape
+    if g_type.shape == target and g_type.is_static_shape:
+        return g
+    dims = [like.shape[i] for i, d in enumerate(target) if d is None]
+    return reduce_to_p.bind(g, *dims, shape=target)

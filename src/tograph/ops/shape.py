@@ -12,7 +12,8 @@ of an unknown dim): they become extra inputs, and ``shape`` params hold ``None``
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -285,7 +286,7 @@ size_p = primitives.Primitive(
 @dispatch.implements(np.shape)
 def _shape(a: Any) -> tuple[Any, ...]:
     """``np.shape``: ints for static dims, weak scalar tensors for run-time ones."""
-    return a.shape
+    return tuple(d if d is not None else dim_p.bind(a, axis=i) for i, d in enumerate(a.type.shape))
 
 
 @dispatch.implements(np.ndim)
@@ -296,4 +297,26 @@ def _ndim(a: Any) -> int:
 @dispatch.implements(np.size)
 def _size(a: Any, axis: Any = None) -> Any:
     """``np.size``: an int if known statically, else a weak scalar tensor."""
-    return a.size if axis is None else a.shape[common.normalize_axis(axis, a.type, "size")]
+    if axis is not None:
+        return _shape(a)[common.normalize_axis(axis, a.type, "size")]
+    return a.type.size if a.type.size is not None else size_p.bind(a)
+
+
+# ---- matrix_transpose ------------------------------------------------------------------------
+
+
+def _matrix_transpose_rule(x: types.TensorType) -> types.TensorType:
+    if x.ndim < 2:
+        raise errors.ShapeError(
+            f"matrix_transpose: the array must be at least 2-d, got shape {common.fmt(x.shape)}"
+        )
+    return types.TensorType(x.dtype, x.shape[:-2] + (x.shape[-1], x.shape[-2]))
+
+
+matrix_transpose_p = primitives.Primitive(
+    "matrix_transpose",
+    np.matrix_transpose,
+    _matrix_transpose_rule,
+    emit=lambda ctx, eqn, args: f"{args[0]}.mT",
+)
+dispatch.implements(np.matrix_transpose)(matrix_transpose_p.bind)

@@ -21,7 +21,9 @@ from tograph.trace import dispatch
 def _square(name: str, a: types.TensorType) -> None:
     n, m = (a.shape[-2], a.shape[-1]) if a.ndim >= 2 else (None, None)
     if a.ndim < 2 or (n is not None and m is not None and n != m):
-        raise errors.ShapeError(f"{name}: expected square matrices (..., n, n), got shape {a.shape}")
+        raise errors.ShapeError(
+            f"{name}: expected square matrices (..., n, n), got shape {a.shape}"
+        )
 
 
 @functools.lru_cache(maxsize=256)
@@ -30,7 +32,9 @@ def _result_dtype(fn: Any, *dtypes: np.dtype) -> np.dtype:
     try:
         return fn(*probes).dtype
     except TypeError as exc:
-        raise errors.DTypeError(f"{fn.__name__}: unsupported dtypes {[str(d) for d in dtypes]}: {exc}") from None
+        raise errors.DTypeError(
+            f"{fn.__name__}: unsupported dtypes {[str(d) for d in dtypes]}: {exc}"
+        ) from None
 
 
 def _inv_rule(a: types.TensorType) -> types.TensorType:
@@ -49,10 +53,14 @@ def _solve_rule(a: types.TensorType, b: types.TensorType) -> types.TensorType:
     dtype = _result_dtype(np.linalg.solve, a.dtype, b.dtype)
     if b.ndim == 1:  # NumPy 2: a 1-d b is one right-hand side
         if n is not None and b.shape[0] is not None and b.shape[0] != n:
-            raise errors.ShapeError(f"solve: a of shape {a.shape} and b of shape {b.shape} do not match")
+            raise errors.ShapeError(
+                f"solve: a of shape {a.shape} and b of shape {b.shape} do not match"
+            )
         return types.TensorType(dtype, a.shape[:-1])
     if n is not None and b.shape[-2] is not None and b.shape[-2] != n:
-        raise errors.ShapeError(f"solve: a of shape {a.shape} and b of shape {b.shape} do not match")
+        raise errors.ShapeError(
+            f"solve: a of shape {a.shape} and b of shape {b.shape} do not match"
+        )
     batch = types.broadcast_shapes(a.shape[:-2], b.shape[:-2], what="batch dims of solve")
     return types.TensorType(dtype, batch + b.shape[-2:])
 

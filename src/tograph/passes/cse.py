@@ -24,7 +24,7 @@ from tograph.ir import core, types
 
 
 def eliminate_common_subexpressions(graph: core.Graph) -> passes.PassResult:
-    """Merges identical pure equations of ``graph`` and of its nested graphs; see module docstring."""
+    """Merges identical pure equations of ``graph`` and its nested graphs; see module docstring."""
     new = passes.rewrite(graph, _visitor, {})
     return passes.PassResult(new, new is not graph)
 

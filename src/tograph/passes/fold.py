@@ -64,7 +64,8 @@ def _evaluate(eqn: core.Eqn) -> tuple[Any, ...] | None:
     with warnings.catch_warnings(), np.errstate(all="raise"):
         warnings.simplefilter("error")
         try:
-            result = eqn.prim.impl(*(lit.value for lit in eqn.inputs), **eqn.params)
+            values = [lit.value for lit in eqn.inputs if isinstance(lit, core.Lit)]
+            result = eqn.prim.impl(*values, **eqn.params)
         except Exception:  # noqa: BLE001 - raised again when the graph runs, at the user's line
             return None
     return tuple(result) if eqn.prim.multiple_results else (result,)

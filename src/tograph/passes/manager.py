@@ -2,7 +2,8 @@
 
 Stage: optimize. Input: a built graph. Output: ``PassResult(graph, modified)`` after running the
 passes in order, repeatedly, until a round changes nothing or ``max_iterations`` rounds ran.
-Requires: nothing. Each pass must keep the graph's input and output types; the manager checks.
+Requires: nothing. Each pass must keep the graph's input and output types; the manager checks,
+and with ``ir.check`` checks on it runs the graph checker after every pass that changed the graph.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tograph import errors
-from tograph.ir import core
+from tograph.ir import check, core
 from tograph.passes import Pass, PassResult, cse, dce, fold
 
 DEFAULT_PASSES: tuple[Pass, ...] = (
@@ -35,6 +36,7 @@ def run_passes(
             result = run(graph)
             if result.modified:
                 _check_signature(graph, result.graph, run)
+                check.check_if_enabled(result.graph, f"after pass {run.__name__}")
                 graph, changed = result.graph, True
         modified = modified or changed
         if not changed:
@@ -46,6 +48,11 @@ def _check_signature(before: core.Graph, after: core.Graph, run: Pass) -> None:
     if before.in_types != after.in_types or before.out_types != after.out_types:
         raise errors.InternalError(
             f"pass {run.__name__} changed the signature of graph {before.name} from "
-            f"({', '.join(map(str, before.in_types))}) -> ({', '.join(map(str, before.out_types))}) to "
-            f"({', '.join(map(str, after.in_types))}) -> ({', '.join(map(str, after.out_types))})\n{after}"
+            f"{_signature_text(before)} to {_signature_text(after)}\n{after}"
         )
+
+
+def _signature_text(graph: core.Graph) -> str:
+    ins = ", ".join(map(str, graph.in_types))
+    outs = ", ".join(map(str, graph.out_types))
+    return f"({ins}) -> ({outs})"

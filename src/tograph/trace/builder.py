@@ -8,26 +8,18 @@ an extra input of the child graph, and the control-flow op passes the outer valu
 from __future__ import annotations
 
 import contextlib
-import threading
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from tograph import errors, origin
 from tograph.ir import core, types
-from tograph.trace import tensor  # imports this module too: each uses the other only at call time
-
-_state = threading.local()
-
-
-def _stack() -> list[GraphBuilder]:
-    if not hasattr(_state, "stack"):
-        _state.stack = []
-    return _state.stack
+from tograph.trace import context, tensor
 
 
 def current() -> GraphBuilder | None:
     """The builder that new equations go to, or None outside graph building."""
-    stack = _stack()
-    return stack[-1] if stack else None
+    found: GraphBuilder | None = context.current()
+    return found
 
 
 class GraphBuilder:
@@ -44,17 +36,16 @@ class GraphBuilder:
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
         """Makes this builder the current one for the duration of the block."""
-        stack = _stack()
-        stack.append(self)
+        context.push(self)
         try:
             yield self
         finally:
-            stack.pop()
+            context.pop()
 
     def child(self, name: str) -> GraphBuilder:
         return GraphBuilder(name, parent=self)
 
-    def add_input(self, type_: types.TensorType, hint: str | None = None) -> Any:
+    def add_input(self, type_: types.ValueType, hint: str | None = None) -> Any:
         """A new graph input; returns the symbolic tensor standing for it."""
         var = core.Var(type_, hint)
         self.inputs.append(var)
@@ -78,7 +69,8 @@ class GraphBuilder:
             raise errors.TracerError(
                 f"a tensor ({outer.var.type}) from a graph that is no longer being built was used: "
                 "a value computed inside a loop or branch over tensors was stored outside it",
-                hint="values made in tensor control flow leave it only as variables of the function; "
+                hint="values made in tensor control flow leave it only as variables of the "
+                "function; "
                 "storing them on an attribute (self.x = ...) or in a global does not carry them",
             )
         if outer.builder is not self.parent:
@@ -88,14 +80,25 @@ class GraphBuilder:
         self.captures.append((outer, inner))
         return inner
 
-    def emit(self, prim: Any, args: Sequence[Any], params: dict[str, Any], loc: errors.SourceLocation | None = None) -> Any:
-        """Appends ``prim(*args, **params)``; returns its output symbolic tensor(s)."""
+    def emit(
+        self,
+        prim: Any,
+        args: Sequence[Any],
+        params: dict[str, Any],
+        loc: errors.SourceLocation | None = None,
+        hints: Sequence[str | None] = (),
+    ) -> Any:
+        """Appends ``prim(*args, **params)``; returns its output symbolic tensor(s).
+
+        ``hints`` name the outputs after the user's variables (the printer's names).
+        """
         inputs = tuple(self.atom(a) for a in args)
         try:
             out_types = prim.out_types([a.type for a in inputs], params)
         except errors.ToGraphError as exc:  # a type rule's complaint, at the user's line
             raise exc.located(loc or origin.current_location()) from None
-        outputs = tuple(core.Var(t) for t in out_types)
+        names = list(hints) + [None] * (len(out_types) - len(hints))
+        outputs = tuple(core.Var(t, h) for t, h in zip(out_types, names))
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
         results = tuple(tensor.wrap(v, self) for v in outputs)
         return results if prim.multiple_results else results[0]

@@ -2,21 +2,28 @@
 
 ``bind`` sends ``prim(*args)`` to the highest-priority traced class among the arguments (any class
 with ``PRIORITY`` and ``bind_primitive``: tensors and tensor lists; symbolic ones emit an equation,
-eager ones run and record on the tape) or, with none among them, runs the kernel directly.
-``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers that the ops modules
-register with ``implements``; ``OVERRIDES`` holds handlers for callables NumPy does not dispatch
-on, registered with ``overrides``.
+eager ones run and record on the tape) or, with none among them, runs the kernel directly; it is
+what ``Primitive.bind`` calls.
+``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions (and ``operator.getitem``) to handlers
+that the ops modules register with ``implements``; tensors' operators, methods and NumPy protocols
+look their handlers up there, keyed by the NumPy callable. ``OVERRIDES`` holds handlers for
+callables NumPy does not dispatch on, registered with ``overrides``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from tograph import errors
+from tograph.ir import primitives
 
 UFUNCS: dict[Any, Callable[..., Any]] = {}
 FUNCTIONS: dict[Any, Callable[..., Any]] = {}
-# Callables that NumPy does not dispatch on (np.zeros(n), np.array([t, u]), np.arange(n), ...): converted
+# Callables that NumPy does not dispatch on (np.zeros(n), np.array([t, u]), np.arange(n), ...):
+# converted
 # code calls these handlers instead when any argument, however deeply nested, is a tensor.
 OVERRIDES: dict[Any, Callable[..., Any]] = {}
 
@@ -34,7 +41,6 @@ def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., A
 
 def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Registers a handler for NumPy ufuncs or functions called with a tensor argument."""
-    import numpy as np
 
     def register(handler: Callable[..., Any]) -> Callable[..., Any]:
         for fn in numpy_callables:
@@ -46,8 +52,7 @@ def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable
 
 
 def is_numpy(obj: Any) -> bool:
-    """Whether ``obj`` is NumPy's: a ufunc, a NumPy module, or a function or class defined in one."""
-    import numpy as np
+    """Whether ``obj`` is NumPy's: a ufunc, a NumPy module, or a function or class from one."""
 
     name = obj.__name__ if isinstance(obj, type(np)) else getattr(obj, "__module__", None) or ""
     return isinstance(obj, np.ufunc) or (isinstance(name, str) and name.split(".")[0] == "numpy")
@@ -72,3 +77,6 @@ def unsupported(name: str) -> errors.UnsupportedError:
         hint="tograph runs this function eagerly instead, or call it on static values",
         construct=name,
     )
+
+
+primitives.set_binder(bind)

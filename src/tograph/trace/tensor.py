@@ -2,40 +2,44 @@
 
 ``TensorBase`` gives every tensor kind NumPy's face: operators, ``__array_ufunc__`` and
 ``__array_function__`` (so ``np.exp(t)`` or ``np.concatenate([t, u])`` work), attributes and
-methods. Each of these ends in ``Primitive.bind``; a subclass decides what binding means:
+methods. Each of these goes to the handler that ``tograph.ops`` registered for the NumPy callable
+it stands for (``t + u`` is ``np.add``, ``t[i]`` is ``operator.getitem``, ``t.astype`` is
+``np.astype``) and ends in ``Primitive.bind``; a subclass decides what binding means:
 ``SymbolicTensor`` emits an equation into the graph being built, ``EagerTensor``
 (``tograph.eager``) runs the kernel at once and records it on a tape.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tograph import errors
 from tograph.ir import core, primitives, types
-from tograph.trace import builder as builder_mod
-from tograph.trace import dispatch
+from tograph.trace import context, dispatch
+
+if TYPE_CHECKING:
+    from tograph.trace import builder as builder_mod
 
 
-def _prim(name: str) -> primitives.Primitive:
-    return primitives.REGISTRY[name]
+def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
+    """An operator method: the handler of ``ufunc`` (Python's meaning kept on Python scalars)."""
 
-
-def _binary(name: str, reflected: bool = False) -> Any:
     def method(self: TensorBase, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
-        return _prim(name).bind(other, self) if reflected else _prim(name).bind(self, other)
+        handler = dispatch.UFUNCS[ufunc]
+        return handler(other, self) if reflected else handler(self, other)
 
-    method.__name__ = f"__{'r' if reflected else ''}{name}__"
+    method.__name__ = f"__{'r' if reflected else ''}{ufunc.__name__}__"
     return method
 
 
-def _unary(name: str) -> Any:
+def _unary(ufunc: np.ufunc) -> Any:
     def method(self: TensorBase) -> Any:
-        return _prim(name).bind(self)
+        return dispatch.UFUNCS[ufunc](self)
 
     return method
 
@@ -56,7 +60,9 @@ class TensorBase:
         raise NotImplementedError
 
     @classmethod
-    def bind_primitive(cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    def bind_primitive(
+        cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]
+    ) -> Any:
         raise NotImplementedError
 
     def numpy(self) -> Any:
@@ -78,7 +84,7 @@ class TensorBase:
         result = handler(*inputs, **kwargs)
         # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
         if isinstance(result, TensorBase) and result.type.weak:
-            result = _prim("astype").bind(result, dtype=result.type.dtype, weak=False)
+            result = np.astype(result, result.type.dtype)
         return result
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
@@ -102,14 +108,11 @@ class TensorBase:
     @property
     def shape(self) -> tuple[Any, ...]:
         """Static dims as ints; unknown dims as scalar tensors computed at run time."""
-        return tuple(
-            d if d is not None else _prim("dim").bind(self, axis=i) for i, d in enumerate(self.type.shape)
-        )
+        return dispatch.FUNCTIONS[np.shape](self)  # type: ignore[no-any-return]
 
     @property
     def size(self) -> Any:
-        static = self.type.size
-        return static if static is not None else _prim("size").bind(self)
+        return dispatch.FUNCTIONS[np.size](self)
 
     @property
     def T(self) -> Any:
@@ -151,15 +154,15 @@ class TensorBase:
 
     def _concrete_error(self, what: str) -> errors.TracerError:
         return errors.TracerError(
-            f"{what} needs a concrete value, but {self._describe()} is only known when the graph runs",
-            hint="keep the value a tensor (e.g. x.astype(np.int64)) or pass it as a static Python number",
+            f"{what} needs a concrete value, but {self._describe()} is only known when the graph "
+            "runs",
+            hint="keep the value a tensor (e.g. x.astype(np.int64)) or pass it as a static "
+            "Python number",
         )
 
     # ---- indexing -------------------------------------------------------------------------
     def __getitem__(self, index: Any) -> Any:
-        from tograph.ops import indexing
-
-        return indexing.getitem(self, index)
+        return dispatch.FUNCTIONS[operator.getitem](self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raise errors.TracerError(
@@ -207,7 +210,7 @@ class TensorBase:
         return np.transpose(self, axes or None)
 
     def astype(self, dtype: Any) -> Any:
-        return _prim("astype").bind(self, dtype=np.dtype(dtype), weak=False)
+        return dispatch.FUNCTIONS[np.astype](self, dtype)
 
     def dot(self, other: Any) -> Any:
         return np.dot(self, other)
@@ -233,7 +236,7 @@ class TensorBase:
         """``round(x)``: like a NumPy scalar, a Python int without digits, else a rounded tensor."""
         if ndigits is not None or self.ndim > 0:
             return np.round(self, ndigits or 0)
-        return _prim("astype").bind(np.round(self), dtype=np.dtype(np.int64), weak=True)
+        return dispatch.FUNCTIONS[round](self)
 
     def item(self) -> Any:
         raise self._concrete_error(".item()")
@@ -242,24 +245,24 @@ class TensorBase:
         raise self._concrete_error(".tolist()")
 
     # ---- operators ------------------------------------------------------------------------
-    __add__, __radd__ = _binary("add"), _binary("add", True)
-    __sub__, __rsub__ = _binary("subtract"), _binary("subtract", True)
-    __mul__, __rmul__ = _binary("multiply"), _binary("multiply", True)
-    __truediv__, __rtruediv__ = _binary("divide"), _binary("divide", True)
-    __floordiv__, __rfloordiv__ = _binary("floor_divide"), _binary("floor_divide", True)
-    __mod__, __rmod__ = _binary("mod"), _binary("mod", True)
-    __pow__, __rpow__ = _binary("power"), _binary("power", True)
-    __matmul__, __rmatmul__ = _binary("matmul"), _binary("matmul", True)
-    __and__, __rand__ = _binary("bitwise_and"), _binary("bitwise_and", True)
-    __or__, __ror__ = _binary("bitwise_or"), _binary("bitwise_or", True)
-    __xor__, __rxor__ = _binary("bitwise_xor"), _binary("bitwise_xor", True)
-    __lshift__, __rlshift__ = _binary("left_shift"), _binary("left_shift", True)
-    __rshift__, __rrshift__ = _binary("right_shift"), _binary("right_shift", True)
-    __lt__, __le__ = _binary("less"), _binary("less_equal")
-    __gt__, __ge__ = _binary("greater"), _binary("greater_equal")
-    __eq__, __ne__ = _binary("equal"), _binary("not_equal")  # type: ignore[assignment]
-    __neg__, __pos__ = _unary("negative"), _unary("positive")
-    __abs__, __invert__ = _unary("abs"), _unary("invert")
+    __add__, __radd__ = _binary(np.add), _binary(np.add, True)
+    __sub__, __rsub__ = _binary(np.subtract), _binary(np.subtract, True)
+    __mul__, __rmul__ = _binary(np.multiply), _binary(np.multiply, True)
+    __truediv__, __rtruediv__ = _binary(np.divide), _binary(np.divide, True)
+    __floordiv__, __rfloordiv__ = _binary(np.floor_divide), _binary(np.floor_divide, True)
+    __mod__, __rmod__ = _binary(np.remainder), _binary(np.remainder, True)
+    __pow__, __rpow__ = _binary(np.power), _binary(np.power, True)
+    __matmul__, __rmatmul__ = _binary(np.matmul), _binary(np.matmul, True)
+    __and__, __rand__ = _binary(np.bitwise_and), _binary(np.bitwise_and, True)
+    __or__, __ror__ = _binary(np.bitwise_or), _binary(np.bitwise_or, True)
+    __xor__, __rxor__ = _binary(np.bitwise_xor), _binary(np.bitwise_xor, True)
+    __lshift__, __rlshift__ = _binary(np.left_shift), _binary(np.left_shift, True)
+    __rshift__, __rrshift__ = _binary(np.right_shift), _binary(np.right_shift, True)
+    __lt__, __le__ = _binary(np.less), _binary(np.less_equal)
+    __gt__, __ge__ = _binary(np.greater), _binary(np.greater_equal)
+    __eq__, __ne__ = _binary(np.equal), _binary(np.not_equal)  # type: ignore[assignment]
+    __neg__, __pos__ = _unary(np.negative), _unary(np.positive)
+    __abs__, __invert__ = _unary(np.absolute), _unary(np.invert)
 
 
 class Symbolic:
@@ -270,12 +273,12 @@ class Symbolic:
     builder: builder_mod.GraphBuilder
 
 
-# Which symbolic class stands for a value of each type class (ListType values are registered by ops.lists).
+# Which symbolic class stands for a value of each type class (ops.lists registers ListType's).
 SYMBOLIC_CLASSES: dict[type, Any] = {}
 
 
 def wrap(var: core.Var, builder: builder_mod.GraphBuilder) -> Symbolic:
-    """The symbolic value for ``var``: a ``SymbolicTensor``, or e.g. a symbolic list for a ListType."""
+    """The symbolic value for ``var``: a ``SymbolicTensor``, or a symbolic list for a ListType."""
     return SYMBOLIC_CLASSES.get(type(var.type), SymbolicTensor)(var, builder)
 
 
@@ -294,8 +297,10 @@ class SymbolicTensor(Symbolic, TensorBase):
         return self.var.type
 
     @classmethod
-    def bind_primitive(cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
-        current = builder_mod.current()
+    def bind_primitive(
+        cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]
+    ) -> Any:
+        current = context.current()
         if current is None:
             raise errors.TracerError(
                 f"a symbolic tensor was used in {prim.name} after its graph was built",
@@ -311,9 +316,35 @@ class SymbolicTensor(Symbolic, TensorBase):
         return f"<SymbolicTensor {self._describe()}>"
 
 
+# ---- what a value is: the one set of predicates the compiler asks -----------------------------
+
+
 def is_symbolic(value: Any) -> bool:
-    """Whether ``value`` belongs to the graph being built."""
+    """Whether ``value`` belongs to the graph being built (a symbolic tensor or tensor list)."""
     return isinstance(value, Symbolic)
+
+
+def is_tensor(value: Any) -> bool:
+    """Whether ``value`` is a tensor, symbolic or eager (not a concrete or static value)."""
+    return isinstance(value, TensorBase)
+
+
+def contains_tensor(value: Any) -> bool:
+    """Whether ``value`` is a tensor or a (nested) list or tuple holding one."""
+    if isinstance(value, (list, tuple)):
+        return any(contains_tensor(v) for v in value)
+    return isinstance(value, TensorBase)
+
+
+def is_array_value(value: Any) -> bool:
+    """Whether ``value`` is a concrete NumPy array or scalar of a bool or numeric dtype: what a
+    graph takes as an input (other values are static)."""
+    return isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc"
+
+
+def is_number(value: Any) -> bool:
+    """Python numbers and concrete NumPy arrays and scalars: values a graph can carry."""
+    return types.is_python_scalar(value) or is_array_value(value)
 
 
 def contains_symbolic(tree: Any) -> bool:

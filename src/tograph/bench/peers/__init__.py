@@ -27,7 +27,12 @@ from typing import Any
 
 # Import order matters (see the module docstring); names are the modules under tograph.bench.peers.
 PEER_MODULES = ("paddle_peer", "torch_peer", "jax_peer", "tf_peer")
-PEER_NAMES = {"paddle_peer": "paddle", "torch_peer": "torch", "jax_peer": "jax", "tf_peer": "tensorflow"}
+PEER_NAMES = {
+    "paddle_peer": "paddle",
+    "torch_peer": "torch",
+    "jax_peer": "jax",
+    "tf_peer": "tensorflow",
+}
 
 # The compiled modes the targets compare against (``torch eager`` is shown but not a target).
 COMPILED = ("jax.jit", "torch.jit.script", "tf.function", "paddle.jit.to_static")

@@ -46,7 +46,9 @@ def w1(x: Any) -> Any:
 
 def w3(x: Any, n: Any) -> Any:
     def step(_: Any, x: Any) -> Any:
-        return lax.cond(jnp.mean(x) > 0.0, lambda v: jnp.sin(v) - 0.3, lambda v: jnp.cos(v) * 0.9, x)
+        return lax.cond(
+            jnp.mean(x) > 0.0, lambda v: jnp.sin(v) - 0.3, lambda v: jnp.cos(v) * 0.9, x
+        )
 
     return lax.fori_loop(0, n, step, x)
 
@@ -97,6 +99,9 @@ def contenders(variant: Variant) -> list[timing.Contender]:
     """JAX's contenders for ``variant``."""
     if variant.workload == "W6":
         args = tuple(jnp.asarray(a) for a in variant.inputs)
-        return [conversion.first_call(NAME, variant.param, jax.jit, args, jnp,
-                                      finish=jax.block_until_ready)]
+        return [
+            conversion.first_call(
+                NAME, variant.param, jax.jit, args, jnp, finish=jax.block_until_ready
+            )
+        ]
     return [_contender(_FUNCTIONS[variant.key], variant)]

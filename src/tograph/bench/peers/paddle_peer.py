@@ -5,7 +5,8 @@ mode (``full_graph=True``, dy2static) is used: like tograph and AutoGraph it con
 control flow into graph ops (the default SOT mode would break the graph at each data-dependent
 branch). Loops run over a tensor bound (``paddle.shape(xs)[0]``, a tensor ``n``) so that they
 become ``while`` ops, as tograph's do, except in W2's forward+backward (see ``rnn_unrolled``).
-Gradients (W2, W5) use ``paddle.grad`` on the converted function's result. The executor runs serially (``FLAGS_new_executor_serial_run``): one thread.
+Gradients (W2, W5) use ``paddle.grad`` on the converted function's result. The executor runs
+serially (``FLAGS_new_executor_serial_run``): one thread.
 """
 
 from __future__ import annotations
@@ -42,8 +43,12 @@ def _compile(fn: Callable[..., Any]) -> Callable[..., Any]:
     return paddle.jit.to_static(fn, full_graph=True)
 
 
-def _contender(fn: Callable[..., Any], variant: Variant, trainable: tuple[int, ...] = ()) -> timing.Contender:
-    args = tuple(paddle.to_tensor(a, stop_gradient=i not in trainable) for i, a in enumerate(variant.inputs))
+def _contender(
+    fn: Callable[..., Any], variant: Variant, trainable: tuple[int, ...] = ()
+) -> timing.Contender:
+    args = tuple(
+        paddle.to_tensor(a, stop_gradient=i not in trainable) for i, a in enumerate(variant.inputs)
+    )
     return timing.Contender(NAME, fn, args, _to_numpy)
 
 
@@ -125,7 +130,9 @@ def contenders(variant: Variant) -> list[timing.Contender]:
     if key == "W2.fwd":
         return [_contender(_compile(rnn), variant)]
     if key == "W2.fwd+bwd":
-        return [_contender(_rnn_value_and_grad(_compile(rnn_unrolled)), variant, trainable=(2, 3, 4))]
+        return [
+            _contender(_rnn_value_and_grad(_compile(rnn_unrolled)), variant, trainable=(2, 3, 4))
+        ]
     if key == "W3":
         return [_contender(_compile(w3), variant)]
     if key == "W4":

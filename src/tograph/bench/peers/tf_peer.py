@@ -33,7 +33,9 @@ def _to_numpy(value: Any) -> Any:
 
 
 def _contender(fn: Callable[..., Any], variant: Variant) -> timing.Contender:
-    return timing.Contender(NAME, tf.function(fn), tuple(tf.constant(a) for a in variant.inputs), _to_numpy)
+    return timing.Contender(
+        NAME, tf.function(fn), tuple(tf.constant(a) for a in variant.inputs), _to_numpy
+    )
 
 
 def w1(x: Any) -> Any:

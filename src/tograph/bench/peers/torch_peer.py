@@ -33,9 +33,12 @@ def _to_numpy(value: Any) -> Any:
     return value.detach().numpy() if isinstance(value, torch.Tensor) else value
 
 
-def _contender(fn: Callable[..., Any], variant: Variant, trainable: tuple[int, ...] = (),
-               name: str = NAME) -> timing.Contender:
-    args = tuple(torch.tensor(a, requires_grad=i in trainable) for i, a in enumerate(variant.inputs))
+def _contender(
+    fn: Callable[..., Any], variant: Variant, trainable: tuple[int, ...] = (), name: str = NAME
+) -> timing.Contender:
+    args = tuple(
+        torch.tensor(a, requires_grad=i in trainable) for i, a in enumerate(variant.inputs)
+    )
     return timing.Contender(name, fn, args, _to_numpy)
 
 
@@ -60,15 +63,23 @@ def w4(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     return torch.tanh(a * b + c) * 0.5 + a * torch.exp(-(b * b))
 
 
-def rnn(xs: torch.Tensor, h0: torch.Tensor, wx: torch.Tensor, wh: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+def rnn(
+    xs: torch.Tensor, h0: torch.Tensor, wx: torch.Tensor, wh: torch.Tensor, b: torch.Tensor
+) -> torch.Tensor:
     h = h0
     for t in range(xs.size(0)):
         h = torch.tanh(xs[t] @ wx + h @ wh + b)
     return torch.sum(h * h)
 
 
-def mlp_loss(w1: torch.Tensor, b1: torch.Tensor, w2: torch.Tensor, b2: torch.Tensor,
-             x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def mlp_loss(
+    w1: torch.Tensor,
+    b1: torch.Tensor,
+    w2: torch.Tensor,
+    b2: torch.Tensor,
+    x: torch.Tensor,
+    y: torch.Tensor,
+) -> torch.Tensor:
     h = torch.relu(x @ w1 + b1)
     logits = h @ w2 + b2
     z = logits - torch.max(logits, dim=1, keepdim=True)[0]
@@ -76,8 +87,15 @@ def mlp_loss(w1: torch.Tensor, b1: torch.Tensor, w2: torch.Tensor, b2: torch.Ten
     return -torch.sum(y * log_p) / x.size(0)
 
 
-def mlp_forward(x: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor, w2: torch.Tensor,
-                b2: torch.Tensor, w3: torch.Tensor, b3: torch.Tensor) -> torch.Tensor:
+def mlp_forward(
+    x: torch.Tensor,
+    w1: torch.Tensor,
+    b1: torch.Tensor,
+    w2: torch.Tensor,
+    b2: torch.Tensor,
+    w3: torch.Tensor,
+    b3: torch.Tensor,
+) -> torch.Tensor:
     h = torch.relu(x @ w1 + b1)
     h = torch.relu(h @ w2 + b2)
     return h @ w3 + b3
@@ -121,5 +139,8 @@ def contenders(variant: Variant) -> list[timing.Contender]:
         args = tuple(torch.tensor(a) for a in variant.inputs)
         return [conversion.first_call(NAME, variant.param, script, args, torch, _to_numpy)]
     if key == "W7":
-        return [_contender(script(mlp_forward), variant), _contender(mlp_forward, variant, name=EAGER)]
+        return [
+            _contender(script(mlp_forward), variant),
+            _contender(mlp_forward, variant, name=EAGER),
+        ]
     raise KeyError(key)

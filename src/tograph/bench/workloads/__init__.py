@@ -21,44 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
-from tograph.bench import timing
+from tograph.bench.workloads import arrays, conversion, loops, models
+from tograph.bench.workloads.base import Variant
 
-
-@dataclasses.dataclass
-class Variant:
-    """One row of the report.
-
-    Attributes:
-      key: unique id, the workload name and a suffix ("W2.fwd", "W6.100").
-      workload: "W1" ... "W7".
-      title: a short description for the table.
-      inputs: the NumPy inputs, shared by all contenders (peers convert them).
-      numpy: the hand-written NumPy contender (None where NumPy has no counterpart: W6).
-      tograph: the tograph contender.
-      rtol: relative tolerance of the correctness check against NumPy's result.
-      atol: absolute tolerance of that check.
-      number: calls per sample for every contender (W7: 1000), instead of calibrating.
-      memory: also measure peak memory (W4).
-      first_call: the time is a first call (W6), not a steady-state call.
-      param: a parameter peers need to build their version (W6: the statement count).
-      reference: the expected result where there is no NumPy contender to compute it (W6).
-    """
-
-    key: str
-    workload: str
-    title: str
-    inputs: tuple[Any, ...]
-    numpy: timing.Contender | None
-    tograph: timing.Contender
-    rtol: float = 1e-7
-    atol: float = 0.0
-    number: int | None = None
-    memory: bool = False
-    first_call: bool = False
-    param: Any = None
-    reference: Any = None
+__all__ = ["Variant", "Workload", "all_workloads"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,8 +39,6 @@ class Workload:
 
 def all_workloads() -> list[Workload]:
     """W1 to W7, in order."""
-    from tograph.bench.workloads import arrays, conversion, loops, models
-
     return [
         Workload("W1", "scalar while loop", loops.w1_variants),
         Workload("W2", "RNN for-loop", models.w2_variants),

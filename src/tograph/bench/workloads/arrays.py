@@ -14,7 +14,7 @@ import numpy as np
 
 import tograph as tg
 from tograph.bench import timing
-from tograph.bench.workloads import Variant
+from tograph.bench.workloads.base import Variant
 
 
 def chain(a: Any, b: Any, c: Any) -> Any:

@@ -20,14 +20,16 @@ import numpy as np
 
 import tograph as tg
 from tograph.bench import scripts, timing
-from tograph.bench.workloads import Variant
+from tograph.bench.workloads.base import Variant
 
 _fresh_names = itertools.count()
 _TO_STATIC = functools.partial(tg.to_static, fallback="error")
 
 
-def fresh_function(statements: int, array_module: types.ModuleType | None = None) -> Callable[..., Any]:
-    """A newly imported ``f(x, y)`` of ``statements`` statements, its ``np`` bound to ``array_module``."""
+def fresh_function(
+    statements: int, array_module: types.ModuleType | None = None
+) -> Callable[..., Any]:
+    """A newly imported ``f(x, y)`` of ``statements`` statements; its ``np`` is ``array_module``."""
     bench = scripts.load("bench_conversion")
     name = f"w6_{statements}_{next(_fresh_names)}_{time.perf_counter_ns()}"
     module = bench.load(bench.straight_line_source(name, statements), name)
@@ -71,16 +73,18 @@ def w6_variants(size: str) -> list[Variant]:
     inputs = (np.ones(4), np.full(4, 0.5))
     variants = []
     for statements in (10, 100, 1000) if size == "full" else (10,):
-        variants.append(Variant(
-            key=f"W6.{statements}",
-            workload="W6",
-            title=f"first call, {statements} statements",
-            inputs=inputs,
-            numpy=None,
-            tograph=first_call("tograph", statements, _TO_STATIC, inputs),
-            rtol=1e-9,
-            first_call=True,
-            param=statements,
-            reference=fresh_function(statements)(*inputs),
-        ))
+        variants.append(
+            Variant(
+                key=f"W6.{statements}",
+                workload="W6",
+                title=f"first call, {statements} statements",
+                inputs=inputs,
+                numpy=None,
+                tograph=first_call("tograph", statements, _TO_STATIC, inputs),
+                rtol=1e-9,
+                first_call=True,
+                param=statements,
+                reference=fresh_function(statements)(*inputs),
+            )
+        )
     return variants

@@ -13,7 +13,7 @@ import numpy as np
 
 import tograph as tg
 from tograph.bench import timing
-from tograph.bench.workloads import Variant
+from tograph.bench.workloads.base import Variant
 
 
 def scalar_while(x: Any) -> Any:

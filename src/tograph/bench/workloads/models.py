@@ -16,14 +16,16 @@ from typing import Any
 import numpy as np
 
 import tograph as tg
-from tograph.autodiff import api as autodiff
+from tograph import gradients as autodiff
 from tograph.bench import scripts, timing
-from tograph.bench.workloads import Variant
+from tograph.bench.workloads.base import Variant
 
 LEARNING_RATE = 0.1
 
 
-def _numpy_and_tograph(fn: Callable[..., Any], compiled: Any, inputs: tuple[Any, ...]) -> dict[str, Any]:
+def _numpy_and_tograph(
+    fn: Callable[..., Any], compiled: Any, inputs: tuple[Any, ...]
+) -> dict[str, Any]:
     return {
         "inputs": inputs,
         "numpy": timing.Contender("numpy", fn, inputs),
@@ -38,8 +40,13 @@ def rnn_inputs(size: str) -> tuple[Any, ...]:
     """``(xs, h0, wx, wh, b)``: T=200, B=16, D=32, H=64 float64 (smoke: 5, 2, 3, 4)."""
     t, b, d, h = (200, 16, 32, 64) if size == "full" else (5, 2, 3, 4)
     rng = np.random.default_rng(2)
-    return (rng.normal(size=(t, b, d)), np.zeros((b, h)), rng.normal(size=(d, h)) * 0.2,
-            rng.normal(size=(h, h)) * 0.2, np.zeros(h))
+    return (
+        rng.normal(size=(t, b, d)),
+        np.zeros((b, h)),
+        rng.normal(size=(d, h)) * 0.2,
+        rng.normal(size=(h, h)) * 0.2,
+        np.zeros(h),
+    )
 
 
 def w2_variants(size: str) -> list[Variant]:
@@ -52,10 +59,21 @@ def w2_variants(size: str) -> list[Variant]:
     t, batch, _ = inputs[0].shape
     hidden = inputs[1].shape[1]
     return [
-        Variant(key="W2.fwd", workload="W2", title=f"RNN T={t} B={batch} H={hidden} fwd",
-                **_numpy_and_tograph(bench.rnn, forward, inputs), rtol=1e-9),
-        Variant(key="W2.fwd+bwd", workload="W2", title=f"RNN T={t} B={batch} H={hidden} fwd+bwd",
-                **_numpy_and_tograph(bench.rnn_by_hand, value_and_grad, inputs), rtol=1e-7, atol=1e-9),
+        Variant(
+            key="W2.fwd",
+            workload="W2",
+            title=f"RNN T={t} B={batch} H={hidden} fwd",
+            **_numpy_and_tograph(bench.rnn, forward, inputs),
+            rtol=1e-9,
+        ),
+        Variant(
+            key="W2.fwd+bwd",
+            workload="W2",
+            title=f"RNN T={t} B={batch} H={hidden} fwd+bwd",
+            **_numpy_and_tograph(bench.rnn_by_hand, value_and_grad, inputs),
+            rtol=1e-7,
+            atol=1e-9,
+        ),
     ]
 
 
@@ -63,13 +81,15 @@ def w2_variants(size: str) -> list[Variant]:
 
 
 def mlp_inputs(size: str) -> tuple[Any, ...]:
-    """``(w1, b1, w2, b2, x, y)`` float32: 784-256-10, batch 128, one-hot ``y`` (smoke: 6-5-3, 4)."""
+    """``(w1, b1, w2, b2, x, y)`` float32: 784-256-10, batch 128, one-hot ``y`` (smoke: 6-5-3)."""
     n_in, hidden, n_out, batch = (784, 256, 10, 128) if size == "full" else (6, 5, 3, 4)
     rng = np.random.default_rng(5)
     f32 = np.float32
     return (
-        (rng.normal(size=(n_in, hidden)) * 0.05).astype(f32), np.zeros(hidden, f32),
-        (rng.normal(size=(hidden, n_out)) * 0.05).astype(f32), np.zeros(n_out, f32),
+        (rng.normal(size=(n_in, hidden)) * 0.05).astype(f32),
+        np.zeros(hidden, f32),
+        (rng.normal(size=(hidden, n_out)) * 0.05).astype(f32),
+        np.zeros(n_out, f32),
         rng.normal(size=(batch, n_in)).astype(f32),
         np.eye(n_out, dtype=f32)[rng.integers(0, n_out, batch)],
     )
@@ -98,9 +118,18 @@ def w5_variants(size: str) -> list[Variant]:
     numpy_step, sgd_step = _sgd_steps()
     inputs = mlp_inputs(size)
     compiled = tg.to_static(sgd_step, fallback="error")
-    title = f"MLP {inputs[0].shape[0]}-{inputs[0].shape[1]}-{inputs[2].shape[1]} SGD, batch {inputs[4].shape[0]}"
-    return [Variant(key="W5", workload="W5", title=title,
-                    **_numpy_and_tograph(numpy_step, compiled, inputs), rtol=1e-4, atol=1e-6)]
+    layers = f"{inputs[0].shape[0]}-{inputs[0].shape[1]}-{inputs[2].shape[1]}"
+    title = f"MLP {layers} SGD, batch {inputs[4].shape[0]}"
+    return [
+        Variant(
+            key="W5",
+            workload="W5",
+            title=title,
+            **_numpy_and_tograph(numpy_step, compiled, inputs),
+            rtol=1e-4,
+            atol=1e-6,
+        )
+    ]
 
 
 # ---- W7 ----------------------------------------------------------------------------------------
@@ -129,6 +158,14 @@ def w7_variants(size: str) -> list[Variant]:
     inputs = w7_inputs(size)
     compiled = tg.to_static(mlp_forward, fallback="error")
     layers = "-".join(str(w.shape[0]) for w in inputs[1::2]) + f"-{inputs[-1].shape[0]}"
-    return [Variant(key="W7", workload="W7", title=f"MLP {layers} b=1, per call",
-                    **_numpy_and_tograph(mlp_forward, compiled, inputs), rtol=1e-4, atol=1e-5,
-                    number=1000 if size == "full" else 2)]
+    return [
+        Variant(
+            key="W7",
+            workload="W7",
+            title=f"MLP {layers} b=1, per call",
+            **_numpy_and_tograph(mlp_forward, compiled, inputs),
+            rtol=1e-4,
+            atol=1e-5,
+            number=1000 if size == "full" else 2,
+        )
+    ]

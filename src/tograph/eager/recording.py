@@ -1,0 +1,84 @@
+"""Recording primitives on the active tapes: ``Record``, the tape stack and ``Recorder``.
+
+Stage: eager execution. Input: each primitive an ``EagerTensor`` runs (``record``). Output:
+``Record``s, in order, of the applications that involve a watched value, kept by every active
+``Recorder`` that watches one of the inputs. ``tograph.eager.tape.Tape`` is the recorder users
+hold; this module knows nothing of eager tensors, so they can record without a cycle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import TYPE_CHECKING, Any
+
+from tograph import errors
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+_state = threading.local()
+
+
+def _active() -> list[Recorder]:
+    if not hasattr(_state, "tapes"):
+        _state.tapes = []
+    tapes: list[Recorder] = _state.tapes
+    return tapes
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Record:
+    """One recorded application: ``outputs = prim[params](*inputs)``, values as they were passed."""
+
+    prim: Any
+    inputs: tuple[Any, ...]
+    params: dict[str, Any]
+    outputs: tuple[Any, ...]
+
+
+class Recorder:
+    """Records primitives on watched values while active (a context manager)."""
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self._watched: dict[int, Any] = {}  # id -> value; holding the value keeps its id unique
+
+    def __enter__(self) -> Self:
+        _active().append(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        tapes = _active()
+        if not tapes or tapes[-1] is not self:
+            raise errors.InternalError("eager tapes were exited out of order")
+        tapes.pop()
+
+    def mark_watched(self, value: Any) -> None:
+        self._watched[id(value)] = value
+
+    def is_watched(self, value: Any) -> bool:
+        """Whether ``value`` was watched or computed from a watched value on this tape."""
+        return self._watched.get(id(value)) is value
+
+    def _record(
+        self, prim: Any, inputs: tuple[Any, ...], params: dict[str, Any], outputs: tuple[Any, ...]
+    ) -> None:
+        if not any(self.is_watched(v) for v in inputs):
+            return
+        self.records.append(Record(prim, inputs, params, outputs))
+        for out in outputs:
+            self._watched[id(out)] = out
+
+
+def record(
+    prim: Any, inputs: tuple[Any, ...], params: dict[str, Any], outputs: tuple[Any, ...]
+) -> None:
+    """Adds the application to every active tape that watches one of ``inputs``."""
+    for tape in _active():
+        tape._record(prim, inputs, params, outputs)
+
+
+def watched_by_active_tape(values: Any) -> bool:
+    """Whether any of ``values`` is watched by an active tape."""
+    return any(tape.is_watched(v) for tape in _active() for v in values)

@@ -1,0 +1,84 @@
+"""Which names a piece of syntax reads and binds: the facts every analysis of a gast tree needs.
+
+Stage: frontend. Input: gast nodes of one function. Output: sets of local names (``reads``,
+``writes``, ``assigned``, ``targets``) and a function's parameter names (``params``). Nested
+functions, lambdas and comprehensions are their own scopes: their bindings are not the
+enclosing block's, but the names they read are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import gast
+
+_SCOPES = (
+    gast.FunctionDef,
+    gast.Lambda,
+    gast.ListComp,
+    gast.SetComp,
+    gast.DictComp,
+    gast.GeneratorExp,
+)
+
+
+def reads(node: Any) -> set[str]:
+    """Names loaded anywhere in ``node`` (nested scopes included: their free variables are read)."""
+    return {
+        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    }
+
+
+def targets(target: Any) -> set[str]:
+    if isinstance(target, gast.Name):
+        return {target.id}
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return set().union(*(targets(t) for t in target.elts)) if target.elts else set()
+    if isinstance(target, gast.Starred):
+        return targets(target.value)
+    return set()  # attribute or subscript targets write no local name
+
+
+def params(fn: Any) -> list[str]:
+    """The parameter names of a ``def`` or ``lambda`` in order, ``*args`` and ``**kw`` included."""
+    args = fn.args
+    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return names + [a.id for a in (args.vararg, args.kwarg) if a is not None]
+
+
+def writes(stmt: Any) -> set[str]:
+    """Local names that ``stmt`` itself binds (not counting statements nested inside it)."""
+    if isinstance(stmt, gast.Assign):
+        return set().union(*(targets(t) for t in stmt.targets))
+    if isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
+        return targets(stmt.target)
+    if isinstance(stmt, gast.For):
+        return targets(stmt.target)
+    if isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (gast.Import, gast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    return set()
+
+
+def _walk_scope(node: Any) -> Iterable[Any]:
+    """Nodes of ``node``, not descending into nested functions, lambdas or comprehensions."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        if not isinstance(current, _SCOPES):
+            todo.extend(gast.iter_child_nodes(current))
+
+
+def assigned(stmts: Iterable[Any]) -> set[str]:
+    """Every local name bound anywhere in ``stmts``, compound statements included."""
+    out: set[str] = set()
+    for stmt in stmts:
+        for node in _walk_scope(stmt):
+            if isinstance(node, gast.stmt):
+                out |= writes(node)
+            elif isinstance(node, gast.NamedExpr):
+                out |= targets(node.target)
+    return out

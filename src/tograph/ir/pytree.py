@@ -1,0 +1,85 @@
+"""Nested Python containers (tuples, lists, dicts) flattened to leaves and rebuilt.
+
+Used to pass structured arguments and results through graphs: ``flatten`` gives the leaves and a
+``TreeDef`` that ``unflatten`` uses to rebuild the same nesting (namedtuples keep their class).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class TreeDef:
+    """The shape of a nested container: its kind, keys and children; ``None`` kind is a leaf."""
+
+    kind: Any
+    meta: Any = None
+    children: tuple[TreeDef, ...] = ()
+
+    def describe(self) -> str:
+        """How error messages name this structure: ``a single value``, ``a list of 3``."""
+        if self.kind is None:
+            return "a single value"
+        return f"a {self.kind.__name__} of {len(self.children)}"
+
+    def paths(self, root: str) -> list[str]:
+        """Display paths of the leaves in order: ``root``, ``root[0]``, ``root['k'][1]``."""
+        if self.kind is None:
+            return [root]
+        keys = self.meta if self.kind is dict else range(len(self.children))
+        label = repr if self.kind is dict else str
+        return [
+            path
+            for key, child in zip(keys, self.children)
+            for path in child.paths(f"{root}[{label(key)}]")
+        ]
+
+    @property
+    def num_leaves(self) -> int:
+        return 1 if self.kind is None else sum(c.num_leaves for c in self.children)
+
+    def unflatten(self, leaves: list[Any]) -> Any:
+        it = iter(leaves)
+        return self._build(it)
+
+    def _build(self, it: Any) -> Any:
+        if self.kind is None:
+            return next(it)
+        values = [c._build(it) for c in self.children]
+        if self.kind is dict:
+            return dict(zip(self.meta, values))
+        if self.kind is tuple or self.kind is list:
+            return self.kind(values)
+        return self.kind(*values)  # namedtuple
+
+
+LEAF = TreeDef(None)
+
+
+def is_node(value: Any) -> bool:
+    """Whether ``value`` is a container that ``flatten`` descends into."""
+    kind = type(value)
+    return kind in (tuple, list, dict) or (isinstance(value, tuple) and hasattr(value, "_fields"))
+
+
+def rebuild(like: Any, items: list[Any]) -> Any:
+    """A container of ``like``'s kind (tuple, list, namedtuple) holding ``items``."""
+    return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
+
+
+def flatten(tree: Any) -> tuple[list[Any], TreeDef]:
+    """The leaves of ``tree`` in order and its structure."""
+    leaves: list[Any] = []
+    return leaves, _flatten(tree, leaves)
+
+
+def _flatten(tree: Any, leaves: list[Any]) -> TreeDef:
+    if not is_node(tree):
+        leaves.append(tree)
+        return LEAF
+    if type(tree) is dict:
+        keys = tuple(tree)  # insertion order, which the rebuilt dict keeps
+        return TreeDef(dict, keys, tuple(_flatten(tree[k], leaves) for k in keys))
+    return TreeDef(type(tree), None, tuple(_flatten(v, leaves) for v in tree))

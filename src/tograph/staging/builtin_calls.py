@@ -1,0 +1,158 @@
+"""Python builtins called on tensors from converted code: ``range``, ``len``, ``min``, ``max``,
+``sum``, ``any``, ``all``, ``int``, ``float``, ``bool``, ``print``, ``isinstance``, ``enumerate``
+and ``zip``.
+
+Each handler gives what the builtin gives in eager code, computed by graph ops when an argument is
+a tensor: ``len`` of a dynamic dimension is a tensor, ``range`` of a tensor bound a ``TensorRange``
+for a loop, ``max`` of Python numbers a Python number (weak), ``print`` an effect that prints when
+the graph runs. ``runtime.call`` looks callables up in ``HANDLERS``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tograph.ir import types
+from tograph.ops import effects, elementwise, lists
+from tograph.staging import iterables, text
+from tograph.trace import builder as builder_mod
+from tograph.trace import tensor
+
+
+def _range(*args: Any) -> Any:
+    if tensor.contains_symbolic(args):
+        return iterables.TensorRange(*args)
+    return range(*args)
+
+
+def _len(value: Any) -> Any:
+    if isinstance(value, lists.SymbolicList):
+        return lists.length(value)
+    if isinstance(value, tensor.SymbolicTensor) and value.ndim > 0 and value.type.shape[0] is None:
+        return value.shape[0]
+    return len(value)
+
+
+def _scalar_cast(kind: type) -> Callable[..., Any]:
+    def cast(value: Any = 0, *rest: Any) -> Any:
+        if tensor.is_symbolic(value) and not rest:
+            return elementwise.astype_p.bind(value, dtype=np.dtype(kind), weak=True)
+        return kind(value, *rest)
+
+    return cast
+
+
+def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Callable[..., Any]:
+    def extremum(*args: Any, **kwargs: Any) -> Any:
+        if not tensor.contains_symbolic(args) or kwargs:
+            return python_fn(*args, **kwargs)
+        if len(args) == 1:
+            items = args[0]
+            if tensor.is_symbolic(items):
+                return reduce(items, axis=0)
+            args = tuple(items)
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(result, arg)
+        if all(_is_weak(a) for a in args):  # Python's max of Python numbers is a Python number
+            result = elementwise.astype_p.bind(result, dtype=result.dtype, weak=True)
+        return result
+
+    return extremum
+
+
+def _is_weak(value: Any) -> bool:
+    return types.is_python_scalar(value) or (
+        isinstance(value, tensor.TensorBase) and value.type.weak
+    )
+
+
+def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
+    """``any``/``all`` over an iterable that may yield tensors: one bool from all of them."""
+
+    def reduce(items: Any) -> Any:
+        if isinstance(items, tensor.SymbolicTensor):
+            items = [items[i] for i in range(len(items))]
+        values = list(items)
+        if not tensor.contains_symbolic(values):
+            return python_fn(values)
+        result = np.asarray(python_fn([]))[()]
+        for value in values:
+            result = combine(result, value)
+        return elementwise.astype_p.bind(result, dtype=np.dtype(np.bool_), weak=True)
+
+    return reduce
+
+
+def _sum(items: Any, start: Any = 0) -> Any:
+    if isinstance(items, lists.SymbolicList):
+        items = lists.stack(items)
+    if isinstance(items, tensor.SymbolicTensor):
+        total = np.sum(items, axis=0)
+        return total if isinstance(start, int) and start == 0 else start + total
+    return builtins.sum(items, start)
+
+
+def _print(
+    *values: Any,
+    sep: str | None = " ",
+    end: str | None = "\n",
+    file: Any = None,
+    flush: bool = False,
+) -> None:
+    if builder_mod.current() is None or file is not None:
+        builtins.print(*values, sep=sep, end=end, file=file, flush=flush)
+        return
+    if not any(isinstance(v, text.TensorText) for v in values):
+        effects.print_(*values, sep=sep, end=end)
+        return
+    parts: list[Any] = []
+    for i, value in enumerate(values):
+        if i:
+            parts.append(" " if sep is None else sep)
+        parts.extend(text.message_parts(value) if isinstance(value, text.TensorText) else (value,))
+    effects.print_(*parts, sep="", end=end)
+
+
+def _isinstance(value: Any, classes: Any) -> bool:
+    if isinstance(value, tensor.SymbolicTensor):
+        classes = classes if isinstance(classes, tuple) else (classes,)
+        return any(
+            c in (np.ndarray, np.generic, tensor.TensorBase) for c in classes
+        ) or builtins.isinstance(value, classes)
+    return builtins.isinstance(value, classes)
+
+
+def _enumerate(items: Any, start: Any = 0) -> Any:
+    loop = iterables.as_tensor_iterable(items)
+    if loop is not None or tensor.is_symbolic(start):
+        return iterables.TensorEnumerate(items, start)
+    return enumerate(items, start)
+
+
+def _zip(*items: Any) -> Any:
+    if any(iterables.as_tensor_iterable(i) is not None for i in items):
+        return iterables.TensorZip(*items)
+    return zip(*items)
+
+
+HANDLERS: dict[Any, Callable[..., Any]] = {
+    builtins.range: _range,
+    builtins.len: _len,
+    builtins.int: _scalar_cast(int),
+    builtins.float: _scalar_cast(float),
+    builtins.bool: _scalar_cast(bool),
+    builtins.min: _extremum(builtins.min, np.minimum, np.min),
+    builtins.max: _extremum(builtins.max, np.maximum, np.max),
+    builtins.sum: _sum,
+    builtins.any: _any_all(builtins.any, np.logical_or),
+    builtins.all: _any_all(builtins.all, np.logical_and),
+    builtins.print: _print,
+    builtins.isinstance: _isinstance,
+    builtins.enumerate: _enumerate,
+    builtins.zip: _zip,
+}

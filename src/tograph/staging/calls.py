@@ -1,0 +1,124 @@
+"""Calls from converted code to user functions: converted on the fly, recursively and cached.
+
+A plain Python function, method, lambda or callable object written by the user is converted with
+``lowering.convert`` and its lowered twin runs in place, emitting into the graph being built.
+Library code runs as it is: tograph itself, the standard library, and installed packages other
+than the caller's own (a package's code calling its own helpers is user code wherever it is
+installed). On static values library code is evaluated while the graph is built, and NumPy
+dispatches tensors to tograph's primitives. A user function that cannot be converted also runs as
+it is, which works unless it branches on a tensor (then the enclosing function falls back, naming
+it).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sysconfig
+import types
+from collections.abc import Callable
+from typing import Any
+
+from tograph import errors, origin
+from tograph.lowering import convert
+
+_LIBRARY_DIRS = tuple(
+    os.path.normcase(os.path.realpath(sysconfig.get_paths()[kind]))
+    for kind in ("stdlib", "purelib", "platlib")
+)
+
+
+def _top_package(module: str) -> str:
+    return module.partition(".")[0]
+
+
+def _is_user_code(fn: types.FunctionType) -> bool:
+    package = _top_package(getattr(fn, "__module__", None) or "")
+    if package == "tograph":
+        return False
+    filename = os.path.normcase(os.path.realpath(fn.__code__.co_filename))
+    if not filename.startswith(_LIBRARY_DIRS):
+        return True
+    caller = origin.current_module()
+    return bool(package) and caller is not None and _top_package(caller) == package
+
+
+def call_user(
+    fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], runtime: types.ModuleType
+) -> Any:
+    """Calls ``fn(*args, **kwargs)``, converting it first if it is user code.
+
+    ``runtime`` is the module that converted code calls as ``_t`` (``staging.runtime``).
+    """
+    if isinstance(fn, functools.partial):
+        return call_user(fn.func, fn.args + args, {**fn.keywords, **kwargs}, runtime)
+    target, bound_self = _unwrap(fn)
+    if target is None or origin.is_converted(target.__code__) or not _is_user_code(target):
+        return fn(*args, **kwargs)
+    try:
+        lowered = _with_defaults(convert.convert(target).instantiate(target, runtime), target)
+    except errors.UnsupportedError as exc:
+        return _call_unconverted(fn, target, exc, args, kwargs)
+    return (
+        lowered(bound_self, *args, **kwargs) if bound_self is not None else lowered(*args, **kwargs)
+    )
+
+
+def _call_unconverted(
+    fn: Any,
+    target: types.FunctionType,
+    reason: errors.UnsupportedError,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    """Runs a user function that could not be converted; if tensors trip it up, says why."""
+    try:
+        result = fn(*args, **kwargs)
+    except errors.TracerError as exc:
+        raise _not_convertible(target, reason, exc) from exc
+    if inspect.isgenerator(result):
+        return _explained_generator(result, target, reason)
+    return result
+
+
+def _explained_generator(
+    gen: Any, target: types.FunctionType, reason: errors.UnsupportedError
+) -> Any:
+    try:
+        return (yield from gen)
+    except errors.TracerError as exc:
+        raise _not_convertible(target, reason, exc) from exc
+
+
+def _not_convertible(
+    target: types.FunctionType, reason: errors.UnsupportedError, exc: errors.TracerError
+) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{target.__qualname__} could not be converted ({reason.message}) and does not run on "
+        f"tensors as it is: {exc.message}",
+        loc=reason.loc,
+        construct=reason.construct,
+    )
+
+
+def _unwrap(fn: Any) -> tuple[types.FunctionType | None, Any]:
+    """The Python function behind ``fn`` and the object bound to it, if any."""
+    if isinstance(fn, types.FunctionType):
+        return fn, None
+    if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+        return fn.__func__, fn.__self__
+    static = getattr(fn, "__tograph_python_function__", None)
+    if static is not None:
+        return static, getattr(fn, "__self__", None)
+    if not isinstance(fn, type) and not inspect.isroutine(fn) and callable(fn):
+        call = type(fn).__call__
+        if isinstance(call, types.FunctionType):
+            return call, fn
+    return None, None
+
+
+def _with_defaults(lowered: Callable[..., Any], original: types.FunctionType) -> Callable[..., Any]:
+    lowered.__defaults__ = original.__defaults__
+    lowered.__kwdefaults__ = original.__kwdefaults__
+    return lowered

@@ -1,0 +1,119 @@
+"""What a ``for`` loop over tensors iterates: ranges with tensor bounds, tensors, tensor lists,
+``enumerate`` and ``zip`` of those.
+
+Each is a ``TensorIterable``: a length known when the graph runs and an item for a (symbolic) index,
+which is how ``runtime.for_stmt`` turns the loop into a ``while_loop`` over an index counter.
+Loop indices are Python ints in eager code, so the counter and ``range`` items are weak.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tograph import errors
+from tograph.ops import elementwise, lists
+from tograph.trace import tensor
+
+
+class TensorIterable:
+    """Something a tensor loop can walk: ``length`` items, ``item(i)`` for index ``i``."""
+
+    length: Any
+
+    def has_next(self, index: Any) -> Any:
+        return index < self.length
+
+    def item(self, index: Any) -> Any:
+        raise NotImplementedError
+
+
+class TensorRange(TensorIterable):
+    """``range(start, stop, step)`` where some bound is a tensor."""
+
+    def __init__(self, *args: Any):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        if isinstance(step, tensor.Symbolic):
+            raise errors.UnsupportedError(
+                "range() with a tensor step", construct="range with tensor step"
+            )
+        if step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+        span = stop - start if step > 0 else start - stop
+        self.length = np.maximum((span + abs(step) - 1) // abs(step), 0)
+
+    def item(self, index: Any) -> Any:
+        if isinstance(self.start, int) and self.start == 0 and self.step == 1:
+            return index
+        value = self.start + index * self.step
+        # range yields Python ints even for NumPy bounds: the item is weak like the index.
+        if isinstance(value, tensor.TensorBase) and not value.type.weak:
+            value = elementwise.astype_p.bind(value, dtype=np.dtype(np.int64), weak=True)
+        return value
+
+
+class _SequenceIterable(TensorIterable):
+    """A tensor's first axis, or a tensor list."""
+
+    def __init__(self, items: Any):
+        self.items = items
+        if isinstance(items, lists.SymbolicList):
+            self.length = lists.length(items)
+        elif items.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        else:
+            self.length = items.shape[0]
+
+    def item(self, index: Any) -> Any:
+        return self.items[index]
+
+
+class TensorEnumerate(TensorIterable):
+    """``enumerate(items, start)`` over a tensor iterable."""
+
+    def __init__(self, items: Any, start: Any = 0):
+        self.inner = _require(items)
+        self.start = start
+        self.length = self.inner.length
+
+    def item(self, index: Any) -> Any:
+        count = index if isinstance(self.start, int) and self.start == 0 else index + self.start
+        return (count, self.inner.item(index))
+
+
+class TensorZip(TensorIterable):
+    """``zip(*items)`` where some item is a tensor iterable; stops at the shortest."""
+
+    def __init__(self, *items: Any):
+        self.inners = [_require(i) for i in items]
+        self.length = self.inners[0].length
+        for inner in self.inners[1:]:
+            self.length = np.minimum(self.length, inner.length)
+
+    def item(self, index: Any) -> Any:
+        return tuple(inner.item(index) for inner in self.inners)
+
+
+def as_tensor_iterable(value: Any) -> TensorIterable | None:
+    """The tensor iterable for ``value``, or None if Python can iterate it itself."""
+    if isinstance(value, TensorIterable):
+        return value
+    if isinstance(value, (tensor.SymbolicTensor, lists.SymbolicList)):
+        return _SequenceIterable(value)
+    return None
+
+
+def _require(items: Any) -> TensorIterable:
+    found = as_tensor_iterable(items)
+    if found is not None:
+        return found
+    if isinstance(items, range):
+        return TensorRange(items.start, items.stop, items.step)
+    raise errors.UnsupportedError(
+        f"zip/enumerate mixing tensors with a {type(items).__name__}",
+        construct="zip/enumerate of tensors and Python sequences",
+    )

@@ -1,0 +1,304 @@
+"""The runtime of lowered code (``_t`` in ``cf.code``): decides, while a graph is built, what each
+statement becomes.
+
+A condition that is a tensor makes ``if_stmt`` a ``cond`` op and ``while_stmt``/``for_stmt`` a
+``while_loop`` op; a Python condition runs as Python, so static code is evaluated (and loops over
+Python ranges unrolled) exactly as the plain function would run. ``call`` converts user functions
+on the fly and lets builtins and NumPy constructors accept tensors.
+Requires: lowering.control_flow (the code calling these functions), staging.control_flow.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tograph import errors, origin
+from tograph.ops import effects, indexing, lists
+from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
+from tograph.trace import dispatch, tensor
+
+Undefined = carried.Undefined
+Placeholder = carried.Placeholder
+formatted = text.formatted
+fstring = text.fstring
+State = tuple[Any, ...]
+
+
+def _check_defined(value: Any, what: str) -> None:
+    if isinstance(value, Undefined):
+        raise errors.ConversionError(
+            f"variable '{value.name}' is used in {what} before it is assigned",
+            loc=origin.current_location(),
+        )
+
+
+# ---- statements -----------------------------------------------------------------------------
+
+
+def if_stmt(
+    test: Any,
+    body: Callable[..., State],
+    orelse: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+    outputs: Sequence[str],
+) -> State:
+    """``if test: body else: orelse`` over the variables ``names``; returns those in ``outputs``.
+
+    The branches take and return the values of all of ``names``; only ``outputs`` are live after.
+    """
+    _check_defined(test, "an if condition")
+    if tensor.is_symbolic(test):
+        values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
+    else:
+        values = body(*state) if test else orelse(*state)
+    if len(outputs) == len(names):
+        return tuple(values)
+    return tuple(values[names.index(name)] for name in outputs)
+
+
+def while_stmt(
+    test: Callable[..., Any], body: Callable[..., State], state: State, names: Sequence[str]
+) -> State:
+    """``while test: body``: Python iterations until the condition is a tensor, then a loop op."""
+    while True:
+        cond = test(*state)
+        _check_defined(cond, "a while condition")
+        if tensor.is_symbolic(cond):
+            return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+        if not cond:
+            return state
+        state = body(*state)
+
+
+def for_stmt(
+    iterable: Any,
+    extra_test: Callable[..., Any] | None,
+    body: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+) -> State:
+    """``for item in iterable: body``; a while_loop when the iterable is a tensor, else unrolled."""
+    _check_defined(iterable, "a for loop")
+    loop = iterables.as_tensor_iterable(iterable)
+    if loop is not None:
+        return _tensor_for(loop, extra_test, body, state, names)
+    for position, item in enumerate(iterable):
+        if extra_test is not None:
+            keep_going = extra_test(*state)
+            if tensor.is_symbolic(keep_going):
+                rest = _remaining(iterable, position)
+                return _guarded_for(rest, keep_going, extra_test, body, state, names)
+            if not keep_going:
+                break
+        state = body(item, *state)
+    return state
+
+
+def _remaining(iterable: Any, position: int) -> Any:
+    """The items of a Python iterable from ``position`` on, as a tensor loop if it is a range."""
+    if isinstance(iterable, range):
+        rest = iterable[position:]
+        return iterables.TensorRange(rest.start, rest.stop, rest.step)
+    return list(iterable)[position:]
+
+
+def _guarded_for(
+    rest: Any,
+    keep_going: Any,
+    extra_test: Callable[..., Any],
+    body: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+) -> State:
+    """The rest of a Python loop whose break flag became a tensor: a while_loop over a range, else
+    each remaining iteration under a cond on the flag."""
+    if isinstance(rest, iterables.TensorIterable):
+        return _tensor_for(rest, extra_test, body, state, names)
+    for item in rest:
+        state = control_flow.cond(
+            keep_going,
+            functools.partial(body, item),
+            lambda *s: s,
+            _tensor_lists(state),
+            tuple(names),
+        )
+        keep_going = extra_test(*state)
+    return state
+
+
+def _tensor_lists(state: State) -> State:
+    """State entering tensor control flow: its Python lists become tensor lists (they may grow)."""
+    return tuple(lists.as_list(v) if isinstance(v, list) else v for v in state)
+
+
+def _tensor_for(
+    loop: iterables.TensorIterable,
+    extra_test: Callable[..., Any] | None,
+    body: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+    start: int = 0,
+) -> State:
+    if _peel_first(loop, extra_test, state, start):
+        # A variable starting as None (``best = None``) takes its tensor type in the first
+        # iteration, which runs here in Python; the rest of the loop is a while_loop.
+        state = body(loop.item(start), *state)
+        return _tensor_for(loop, extra_test, body, state, names, start + 1)
+
+    def test(index: Any, *carried: Any) -> Any:
+        more = loop.has_next(index)
+        if extra_test is None:
+            return more
+        return np.logical_and(more, extra_test(*carried))
+
+    def step(index: Any, *carried: Any) -> State:
+        return (index + 1, *body(loop.item(index), *carried))
+
+    final = control_flow.while_loop(
+        test, step, (start, *_tensor_lists(state)), ("loop index", *names)
+    )
+    return tuple(final[1:])
+
+
+def _peel_first(
+    loop: iterables.TensorIterable, extra_test: Callable[..., Any] | None, state: State, start: int
+) -> bool:
+    """Whether to run iteration ``start`` in Python: it surely runs and a variable is still None."""
+    if not (isinstance(loop.length, int) and start < loop.length and any(v is None for v in state)):
+        return False
+    return extra_test is None or extra_test(*state) is True
+
+
+# ---- expressions ----------------------------------------------------------------------------
+
+
+def _select(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
+    """``body() if test else orelse()`` for a tensor ``test``: a cond with one result."""
+    result = Undefined("expression value")
+    then_fn, else_fn = (lambda _: (body(),)), (lambda _: (orelse(),))
+    return control_flow.cond(test, then_fn, else_fn, (result,), ("expression value",))[0]
+
+
+def and_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
+    """``left() and right()``; a cond when the left value is a tensor, so right stays lazy."""
+    value = left()
+    if tensor.is_symbolic(value):
+        return _select(value, right, lambda: value)
+    return value and right()
+
+
+def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
+    """``left() or right()``, lazily as in Python, also for tensors."""
+    value = left()
+    if tensor.is_symbolic(value):
+        return _select(value, lambda: value, right)
+    return value or right()
+
+
+def not_(value: Any) -> Any:
+    if tensor.is_symbolic(value):
+        return np.logical_not(value)
+    return not value
+
+
+def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
+    """``body() if test else orelse()``."""
+    _check_defined(test, "a conditional expression")
+    if tensor.is_symbolic(test):
+        return _select(test, body, orelse)
+    return body() if test else orelse()
+
+
+def setitem(target: Any, index: Any, value: Any) -> Any:
+    """``target[index] = value``: new values for tensors, arrays given tensors; else in place."""
+    _check_defined(target, "an item assignment")
+    if (
+        tensor.is_symbolic(target)
+        or tensor.contains_symbolic(index)
+        or tensor.contains_symbolic(value)
+    ):
+        if isinstance(target, (list, dict)):
+            target[index] = value
+            return target
+        return indexing.setitem(target, index, value)
+    target[index] = value
+    return target
+
+
+def list_append(target: Any, value: Any) -> Any:
+    """``target.append(value)``: a push onto a tensor list, or Python's append."""
+    _check_defined(target, "an append")
+    if isinstance(target, lists.SymbolicList):
+        return lists.push(target, value)
+    target.append(value)
+    return target
+
+
+def assert_(test: Any, message: Callable[[], Any]) -> None:
+    """``assert test, message``: checked when the graph runs if the test is a tensor."""
+    if tensor.is_symbolic(test):
+        effects.assert_(test, *text.message_parts(message()))
+        return
+    if not test:
+        msg = message()
+        raise AssertionError(*(() if msg is None else (msg,)))
+
+
+def raise_(exception: Any) -> None:
+    """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
+    if isinstance(exception, type) and issubclass(exception, BaseException):
+        exception = exception()
+    effects.raise_(exception)
+
+
+# ---- calls ----------------------------------------------------------------------------------
+
+
+def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Calls ``fn`` as converted code should: see module docstring."""
+    if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
+        args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
+    hashable = _hashable(fn)
+    handler = builtin_calls.HANDLERS.get(fn) if hashable else None
+    if handler is not None:
+        return handler(*args, **kwargs)
+    if hashable and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
+        return dispatch.OVERRIDES[fn](*args, **kwargs)
+    if _draws_random_numbers(fn):
+        name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+        raise errors.UnsupportedError(
+            f"{name} draws random numbers: in a graph they would be drawn once, when it is built, "
+            "and repeated on every call",
+            loc=origin.current_location(),
+            construct="random number generation",
+        )
+    return calls.call_user(fn, args, kwargs, sys.modules[__name__])
+
+
+def _draws_random_numbers(fn: Any) -> bool:
+    """NumPy's and Python's random functions and the methods of their generators."""
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)):
+        return True
+    if isinstance(fn, type) or getattr(fn, "__name__", "") in _RANDOM_CONSTRUCTORS:
+        return False  # making a generator draws nothing; its methods are caught above
+    module = getattr(fn, "__module__", None) or ""
+    return module == "random" or module.startswith("numpy.random")
+
+
+_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "SeedSequence"})
+
+
+def _hashable(fn: Any) -> bool:
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True

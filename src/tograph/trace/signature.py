@@ -1,0 +1,176 @@
+"""Call signatures: which arguments are graph inputs (tensors), which are static; the cache key.
+
+NumPy arrays and scalars are tensors, typed by their dtype and shape, or by an ``input_spec``
+whose ``None`` dims make one graph serve every size. Python numbers, strings, ``None`` and other
+objects are static: baked into the graph and part of the cache key (objects by identity).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tograph import errors
+from tograph.ir import pytree, types
+from tograph.trace import tensor
+
+
+@dataclasses.dataclass(frozen=True)
+class Static:
+    """A static leaf of the arguments or results, passed through as it is."""
+
+    value: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorSpec:
+    """The type of a tensor argument: ``TensorSpec((None, 3), np.float32)``; None dims are dynamic.
+
+    Args:
+      shape: dims as ints or None (dynamic).
+      dtype: NumPy dtype (anything ``np.dtype`` accepts); None takes the argument's dtype.
+    """
+
+    shape: tuple[int | None, ...]
+    dtype: Any = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", tuple(self.shape))
+        if self.dtype is not None:
+            object.__setattr__(self, "dtype", np.dtype(self.dtype))
+
+    def type_for(self, value: Any, name: str) -> types.TensorType:
+        """The graph input type for ``value``; raises a clear error if the value does not fit."""
+        actual = types.type_of(value)
+        dtype = self.dtype if self.dtype is not None else actual.dtype
+        fits = (
+            actual.dtype == dtype
+            and actual.ndim == len(self.shape)
+            and all(s is None or s == a for s, a in zip(self.shape, actual.shape))
+        )
+        if not fits:
+            raise errors.ToGraphError(
+                f"argument '{name}' is {actual.strong()} but its input_spec is "
+                f"{types.TensorType(dtype, self.shape)}"
+            )
+        return types.TensorType(dtype, self.shape)
+
+
+def _static_key(value: Any) -> Any:
+    if isinstance(value, float):
+        return (float, value.hex())
+    if value is None or isinstance(value, (bool, int, complex, str, bytes)):
+        return (type(value), value)
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    if isinstance(value, (type, np.dtype)) or callable(value):
+        return ("obj", value)
+    return ("id", id(value))
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    """The argument layout of one call; see module docstring."""
+
+    key: Any
+    tree: pytree.TreeDef
+    slots: tuple[Any, ...]  # per leaf: index of a tensor input, or Static
+    input_types: tuple[types.TensorType, ...]
+    input_names: tuple[str, ...]
+
+    def rebuild(self, tensors: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The call's ``(args, kwargs)`` with tensor leaves replaced by ``tensors``."""
+        leaves = [tensors[s] if isinstance(s, int) else s.value for s in self.slots]
+        args, kwargs = self.tree.unflatten(leaves)
+        return tuple(args), kwargs
+
+
+def bind(
+    fn_sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any], list[str]]:
+    """Arguments normalised to (positional, keyword-only) with defaults, plus positional names."""
+    bound = fn_sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    names = []
+    for param in fn_sig.parameters.values():
+        if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            names.append(param.name)
+        elif param.kind == param.VAR_POSITIONAL:
+            names.extend(
+                f"{param.name}_{i}" for i in range(len(bound.arguments.get(param.name, ())))
+            )
+    return tuple(bound.args), dict(bound.kwargs), names
+
+
+def make_signature(
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    names: list[str],
+    input_spec: Sequence[Any] | None,
+) -> tuple[Signature, list[Any]]:
+    """The signature of a call and its tensor leaves (the graph's input values), in order."""
+    leaves, tree = pytree.flatten((list(args), kwargs))
+    leaf_names = _leaf_names(args, kwargs, names)
+    spec_of = _spec_per_leaf(args, kwargs, input_spec)
+    slots: list[Any] = []
+    key: list[Any] = []
+    in_types: list[types.TensorType] = []
+    in_names: list[str] = []
+    tensors: list[Any] = []
+    for i, leaf in enumerate(leaves):
+        if tensor.is_array_value(leaf):
+            spec = spec_of.get(i)
+            t = spec.type_for(leaf, leaf_names[i]) if spec is not None else types.type_of(leaf)
+            slots.append(len(tensors))
+            key.append(t)
+            in_types.append(t)
+            in_names.append(leaf_names[i])
+            tensors.append(leaf)
+        else:
+            slots.append(Static(leaf))
+            key.append(_static_key(leaf))
+    sig = Signature((tree, tuple(key)), tree, tuple(slots), tuple(in_types), tuple(in_names))
+    return sig, tensors
+
+
+def _leaf_names(args: tuple[Any, ...], kwargs: dict[str, Any], names: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, value in enumerate(args):
+        _name_leaves(value, names[i] if i < len(names) else f"arg{i}", out)
+    for key, value in kwargs.items():
+        _name_leaves(value, key, out)
+    return out
+
+
+def _name_leaves(value: Any, base: str, out: list[str]) -> None:
+    leaves, _ = pytree.flatten(value)
+    if len(leaves) == 1 and not isinstance(value, (list, tuple, dict)):
+        out.append(base)
+    else:
+        out.extend(f"{base}_{j}" for j in range(len(leaves)))
+
+
+def _spec_per_leaf(
+    args: tuple[Any, ...], kwargs: dict[str, Any], input_spec: Sequence[Any] | None
+) -> dict[int, TensorSpec]:
+    if not input_spec:
+        return {}
+    out: dict[int, TensorSpec] = {}
+    position = 0
+    for i, value in enumerate(args):
+        count = len(pytree.flatten(value)[0])
+        spec = input_spec[i] if i < len(input_spec) else None
+        if isinstance(spec, TensorSpec):
+            if count != 1:
+                raise errors.ToGraphError(
+                    f"input_spec[{i}] is a TensorSpec but argument {i} is a {type(value).__name__}"
+                )
+            out[position] = spec
+        position += count
+    return out

@@ -1,0 +1,126 @@
+"""Conformance cases for conversion errors: a variable set on only one side of an ``if`` on a
+tensor (or first set inside a loop over tensors) and used afterwards must raise an error naming
+the variable and the line; the same code is fine when the variable is not used afterwards or
+the condition is static."""
+
+import numpy as np
+
+from tograph import errors
+from tograph_conformance.case import Registry
+
+CASES = Registry("errors")
+
+f64 = np.float64
+VEC = np.array([0.5, -1.5, 2.0, 3.25])
+
+
+@CASES.case(args=[(f64(1.0),)], expect="error", error=r"'y'", at="if x > 0:")
+def set_only_in_if_branch(x):
+    if x > 0:
+        y = x * 2
+    return y
+
+
+@CASES.case(args=[(VEC,)], expect="error", error=r"'norm'", at="if total <= 0:")
+def set_only_in_else_branch(x):
+    total = np.sum(x)
+    if total <= 0:
+        x = -x
+    else:
+        norm = x / total
+    return norm
+
+
+@CASES.case(args=[(f64(-3.0),)], expect="error", error=r"'label'", at="elif x > 10:")
+def set_in_some_elif_branches(x):
+    if x < 0:
+        label = x * 0 - 1
+    elif x > 10:
+        label = x * 0 + 1
+    return label
+
+
+@CASES.case(args=[(VEC,)], expect="error", error=r"'last'", at="for v in x:")
+def first_set_in_tensor_for(x):
+    for v in x:
+        last = v * 2
+    return last
+
+
+@CASES.case(args=[(f64(10.0),)], expect="error", error=r"'half'", at="while x > 1:")
+def first_set_in_tensor_while(x):
+    while x > 1:
+        x = x / 2
+        half = x
+    return half
+
+
+@CASES.case(
+    args=[(VEC,)],
+    expect="error",
+    error=r"'y'",
+    at="if np.sum(x) > 0:",
+    error_type=errors.ToGraphError,
+)
+def rank_differs_between_branches(x):
+    if np.sum(x) > 0:
+        y = x
+    else:
+        y = x[0]
+    return y
+
+
+@CASES.case(
+    args=[(VEC, np.int64(3))],
+    expect="error",
+    error=r"'state'",
+    at="for _ in range(n):",
+    error_type=errors.ToGraphError,
+)
+def tuple_grows_in_tensor_loop(x, n):
+    state = (x,)
+    for _ in range(n):
+        state = state + (x,)
+    return len(state)
+
+
+@CASES.case(args=[(f64(1.0),), (f64(-1.0),)], expect_ops={"cond"})
+def set_only_in_if_branch_not_used_after(x):
+    if x > 0:
+        y = x * 2
+        x = y + 1
+    return x
+
+
+@CASES.case(args=[(VEC, True)], forbid_ops={"cond"})
+def set_only_in_static_branch_used_after(x, flag):
+    if flag:
+        y = x * 2
+    return y
+
+
+@CASES.case(args=[(VEC,)], expect_ops={"while_loop"})
+def loop_temporary_not_used_after(x):
+    total = 0.0 * x[0]
+    for v in x:
+        sq = v * v
+        total = total + sq
+    return total
+
+
+@CASES.case(args=[(VEC, 0), (VEC, 2)], forbid_ops={"while_loop"})
+def unbound_after_zero_trip_static_loop(x, n):
+    for i in range(n):
+        last = x * i
+    return last
+
+
+@CASES.case(args=[(f64(2.0),), (f64(-2.0),)], expect_ops={"cond"})
+def set_in_both_branches_differently(x):
+    if x > 0:
+        y = x
+        z = x * 2
+    else:
+        z = -x
+        y = z * 3
+    return y + z

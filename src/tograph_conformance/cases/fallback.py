@@ -1,0 +1,149 @@
+"""Conformance cases that must fall back to eager execution with a ``FallbackWarning`` whose reason
+names the construct and its ``file:line``: try/except, with, generators, global and nonlocal
+writes, del, class and match statements, NumPy functions without a primitive."""
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+
+CASES = Registry("fallback")
+
+f64 = np.float64
+VEC = np.array([0.5, 1.5, 2.0, 3.25])
+SYM = np.array([[2.0, 1.0], [1.0, 3.0]])
+_CALL_COUNT = 0
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="try", at="try:")
+def try_except_block(x):
+    try:
+        y = np.log(x)
+    except FloatingPointError:
+        y = x
+    return y * 2
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="with", at="with np.errstate")
+def with_statement(x):
+    with np.errstate(divide="ignore"):
+        y = 1.0 / x
+    return y
+
+
+def _positive_items(x):
+    for v in x:
+        if v > 0:
+            yield v
+
+
+@CASES.case(
+    args=[(VEC,)],
+    expect="fallback",
+    error="yield|generator|_positive_items",
+    at="yield v",
+    at_fn=_positive_items,
+)
+def generator_called_inside(x):
+    total = 0.0
+    for v in _positive_items(x):
+        total = total + v
+    return total
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="global", at="global _CALL_COUNT")
+def global_write(x):
+    global _CALL_COUNT
+    _CALL_COUNT += 1
+    return x * 2
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="del", at="del scratch")
+def del_statement(x):
+    scratch = x * 2
+    y = scratch + 1
+    del scratch
+    return y
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="fft", at="np.fft.fft(x)")
+def numpy_fft(x):
+    spectrum = np.fft.fft(x)
+    return np.abs(spectrum)
+
+
+@CASES.case(args=[(SYM,)], expect="fallback", error="eig", at="np.linalg.eig(a)")
+def numpy_linalg_eig(a):
+    w, v = np.linalg.eig(a)
+    if w[0] > w[1]:
+        return w[0], v[:, 0]
+    return w[1], v[:, 1]
+
+
+@CASES.case(
+    args=[(np.stack([SYM, SYM * 2]),)],
+    expect="fallback",
+    error="eigvalsh",
+    at="np.linalg.eigvalsh(m)",
+)
+def unknown_numpy_in_tensor_loop(mats):
+    largest = 0.0 * mats[0, 0, 0]
+    for m in mats:
+        largest = np.maximum(largest, np.linalg.eigvalsh(m)[-1])
+    return largest
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="nonlocal", at="nonlocal calls")
+def nonlocal_in_nested_function(x):
+    calls = 0
+
+    def bump(v):
+        nonlocal calls
+        calls += 1
+        return v * 2
+
+    return bump(bump(x)), calls
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="class", at="class Box:")
+def class_inside_function(x):
+    class Box:
+        scale = 3.0
+
+    return x * Box.scale
+
+
+@CASES.case(
+    args=[(VEC, "double"), (VEC, "neg")], expect="fallback", error="match", at="match mode:"
+)
+def match_statement(x, mode):
+    match mode:
+        case "double":
+            y = x * 2
+        case _:
+            y = -x
+    return y
+
+
+@CASES.case(args=[(VEC,)], expect="fallback", error="try", at="try:")
+def try_finally_in_loop(x):
+    total = 0.0 * x[0]
+    for v in x:
+        try:
+            total = total + np.sqrt(v)
+        finally:
+            total = total + 1
+    return total
+
+
+# Random numbers drawn while tracing would be baked into the graph and repeat on every call.
+@CASES.case(args=[(VEC,)], expect="fallback", error="draws random numbers", at="rng.normal(")
+def seeded_generator_noise(x):
+    rng = np.random.default_rng(0)
+    return x + rng.normal(size=x.shape)
+
+
+@CASES.case(
+    args=[(VEC,)], expect="fallback", error="draws random numbers", at="np.random.RandomState"
+)
+def legacy_random_state(x):
+    return x * np.random.RandomState(1).uniform(0.5, 1.5, size=4)
