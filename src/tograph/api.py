@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tograph import concrete, errors, origin
+from tograph.analysis import types as type_inference
 from tograph.lowering import convert
 from tograph.staging import build_graph, runtime
 from tograph.trace import signature, tensor
@@ -110,16 +111,24 @@ class StaticFunction:
         return None if self._last is None else self._last.code
 
     def _trace(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        """The compiler's stages in order: analyse, infer, lower, build; then optimise and
+        generate code (``ConcreteFunction``)."""
         fn = self.python_function
+        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
         try:
-            conversion = convert.convert(fn)
+            analysis = convert.analyze(fn)
+            inferred = None
+            if analysis.has_controls:
+                inferred = type_inference.infer(analysis.ssa, fn, sig, fn.__globals__, bound)
+            decided = inferred.static_controls if inferred is not None else frozenset()
+            conversion = convert.lower(fn, decided)
             lowered = conversion.instantiate(fn, runtime)
-            if isinstance(fn, types.MethodType):  # to_static(obj.method): obj is bound, static
-                lowered = functools.partial(lowered, fn.__self__)
+            if bound:  # to_static(obj.method): obj is bound, static
+                lowered = functools.partial(lowered, *bound)
             built = build_graph.build_graph(fn.__name__, lowered, sig)
         except (errors.UnsupportedError, errors.TracerError) as exc:
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(self, sig, conversion, built)
+        return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
 
     def _fallback(
         self, sig: signature.Signature, exc: errors.ToGraphError

@@ -10,11 +10,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from tograph.analysis import ssa
 from tograph.analysis import types as type_inference
 from tograph.backend import codegen
 from tograph.ir import check, core
-from tograph.lowering import convert, jumps
+from tograph.lowering import convert
 from tograph.passes import manager
 from tograph.staging import build_graph
 from tograph.trace import signature
@@ -29,12 +28,16 @@ class ConcreteFunction:
         sig: signature.Signature,
         conversion: convert.Conversion | None,
         built: build_graph.BuiltGraph | None,
+        analysis: convert.Analysis | None = None,
+        inferred: type_inference.Inference | None = None,
         fallback: str | None = None,
     ):
         self._owner = owner
         self.signature = sig
         self._conversion = conversion
         self._built = built
+        self._analysis = analysis
+        self._inferred = inferred
         self.fallback = fallback
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
@@ -53,24 +56,22 @@ class ConcreteFunction:
         """The converted function as Python source (None for a fallback)."""
         return None if self._conversion is None else self._conversion.source
 
-    @functools.cached_property
+    @property
     def ssa(self) -> str | None:
         """The function in SSA form, with phi nodes at joins and loop headers."""
-        if self._conversion is None:
-            return None
-        return self._ssa_form.text
-
-    @functools.cached_property
-    def _ssa_form(self) -> ssa.SSAForm:
-        return ssa.to_ssa(jumps.lower_jumps(self._conversion.parsed.tree()))
+        return None if self._analysis is None else self._analysis.ssa.text
 
     @functools.cached_property
     def types(self) -> dict[str, str]:
         """Inferred type of every SSA variable: ``f64[3]``, ``i64[]``, ``int (static)``, ..."""
-        if self._conversion is None:
+        if self._inferred is not None:
+            return self._inferred.types
+        if self._analysis is None:
             return {}
-        globals_ = self._conversion.parsed.fn.__globals__
-        return type_inference.infer_types(self._ssa_form, self.signature, globals_)
+        fn = self._analysis.parsed.fn
+        bound = (fn.__self__,) if hasattr(fn, "__self__") else ()
+        form = self._analysis.ssa
+        return type_inference.infer(form, fn, self.signature, fn.__globals__, bound).types
 
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()

@@ -1,6 +1,7 @@
 """Type inference: static values, tensors with dtype/shape, weak values, phis decided by tensors."""
 
 import numpy as np
+import pytest
 
 import tograph as tg
 
@@ -40,3 +41,130 @@ def test_static_condition_keeps_values_static():
     t = types_of(static_branch, np.ones(2), "double")
     assert t["mode"] == "str (static)"
     assert t["y"] == t["y_1"] == t["y_2"] == "f64[2]"
+
+
+# ---- decisions: which control statements static values decide ---------------------------------
+
+
+def decided(fn, *args):
+    """The lowered code of ``fn`` for ``args``, and the functions' results (compiled, eager)."""
+    sf = tg.to_static(fn, fallback="error")
+    return sf.concrete(*args).code, sf(*args), fn(*args)
+
+
+def mode_switch(x, mode, n):
+    total = x * 0
+    for i in range(n):  # static range: a Python loop
+        if mode == "add":  # static test: a Python if
+            total = total + x * i
+        else:
+            total = total - x
+    if total.sum() > 0:  # tensor test: the runtime makes a cond
+        total = total * 2
+    return total
+
+
+def test_static_tests_stay_python_and_tensor_tests_call_the_runtime():
+    code, got, want = decided(mode_switch, np.arange(3.0), "add", 4)
+    assert "for item_" not in code and "for i in _t.call(range, n):" in code
+    assert "if mode == 'add':" in code
+    assert "_t.if_stmt(total.sum() > 0" in code and "_t.for_stmt" not in code
+    np.testing.assert_array_equal(got, want)
+
+
+def loop_over_tensor_range(x, n):
+    acc = x[0] * 0
+    for i in range(n):
+        acc = acc + x[i]
+    return acc
+
+
+def test_a_range_with_a_tensor_bound_is_decided_at_run_time():
+    code, got, want = decided(loop_over_tensor_range, np.arange(5.0), np.int64(3))
+    assert "_t.for_stmt(_t.call(range, n)" in code
+    assert got == want
+
+
+def enumerate_rows(x):
+    total = 0.0
+    for i, row in enumerate(x):
+        total = total + i * row.sum()
+    return total
+
+
+def test_enumerate_of_a_tensor_is_a_tensor_loop_as_at_run_time():
+    code, got, want = decided(enumerate_rows, np.ones((3, 2)))
+    assert "_t.for_stmt(_t.call(enumerate, x)" in code
+    assert got == want
+
+
+def break_keeps_the_loop_variable(x):
+    for i in range(10):
+        if i == 3:
+            break
+    return x + i
+
+
+def test_a_static_loop_with_break_leaves_the_target_as_python_does():
+    code, got, want = decided(break_keeps_the_loop_variable, np.ones(2))
+    assert "if not _t.not_(break_1):\n            break" in code
+    np.testing.assert_array_equal(got, want)
+
+
+def counter_becomes_tensor(x):
+    i = 0
+    while i < 3:  # the carried i turns into a tensor in the body: not static
+        i = i + (x.sum() > 100)
+        i = i + 1
+    return i
+
+
+def test_a_loop_whose_carry_becomes_a_tensor_is_not_static():
+    code, got, want = decided(counter_becomes_tensor, np.ones(2))
+    assert "_t.while_stmt" in code
+    assert got == want
+
+
+class Probe:
+    reads = 0
+
+    @property
+    def level(self):
+        Probe.reads += 1
+        return 1
+
+
+def reads_property(x, probe):
+    if probe.level > 0:
+        return x
+    return -x
+
+
+def draws_in_test(x):
+    if np.random.rand() > 2.0:
+        return x
+    return -x
+
+
+def test_inference_evaluates_nothing_with_effects():
+    before = Probe.reads
+    code, _, _ = decided(reads_property, np.ones(2), Probe())
+    assert "_t.if_stmt(probe.level > 0" in code  # left to the run time: a property runs code
+    assert Probe.reads == before + 2  # one read while tracing, one by the eager call
+    np.random.seed(5)
+    with pytest.warns(tg.FallbackWarning, match="draws random numbers"):
+        tg.to_static(draws_in_test)(np.ones(2))  # runs eagerly: one draw
+    drawn = np.random.rand()
+    np.random.seed(5)
+    np.random.rand()
+    assert drawn == np.random.rand()  # neither inference nor tracing drew a number
+
+
+def test_ssa_numbers_control_statements_as_lowering_does():
+    from tograph.frontend import names
+    from tograph.lowering import convert
+
+    analysis = convert.analyze(mode_switch)
+    tree = analysis.take_tree()
+    kinds = [type(s).__name__.lower() for s in names.control_statements(tree.body)]
+    assert kinds == [c.kind for c in analysis.ssa.controls] == ["for", "if", "if"]

@@ -3,7 +3,8 @@
 Input: gast statements of one function whose ``break``/``continue``/``return`` inside control flow
 have already been turned into flags (``lowering.jumps``), so control only flows forward or around
 loops. Output: ``annotate`` stores on every ``if``/``while``/``for`` node the set of variables live
-after it (``node.live_out``) and returns the variables live at entry. Lowering uses these sets to
+after it (``node.live_out``), on an ``if`` also those live at the start of either branch
+(``node.live_in_branches``), and returns the variables live at entry. Lowering uses these sets to
 choose branch outputs and loop-carried variables: a variable is carried only if it is written in
 the loop and live at the loop header or after the loop.
 """
@@ -39,13 +40,11 @@ def _block(stmts: list[Any], live_out: set[str], annotate_: bool) -> set[str]:
 
 def _stmt(stmt: Any, live: set[str], annotate: bool) -> set[str]:
     if isinstance(stmt, gast.If):
+        body, orelse = _block(stmt.body, live, annotate), _block(stmt.orelse, live, annotate)
         if annotate:
             stmt.live_out = set(live)
-        return (
-            names.reads(stmt.test)
-            | _block(stmt.body, live, annotate)
-            | _block(stmt.orelse, live, annotate)
-        )
+            stmt.live_in_branches = body | orelse
+        return names.reads(stmt.test) | body | orelse
     if isinstance(stmt, gast.While):
         return _while(stmt, live, annotate)
     if isinstance(stmt, gast.For):

@@ -12,8 +12,8 @@ Requires: lowering.jumps.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+import functools
 from typing import Any
 
 import astor
@@ -40,24 +40,63 @@ class Definition:
 
 
 @dataclasses.dataclass
+class Control:
+    """One ``if``, ``while`` or ``for`` (numbered as ``frontend.names.control_statements`` does)
+    with the expressions deciding it, their reads renamed to SSA values: an if's or while's
+    ``test``; a for's ``iterable`` and, when a break or return may end it, its ``test``."""
+
+    kind: str  # "if", "while" or "for"
+    test: Any = None
+    iterable: Any = None
+
+
+Line = list[Any]  # printed pieces: strings, and SSA-renamed expressions printed as source
+
+
+@dataclasses.dataclass
 class SSAForm:
+    """Every definition, the control statements, and the printed form (made when first read)."""
+
     definitions: list[Definition]
-    text: str
+    lines: list[Line]
+    controls: list[Control] = dataclasses.field(default_factory=list)
+
+    @functools.cached_property
+    def text(self) -> str:
+        return "\n".join(
+            "".join(p if isinstance(p, str) else _src(p) for p in line) for line in self.lines
+        )
 
 
-class _Renamer(gast.NodeTransformer):
-    def __init__(self, env: dict[str, str]):
-        self.env = env
-
-    def visit_Name(self, node: gast.Name) -> Any:
-        if isinstance(node.ctx, gast.Load) and node.id in self.env:
-            return gast.Name(id=self.env[node.id], ctx=node.ctx, annotation=None, type_comment=None)
+def _renamed(node: Any, env: dict[str, str]) -> Any:
+    """A copy of ``node`` whose loaded names are renamed by ``env`` (a new tree, original kept)."""
+    if isinstance(node, list):
+        return [_renamed(n, env) for n in node]
+    if not isinstance(node, gast.AST):
         return node
+    if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id in env:
+        return gast.Name(id=env[node.id], ctx=node.ctx, annotation=None, type_comment=None)
+    fields = {f: _renamed(getattr(node, f, None), env) for f in node._fields}
+    copy = type(node)(**fields)
+    for attribute in node._attributes:
+        if hasattr(node, attribute):
+            setattr(copy, attribute, getattr(node, attribute))
+    return copy
 
 
 def _src(node: Any) -> str:
+    if isinstance(node, _Indented):
+        return _src(node.node).replace("\n", "\n" + node.indent)
     text = str(astor.to_source(gast.gast_to_ast(node), pretty_source="".join)).strip()
     return text[1:-1] if _wrapped(text) else text
+
+
+@dataclasses.dataclass(frozen=True)
+class _Indented:
+    """A statement printed at ``indent`` (its continuation lines too)."""
+
+    node: Any
+    indent: str
 
 
 def _wrapped(text: str) -> bool:
@@ -76,7 +115,8 @@ class _SSA:
     def __init__(self) -> None:
         self.versions: dict[str, int] = {}
         self.defs: list[Definition] = []
-        self.lines: list[str] = []
+        self.lines: list[Line] = []
+        self.controls: list[Control] = []
         self.loops = 0
 
     def fresh(self, var: str) -> str:
@@ -85,7 +125,7 @@ class _SSA:
         return var if n is None else f"{var}_{n + 1}"
 
     def rename(self, expr: Any, env: dict[str, str]) -> Any:
-        return _Renamer(env).visit(copy.deepcopy(expr))
+        return _renamed(expr, env)
 
     def define(self, var: str, env: dict[str, str], **kw: Any) -> str:
         name = self.fresh(var)
@@ -104,7 +144,7 @@ class _SSA:
             self.loop(stmt, env, indent)
         elif isinstance(stmt, gast.FunctionDef):
             self.define(stmt.name, env, kind="assign")
-            self.lines.append(f"{indent}{env[stmt.name]} = <function {stmt.name}>")
+            self.lines.append([f"{indent}{env[stmt.name]} = <function {stmt.name}>"])
         else:
             self.simple(stmt, env, indent)
 
@@ -125,56 +165,62 @@ class _SSA:
                 and node.id in written
             ):
                 node.id = env[node.id]
-        self.lines.append(f"{indent}{_src(renamed)}".replace("\n", "\n" + indent))
+        self.lines.append([indent, _Indented(renamed, indent)])
 
     def if_(self, stmt: gast.If, env: dict[str, str], indent: str) -> None:
         test = self.rename(stmt.test, env)
-        self.lines.append(f"{indent}if {_src(test)}:")
+        self.controls.append(Control("if", test=test))
+        self.lines.append([f"{indent}if ", test, ":"])
         then_env, else_env = dict(env), dict(env)
         self.block(stmt.body, then_env, indent + "    ")
         if not stmt.body:
-            self.lines.append(f"{indent}    pass")
+            self.lines.append([f"{indent}    pass"])
         if stmt.orelse:
-            self.lines.append(f"{indent}else:")
+            self.lines.append([f"{indent}else:"])
             self.block(stmt.orelse, else_env, indent + "    ")
         for var in sorted(set(then_env) | set(else_env)):
             a, b = then_env.get(var, UNDEF), else_env.get(var, UNDEF)
             if a != b and var in stmt.live_out:
                 name = self.define(var, env, incoming=(a, b), kind="phi", test=test)
-                self.lines.append(f"{indent}{name} = φ({a}, {b})")
+                self.lines.append([f"{indent}{name} = φ({a}, {b})"])
             elif a == b:
                 env[var] = a
 
     def loop(self, stmt: Any, env: dict[str, str], indent: str) -> None:
         self.loops += 1
         carried = sorted(names.assigned([stmt]) & (stmt.live_header | stmt.live_out))
-        self.lines.append(f"{indent}loop_{self.loops}:")
+        self.lines.append([f"{indent}loop_{self.loops}:"])
         inner = indent + "    "
+        before_loop = dict(env)
         phi_defs = []
         for var in carried:
             before = env.get(var, UNDEF)
             phi_defs.append((self.define(var, env, incoming=(before,), kind="loop-phi"), before))
         header = len(self.lines)
         body_env = dict(env)
-        test = self.rename(stmt.iter if isinstance(stmt, gast.For) else stmt.test, env)
+        is_for = isinstance(stmt, gast.For)
+        test = self.rename(stmt.iter, before_loop) if is_for else self.rename(stmt.test, env)
         for name, _ in phi_defs:
             next(d for d in self.defs if d.name == name).test = test
-        if isinstance(stmt, gast.For):
-            self.lines.append(f"{inner}for {_src(stmt.target)} in {_src(test)}:")
-            iter_expr = self.rename(stmt.iter, env) if isinstance(stmt.target, gast.Name) else None
+        extra = getattr(stmt, "extra_test", None)
+        extra_test = None if extra is None else self.rename(extra, env)
+        if is_for:
+            self.controls.append(Control("for", test=extra_test, iterable=test))
+            self.lines.append([f"{inner}for ", stmt.target, " in ", test, ":"])
+            iter_expr = test if isinstance(stmt.target, gast.Name) else None
             for var in sorted(names.targets(stmt.target)):
                 self.define(var, body_env, kind="target", expr=iter_expr)
         else:
-            self.lines.append(f"{inner}while {_src(test)}:")
-        extra = getattr(stmt, "extra_test", None)
-        if extra is not None:
-            self.lines[-1] += f"  # and while {_src(self.rename(extra, env))}"
+            self.controls.append(Control("while", test=test))
+            self.lines.append([f"{inner}while ", test, ":"])
+        if extra_test is not None:
+            self.lines[-1] += ["  # and while ", extra_test]
         self.block(stmt.body, body_env, inner + "    ")
         phis = []
         for (name, before), var in zip(phi_defs, carried):
             end = body_env.get(var, UNDEF)
             next(d for d in self.defs if d.name == name).incoming = (before, end)
-            phis.append(f"{inner}{name} = φ({before}, {end})")
+            phis.append([f"{inner}{name} = φ({before}, {end})"])
         self.lines[header:header] = phis
 
 
@@ -186,6 +232,6 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
     params = names.params(fn)
     for p in params:
         ssa.define(p, env, kind="param")
-    ssa.lines.append(f"def {fn.name}({', '.join(params)}):")
+    ssa.lines.append([f"def {fn.name}({', '.join(params)}):"])
     ssa.block(fn.body, env, "    ")
-    return SSAForm(ssa.defs, "\n".join(ssa.lines))
+    return SSAForm(ssa.defs, ssa.lines, ssa.controls)

@@ -1,20 +1,31 @@
-"""Stage: type inference. SSA form + argument types -> a type for every SSA value.
+"""Stage: type inference. SSA form + a call signature -> a type for every SSA value, and which
+``if``/``while``/``for`` statements are decided by static Python values.
 
-Each SSA value is a *static* Python value (its type, and its value when known) or a *tensor* with
-dtype and shape (``None`` dims unknown, ``~`` for weak). Tensor expressions are typed with the
-primitives' own type rules: the expression is evaluated on stand-in symbolic tensors in a scratch
-graph that is thrown away, so inference and graph building can never disagree. Phi nodes join
-their inputs (``types.join``); loop phis are iterated to a fixed point. An expression inference
-cannot evaluate safely (a call to user code, say) is typed ``?``.
+Each SSA value is *static* (a Python value known while converting, or a static value of known
+kind that differs between paths), a *tensor* with dtype and shape (``None`` dims unknown, ``~``
+for weak), or *unknown* (``?``: inference cannot tell, e.g. a call into user code). Tensor
+expressions are typed with the primitives' own type rules: the expression is evaluated on
+stand-in symbolic tensors in a scratch graph that is thrown away, so inference and graph building
+cannot disagree. Phi nodes join their inputs (``types.join``); loop phis are iterated to a fixed
+point. Only expressions without effects are evaluated: calls of NumPy (not its random module) and
+of pure builtins, tensor methods, and attributes that are plain values.
+
+The decisions feed lowering: a statement whose test (and, for a ``for``, iterable) is surely
+static stays plain Python in the lowered code; the others call the runtime, which emits ``cond``
+or ``while_loop`` for a tensor test (and still runs Python if the value turns out static).
 Requires: analysis.ssa.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
+import collections.abc
+import dataclasses
+import inspect
+import types as pytypes
 from typing import Any
 
-import astor
 import gast
 import numpy as np
 
@@ -23,51 +34,93 @@ from tograph.ir import types
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, signature, tensor
 
-UNKNOWN = object()
+
+class _Marker:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
 
 
-class _TensorRange:
-    """``range(...)`` with a tensor bound: what a loop over it iterates is a weak int tensor."""
+UNKNOWN: Any = _Marker("UNKNOWN")  # top: may be anything, a tensor included
+_PENDING: Any = _Marker("PENDING")  # bottom: not computed yet (a loop's back edge, first round)
+_MAX_ROUNDS = 24
+
+
+class _TensorIterable:
+    """What a loop over tensors iterates (``range`` with a tensor bound; ``enumerate`` or ``zip``
+    of tensors): the loop is a ``while_loop``, as the runtime's ``for_stmt`` makes it."""
+
+    def __init__(self, index_only: bool = False):
+        self.index_only = index_only  # a range: its items are the weak int index
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _StaticOf:
+    """A static value whose value differs between paths: its kind (``object``: mixed kinds) and
+    one of its values, which stands in for it when expressions using it are typed."""
+
+    kind: type
+    example: Any
 
 
 def _range(*args: Any) -> Any:
     if any(isinstance(a, tensor.TensorBase) for a in args):
-        return _TensorRange()
+        return _TensorIterable(index_only=True)
     return range(*args)
 
 
-_SAFE_BUILTINS: dict[str, Any] = {
-    b: getattr(builtins, b)
-    for b in (
-        "len",
-        "abs",
-        "min",
-        "max",
-        "int",
-        "float",
-        "bool",
-        "tuple",
-        "list",
-        "enumerate",
-        "zip",
-        "sum",
-        "round",
-    )
-}
+def _over_tensors(python_fn: Any) -> Any:
+    """``enumerate``/``zip`` as the runtime's: over a tensor, a tensor iterable."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if any(_is_tensorish(a) for a in (*args, *kwargs.values())):
+            return _TensorIterable()
+        return python_fn(*args, **kwargs)
+
+    return call
+
+
+_PURE_BUILTINS = (
+    "len abs min max int float bool complex str tuple list dict set frozenset enumerate zip sum "
+    "round divmod isinstance sorted reversed any all"
+).split()
+_SAFE_BUILTINS: dict[str, Any] = {b: getattr(builtins, b) for b in _PURE_BUILTINS}
 _SAFE_BUILTINS["range"] = _range
+_SAFE_BUILTINS["enumerate"] = _over_tensors(enumerate)
+_SAFE_BUILTINS["zip"] = _over_tensors(zip)
 
 
 def describe(value: Any) -> str:
     """How a value's type prints in ``cf.types``."""
-    if value is UNKNOWN:
+    if value is UNKNOWN or value is _PENDING:
         return "?"
-    if isinstance(value, tensor.SymbolicTensor):
+    if isinstance(value, _StaticOf):
+        return "static" if value.kind is object else f"{value.kind.__name__} (static)"
+    if isinstance(value, tensor.TensorBase):
         return str(value.type)
-    if isinstance(value, _TensorRange):
+    if isinstance(value, _TensorIterable):
         return "tensor iterable"
     if isinstance(value, (np.ndarray, np.generic)):
         return f"{types.type_of(value)} (constant)"
     return f"{type(value).__name__} (static)"
+
+
+def _is_static(value: Any) -> bool:
+    return value is not UNKNOWN and value is not _PENDING and not _is_tensorish(value)
+
+
+def _is_tensorish(value: Any) -> bool:
+    return isinstance(value, (tensor.TensorBase, _TensorIterable))
+
+
+@dataclasses.dataclass(frozen=True)
+class Inference:
+    """The result: printed types per SSA value, and the statements decided statically."""
+
+    types: dict[str, str]
+    static_controls: frozenset[int]  # indices into ``ssa.SSAForm.controls``
 
 
 class _Inference:
@@ -75,123 +128,263 @@ class _Inference:
         self.globals = globals_
         self.scratch = scratch
         self.env: dict[str, Any] = {}
+        self._compiled: dict[int, Any] = {}  # id of an expression -> its code (rounds reuse it)
+        # id of an expression -> the names it reads, and whether evaluating it is safe (None when
+        # that depends on the SSA values, e.g. a method call on one).
+        self._facts: dict[int, tuple[set[str], bool | None]] = {}
+        self._namespace = {**globals_, "__builtins__": _SAFE_BUILTINS}
+        self._locals = _Examples(self.env)
 
+    # ---- evaluating one expression ----------------------------------------------------------
     def evaluate(self, expr: Any) -> Any:
-        if expr is None or not self._safe(expr):
+        if expr is None:
             return UNKNOWN
-        names = {n.id for n in gast.walk(expr) if isinstance(n, gast.Name)}
-        if any(self.env.get(n) is UNKNOWN or isinstance(self.env.get(n), _StaticOf) for n in names):
+        facts = self._facts.get(id(expr))
+        if facts is None:
+            facts = self._facts[id(expr)] = self._facts_of(expr)
+        names, safe = facts
+        if safe is None:  # whether it is safe depends on what the SSA values are now
+            safe = self._safe(expr)
+        if not safe:
             return UNKNOWN
-        namespace = dict(self.globals)
-        namespace.update({k: v for k, v in self.env.items() if v is not UNKNOWN})
+        read = [self.env[n] for n in names if n in self.env]
+        if any(v is UNKNOWN for v in read):
+            return UNKNOWN
+        if any(v is _PENDING for v in read):
+            return _PENDING
         try:
-            source = astor.to_source(gast.gast_to_ast(expr)).strip()
+            code = self._compiled.get(id(expr))
+            if code is None:
+                tree = ast.fix_missing_locations(ast.Expression(gast.gast_to_ast(expr)))
+                code = self._compiled[id(expr)] = compile(tree, "<inference>", "eval")
             with self.scratch.active():
-                return eval(source, {"__builtins__": _SAFE_BUILTINS}, namespace)  # noqa: S307
+                value = eval(code, self._namespace, self._locals)  # noqa: S307
         except Exception:  # noqa: BLE001 - anything inference cannot evaluate is simply unknown
             return UNKNOWN
+        varies = any(isinstance(v, _StaticOf) for v in read)
+        return _StaticOf(type(value), value) if varies and _is_static(value) else value
+
+    def _facts_of(self, expr: Any) -> tuple[set[str], bool | None]:
+        nodes = list(gast.walk(expr))
+        names = {n.id for n in nodes if isinstance(n, gast.Name)}
+        on_values = any(
+            isinstance(n, gast.Attribute)
+            and isinstance(n.value, gast.Name)
+            and n.value.id in self.env
+            for n in nodes
+        )
+        return names, None if on_values else self._safe(expr)
 
     def _safe(self, expr: Any) -> bool:
-        """Whether evaluating ``expr`` can only call NumPy, tensor methods and pure builtins."""
+        """Whether evaluating ``expr`` has no effect: only NumPy functions (not random ones),
+        pure builtins, tensor methods, and attributes that are plain values are involved."""
         for node in gast.walk(expr):
             if isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Await, gast.Yield)):
                 return False
             if isinstance(node, gast.Call) and not self._safe_callee(node.func):
                 return False
+            if isinstance(node, gast.Attribute) and not self._plain_attribute(node):
+                return False
         return True
 
-    def _safe_callee(self, func: Any) -> bool:
-        if isinstance(func, gast.Name):
-            target = self.globals.get(func.id, _SAFE_BUILTINS.get(func.id))
-            return target is not None and (func.id in _SAFE_BUILTINS or dispatch.is_numpy(target))
-        if isinstance(func, gast.Attribute):
-            base = func.value
-            if isinstance(base, gast.Name) and base.id in self.env:
-                return isinstance(self.env[base.id], tensor.TensorBase)
-            return (
-                self._safe_callee(base) if isinstance(base, (gast.Name, gast.Attribute)) else False
-            )
-        return False
+    def _resolve(self, expr: Any) -> Any:
+        """The object a name or dotted name refers to, or UNKNOWN."""
+        if isinstance(expr, gast.Name):
+            if expr.id in self.env:
+                return self.env[expr.id]
+            if expr.id in self.globals:
+                return self.globals[expr.id]
+            return _SAFE_BUILTINS.get(expr.id, UNKNOWN)
+        if isinstance(expr, gast.Attribute):
+            base = self._resolve(expr.value)
+            if base is UNKNOWN or isinstance(base, tensor.TensorBase):
+                return UNKNOWN
+            try:
+                return inspect.getattr_static(base, expr.attr)
+            except AttributeError:
+                return UNKNOWN
+        return UNKNOWN
 
-    def join(self, values: list[Any], test: Any) -> Any:
-        """The value of a phi: static if the inputs agree and the test is static, else a tensor."""
-        known = [v for v in values if v is not UNKNOWN and not isinstance(v, _StaticOf)]
-        if not known:
-            return UNKNOWN
-        decided_by_tensor = isinstance(test, (tensor.TensorBase, _TensorRange))
-        statics = [v for v in known if not isinstance(v, tensor.TensorBase)]
-        if decided_by_tensor and any(
-            not (types.is_python_scalar(v) or isinstance(v, (np.ndarray, np.generic)))
-            for v in statics
+    def _safe_callee(self, func: Any) -> bool:
+        if isinstance(func, gast.Attribute) and self._is_tensor_expr(func.value):
+            return True  # a tensor method: it emits into the scratch graph
+        target = self._resolve(func)
+        if isinstance(func, gast.Name) and func.id in _SAFE_BUILTINS and func.id not in self.env:
+            return func.id not in self.globals or self.globals[func.id] is _SAFE_BUILTINS[func.id]
+        if target is UNKNOWN or not dispatch.is_numpy(target):
+            return False
+        module = target.__name__ if isinstance(target, pytypes.ModuleType) else ""
+        module = module or getattr(target, "__module__", "") or ""
+        return not str(module).startswith("numpy.random")
+
+    def _is_tensor_expr(self, expr: Any) -> bool:
+        return isinstance(expr, gast.Name) and isinstance(self.env.get(expr.id), tensor.TensorBase)
+
+    def _plain_attribute(self, node: gast.Attribute) -> bool:
+        """Reading ``node`` runs no user code: a module's, a tensor's, or a plain stored value."""
+        if self._is_tensor_expr(node.value) or not isinstance(
+            node.value, (gast.Name, gast.Attribute)
         ):
-            return UNKNOWN
-        if not decided_by_tensor and len(statics) == len(known):
-            same = all(type(v) is type(known[0]) and _same(v, known[0]) for v in known)
-            return known[0] if same else _StaticOf(type(known[0]))
+            return True
+        base = self._resolve(node.value)
+        if base is UNKNOWN or isinstance(base, pytypes.ModuleType):
+            return True
         try:
-            joined: types.ValueType = (
-                known[0].type
-                if isinstance(known[0], tensor.TensorBase)
-                else types.type_of(known[0])
-            )
+            found = inspect.getattr_static(base, node.attr)
+        except AttributeError:
+            return True  # evaluation fails the same way: unknown
+        return not hasattr(type(found), "__get__") or isinstance(
+            found, (pytypes.FunctionType, pytypes.BuiltinFunctionType, type)
+        )
+
+    # ---- joining the values of a phi ---------------------------------------------------------
+    def join(self, values: list[Any], test: Any) -> Any:
+        """A phi's value: static if the inputs agree and the test is static, else a tensor."""
+        known = [v for v in values if v is not _PENDING]
+        if not known:
+            return _PENDING
+        if any(v is UNKNOWN for v in known) or test is UNKNOWN:
+            return UNKNOWN
+        if all(
+            _is_static(v) and not isinstance(v, _StaticOf) and _same(v, known[0]) for v in known
+        ):
+            return known[0]  # the same static value on every path, whatever decides between them
+        by_tensor = _is_tensorish(test) or any(_is_tensorish(v) for v in known)
+        if not by_tensor:
+            kinds = {v.kind if isinstance(v, _StaticOf) else type(v) for v in known}
+            return _StaticOf(kinds.pop() if len(kinds) == 1 else object, _example(known[0]))
+        try:
+            joined: types.ValueType = _type_of(known[0])
             for v in known[1:]:
-                joined = types.join(
-                    joined, v.type if isinstance(v, tensor.TensorBase) else types.type_of(v)
-                )
+                joined = types.join(joined, _type_of(v))
         except Exception:  # noqa: BLE001 - values with no common type are unknown here
             return UNKNOWN
         return self.scratch.add_input(joined)
 
 
-class _StaticOf:
-    """A static value whose type is known but whose value differs between paths."""
+class _Examples(collections.abc.Mapping[str, Any]):
+    """The SSA values as an evaluation sees them: a static value of varying value by its example."""
 
-    def __init__(self, kind: type):
-        self.kind = kind
+    def __init__(self, env: dict[str, Any]):
+        self.env = env
+
+    def __getitem__(self, name: str) -> Any:
+        return _example(self.env[name])
+
+    def __iter__(self) -> Any:
+        return iter(self.env)
+
+    def __len__(self) -> int:
+        return len(self.env)
+
+
+def _example(value: Any) -> Any:
+    return value.example if isinstance(value, _StaticOf) else value
+
+
+def _type_of(value: Any) -> types.ValueType:
+    if isinstance(value, tensor.TensorBase):
+        return value.type
+    value = _example(value)
+    if not tensor.is_number(value):
+        raise TypeError(f"{value!r} cannot be joined with a tensor")
+    return types.type_of(value)
 
 
 def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (np.ndarray, np.generic)):
+        return a is b
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - incomparable values are different
         return False
 
 
-def infer_types(
-    form: ssa.SSAForm, sig: signature.Signature, globals_: dict[str, Any]
-) -> dict[str, str]:
-    """The inferred type of every SSA value of a function (in SSA ``form``) called with ``sig``."""
+def infer(
+    form: ssa.SSAForm,
+    fn: Any,
+    sig: signature.Signature,
+    globals_: dict[str, Any],
+    bound: tuple[Any, ...] = (),
+) -> Inference:
+    """The inferred type of every SSA value of ``fn`` (in SSA ``form``) called with ``sig``, and
+    which of its control statements are decided by static values.
+
+    Args:
+      form: the SSA form of ``fn``.
+      fn: the Python function, whose signature binds the call's arguments to its parameters.
+      sig: the call's signature: tensor leaves become stand-ins, static values stay.
+      globals_: the function's globals.
+      bound: static arguments bound before the call's own (a method's ``self``).
+    """
     scratch = builder_mod.GraphBuilder("inference")
     inference = _Inference(globals_, scratch)
     args, kwargs = sig.rebuild([scratch.add_input(t) for t in sig.input_types])
+    try:
+        binding = inspect.signature(fn).bind(*bound, *args, **kwargs)
+    except TypeError:
+        binding = None
     params = [d for d in form.definitions if d.kind == "param"]
-    for d, value in zip(params, list(args) + list(kwargs.values())):
-        inference.env[d.name] = value
-    for _ in range(3):  # loop phis reach a fixed point in two passes; the third confirms it
+    for d in params:
+        found = binding.arguments.get(d.var, UNKNOWN) if binding is not None else UNKNOWN
+        inference.env[d.name] = found
+    for d in form.definitions:
+        if d.kind != "param":
+            inference.env[d.name] = _PENDING
+    previous: list[str] = []
+    for _ in range(_MAX_ROUNDS):
         for d in form.definitions:
-            if d.kind == "param":
-                continue
-            if d.kind in ("phi", "loop-phi"):
-                incoming = [inference.env.get(n, UNKNOWN) for n in d.incoming if n != ssa.UNDEF]
-                inference.env[d.name] = inference.join(incoming, inference.evaluate(d.test))
-            elif d.kind == "target":
-                inference.env[d.name] = _loop_item(inference.evaluate(d.expr), scratch)
-            else:
-                inference.env[d.name] = inference.evaluate(d.expr)
-    return {d.name: _describe(inference.env.get(d.name, UNKNOWN)) for d in form.definitions}
+            if d.kind != "param":
+                inference.env[d.name] = _evaluate_definition(inference, d)
+        printed = [describe(inference.env[d.name]) for d in form.definitions]
+        if printed == previous:
+            break
+        previous = printed
+    else:  # no fixed point: claim nothing
+        for d in form.definitions:
+            if d.kind != "param":
+                inference.env[d.name] = UNKNOWN
+    static = frozenset(i for i, c in enumerate(form.controls) if _decided_statically(inference, c))
+    return Inference({d.name: describe(inference.env[d.name]) for d in form.definitions}, static)
 
 
-def _describe(value: Any) -> str:
-    if isinstance(value, _StaticOf):
-        return f"{value.kind.__name__} (static)"
-    return describe(value)
+def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:
+    if d.kind in ("phi", "loop-phi"):
+        incoming = [inference.env.get(n, UNKNOWN) for n in d.incoming if n != ssa.UNDEF]
+        return inference.join(incoming, inference.evaluate(d.test))
+    if d.kind == "target":
+        return _loop_item(inference.evaluate(d.expr), inference.scratch)
+    return inference.evaluate(d.expr)
+
+
+def _decided_statically(inference: _Inference, control: ssa.Control) -> bool:
+    if control.kind == "for":
+        iterable = inference.evaluate(control.iterable)
+        if not _is_static(iterable) or not _python_iterable(iterable):
+            return False
+        return control.test is None or _is_static(inference.evaluate(control.test))
+    return _is_static(inference.evaluate(control.test))
+
+
+def _python_iterable(value: Any) -> bool:
+    """A static iterable whose items Python yields (a NumPy array's are constants)."""
+    return isinstance(_example(value), (range, list, tuple, dict, str, np.ndarray, enumerate, zip))
 
 
 def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
-    """A stand-in for the items of a loop over ``iterable``."""
-    if isinstance(iterable, range):
-        return 0
-    if isinstance(iterable, _TensorRange):
+    """A stand-in for the items of a loop over ``iterable``.
+
+    A static iterable's stand-in is its first item: the items of a Python loop are static values
+    of like kinds, and that kind (not the value) is what typing and decisions need.
+    """
+    if iterable is _PENDING:
+        return _PENDING
+    iterable = _example(iterable)
+    if isinstance(iterable, (range, list, tuple, np.ndarray)) and len(iterable):
+        return _StaticOf(type(iterable[0]), iterable[0]) if _is_static(iterable[0]) else iterable[0]
+    if isinstance(iterable, _TensorIterable) and iterable.index_only:
         return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, tensor.SymbolicTensor) and iterable.ndim > 0:
         with scratch.active():

@@ -82,3 +82,15 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
             elif isinstance(node, gast.NamedExpr):
                 out |= targets(node.target)
     return out
+
+
+def control_statements(stmts: list[Any]) -> list[Any]:
+    """The ``if``, ``while`` and ``for`` statements of ``stmts`` in source order (pre-order), not
+    those of nested functions: the numbering that analysis and lowering share."""
+    found: list[Any] = []
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            found.append(stmt)
+            found.extend(control_statements(stmt.body))
+            found.extend(control_statements(stmt.orelse))
+    return found

@@ -45,6 +45,19 @@ def _param_names(names: list[str], origin: Any) -> list[gast.Name]:
 class _ControlFlow:
     def __init__(self) -> None:
         self.counter = itertools.count(1)
+        # Per statement (held, so its id stays its own), which keeps each nested walk single.
+        self._assigned: dict[int, tuple[Any, set[str]]] = {}
+
+    def assigned(self, stmts: list[Any]) -> set[str]:
+        """``names.assigned(stmts)``, each statement's set computed once (statements are read
+        before they are lowered, so the first answer stays right)."""
+        out: set[str] = set()
+        for stmt in stmts:
+            entry = self._assigned.get(id(stmt))
+            if entry is None:
+                entry = self._assigned[id(stmt)] = (stmt, names.assigned([stmt]))
+            out |= entry[1]
+        return out
 
     def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
@@ -68,7 +81,9 @@ class _ControlFlow:
         """
         out: list[Any] = []
         for stmt in stmts:
-            if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            if getattr(stmt, "static_test", False):
+                out.append(self.python_stmt(stmt, needed, defined))
+            elif isinstance(stmt, (gast.If, gast.While, gast.For)):
                 lower = {
                     gast.If: self.if_stmt,
                     gast.While: self.while_stmt,
@@ -86,6 +101,25 @@ class _ControlFlow:
                 defined.update(names.writes(stmt))
         return out
 
+    def python_stmt(self, stmt: Any, needed: set[str], defined: set[str]) -> Any:
+        """A statement decided by static values: it stays Python, its blocks lowered inside."""
+        extra_test = getattr(stmt, "extra_test", None)
+        if isinstance(stmt, gast.For) and extra_test is not None:
+            # Stop before the next item is bound, as a ``break`` leaves the target unchanged.
+            item = f"item_{next(self.counter)}"
+            stop = templates.quote("if not test:\n    break", stmt, test=extra_test)
+            stop[0].static_test = True
+            bind = templates.quote(f"target = {item}", stmt, target=stmt.target)
+            stmt.body = stop + bind + stmt.body
+            stmt.target = templates.name(item, store=True)
+            templates.set_location(stmt.target, stmt)
+        both = self.assigned(stmt.body) & self.assigned(stmt.orelse)
+        stmt.body = self.block(stmt.body, needed, set(defined)) or templates.quote("pass", stmt)
+        stmt.orelse = self.block(stmt.orelse, needed, set(defined))
+        if isinstance(stmt, gast.If):  # a loop's body may not run: it binds nothing for sure
+            defined.update(both)
+        return stmt
+
     def _state_function(
         self, name: str, params: list[str], body: list[Any], returns: list[str], origin: Any
     ) -> gast.FunctionDef:
@@ -100,11 +134,9 @@ class _ControlFlow:
 
     def if_stmt(self, node: gast.If) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        outputs = sorted(names.assigned(node.body + node.orelse) & node.live_out)
-        read_first = liveness.live_in(node.body, node.live_out) | liveness.live_in(
-            node.orelse, node.live_out
-        )
-        params = sorted(set(outputs) | (names.assigned(node.body + node.orelse) & read_first))
+        written = self.assigned(node.body + node.orelse)
+        outputs = sorted(written & node.live_out)
+        params = sorted(set(outputs) | (written & node.live_in_branches))
         body_fn = self._state_function(f"if_body_{n}", params, node.body, params, node)
         else_fn = self._state_function(f"else_body_{n}", params, node.orelse, params, node)
         call = templates.quote_expr(
@@ -128,7 +160,7 @@ class _ControlFlow:
 
     def while_stmt(self, node: gast.While) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        carried = sorted(names.assigned(node.body) & (node.live_header | node.live_out))
+        carried = sorted(self.assigned(node.body) & (node.live_header | node.live_out))
         test_fn = templates.quote(
             f"def loop_test_{n}(params):\n    return test", node, test=node.test
         )[0]
@@ -144,7 +176,7 @@ class _ControlFlow:
 
     def for_stmt(self, node: gast.For) -> tuple[list[Any], list[str], list[str]]:
         n = next(self.counter)
-        carried = sorted(names.assigned([node]) & (node.live_header | node.live_out))
+        carried = sorted(self.assigned([node]) & (node.live_header | node.live_out))
         item = f"item_{n}"
         bind_target = templates.quote(f"target = {item}", node, target=node.target)
         body_fn = self._state_function(

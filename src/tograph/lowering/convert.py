@@ -1,11 +1,14 @@
-"""The conversion driver: a Python function -> its lowered twin, cached per code object.
+"""The conversion driver: a Python function -> its analysis, and its lowered twin.
 
-Runs parse -> fence -> jumps -> canonicalize -> control flow on the function's tree, then compiles
-the result inside a factory that receives the runtime module and the function's closure values.
-The compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
-point at the user's lines. ``Conversion.source`` is the lowered function as Python source (astor).
-Requires: frontend.parse, frontend.fence, lowering.jumps, lowering.canonicalize,
-lowering.control_flow.
+``analyze(fn)`` runs parse -> fence -> jumps -> SSA on the function's tree (cached per code
+object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control flow, keeping as
+plain Python the control statements that type inference decided statically, and compiles the
+result inside a factory that receives the runtime module and the function's closure values
+(cached per code object and decisions). The compiled tree keeps the user's file name and line
+numbers, so tracebacks and build-time errors point at the user's lines. ``Conversion.source`` is
+the lowered function as Python source (what ``cf.code`` shows).
+Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.jumps, lowering.canonicalize,
+lowering.control_flow; inference (analysis.types) decides ``static_controls`` in between.
 """
 
 from __future__ import annotations
@@ -22,13 +25,39 @@ import astor
 import gast
 
 from tograph import errors, origin
-from tograph.frontend import fence, parse
+from tograph.analysis import ssa
+from tograph.frontend import fence, names, parse
 from tograph.lowering import canonicalize, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
-_cache: dict[types.CodeType, Conversion] = {}
+_analyses: dict[types.CodeType, Analysis] = {}
+_conversions: dict[tuple[types.CodeType, frozenset[int]], Conversion] = {}
 _lock = threading.Lock()
+
+
+class Analysis:
+    """A function's tree analysed: parsed, checked, jumps made flags; its SSA form on demand."""
+
+    def __init__(self, parsed: parse.ParsedFunction, tree: gast.FunctionDef):
+        self.parsed = parsed
+        self._tree: gast.FunctionDef | None = tree  # jumps made flags; lowering may take it
+        self.has_controls = bool(names.control_statements(tree.body))
+        self._lock = threading.Lock()
+
+    @functools.cached_property
+    def ssa(self) -> ssa.SSAForm:
+        """The function in SSA form (``analysis.ssa``), with its control statements numbered."""
+        with self._lock:  # lowering must not take the tree while SSA reads it
+            if self._tree is not None:
+                return ssa.to_ssa(self._tree)
+        return ssa.to_ssa(_lower_jumps(self.parsed.tree()))
+
+    def take_tree(self) -> gast.FunctionDef:
+        """A jumps-lowered tree that lowering may rewrite: the analysed one the first time."""
+        with self._lock:
+            tree, self._tree = self._tree, None
+        return tree if tree is not None else _lower_jumps(self.parsed.tree())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,29 +87,62 @@ def _cell_value(cell: Any) -> Any:
         return None
 
 
-def convert(fn: Callable[..., Any]) -> Conversion:
-    """Converts ``fn`` (cached per code object).
+def analyze(fn: Callable[..., Any]) -> Analysis:
+    """Parses, checks and analyses ``fn`` (cached per code object).
 
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
     code = fn.__code__
-    cached = _cache.get(code)
-    if cached is not None:
-        return cached
-    with _lock:
-        if code not in _cache:
-            _cache[code] = _convert(fn)
-    return _cache[code]
+    cached = _analyses.get(code)
+    if cached is None:
+        parsed, tree = parse.parse_function(fn)
+        nodes = list(gast.walk(tree))  # one walk serves the fence, the flag names and the defs
+        fence.check_supported(parsed, nodes)
+        cached = Analysis(parsed, _lower_jumps(tree, nodes))
+        with _lock:
+            _analyses[code] = cached
+    return cached
 
 
-def _convert(fn: Callable[..., Any]) -> Conversion:
-    parsed, node = parse.parse_function(fn)
-    nodes = list(gast.walk(node))  # one walk serves the fence, the flag names and the defs
-    fence.check_supported(parsed, nodes)
+def convert(fn: Callable[..., Any]) -> Conversion:
+    """``fn`` lowered with every control statement decided at run time (calls from lowered code)."""
+    return lower(fn, frozenset())
+
+
+def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion:
+    """``fn`` lowered, the control statements numbered in ``static_controls`` kept as Python
+    (cached per code object and decisions).
+
+    Raises:
+      UnsupportedError: the function (or its source) cannot be converted; names the construct.
+    """
+    key = (fn.__code__, static_controls)
+    cached = _conversions.get(key)
+    if cached is None:
+        cached = _lower(fn, analyze(fn), static_controls)
+        with _lock:
+            _conversions[key] = cached
+    return cached
+
+
+def _lower_jumps(tree: gast.FunctionDef, nodes: list[Any] | None = None) -> gast.FunctionDef:
+    """``tree`` (and the functions nested in it) with jumps made flags, in place; ``nodes`` are
+    all of its nodes, if the caller has walked it already."""
+    nodes = list(gast.walk(tree)) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)
+    return tree
+
+
+def _lower(
+    fn: Callable[..., Any], analysis: Analysis, static_controls: frozenset[int]
+) -> Conversion:
+    parsed = analysis.parsed
+    node = analysis.take_tree()
+    for index, stmt in enumerate(names.control_statements(node.body)):
+        stmt.static_test = index in static_controls
     canonicalize.canonicalize(node, fn.__globals__)
     control_flow.lower_control_flow(node)
     factory = _compile(node, parsed, fn)

@@ -31,10 +31,20 @@ def strings_tuple(items: list[str] | tuple[str, ...]) -> gast.Tuple:
 
 
 def set_location(tree: Any, origin: Any) -> Any:
-    """Gives every node of ``tree`` without a line the location of ``origin``."""
-    if origin is not None:
-        for node in gast.walk(tree):
-            locate_node(node, origin)
+    """Gives every node of ``tree`` without a line the location of ``origin``.
+
+    A located node below the root is user code or was located when it was made, and so is all
+    of it: the walk does not enter it (nested rewrites would otherwise walk the same code again).
+    """
+    if origin is None:
+        return tree
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if node is not tree and getattr(node, "lineno", None) is not None:
+            continue
+        locate_node(node, origin)
+        todo.extend(gast.iter_child_nodes(node))
     return tree
 
 

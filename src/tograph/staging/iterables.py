@@ -28,6 +28,12 @@ class TensorIterable:
     def item(self, index: Any) -> Any:
         raise NotImplementedError
 
+    def __iter__(self) -> Any:
+        raise errors.TracerError(
+            "a loop over tensors runs only as a converted for statement",
+            hint="loop over it in a function tograph converts",
+        )
+
 
 class TensorRange(TensorIterable):
     """``range(start, stop, step)`` where some bound is a tensor."""
