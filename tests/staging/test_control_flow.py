@@ -142,7 +142,7 @@ def test_cond_weak_numbers_join_to_weak_and_static_values_stay_static():
         p = graph_builder.add_input(BOOL, "p")
         n, k = python_numbers_in_branches(p)
         assert k == "same"
-        assert n.var.type == WEAK_INT
+        assert n.graph_var.type == WEAK_INT
         graph = graph_builder.finish([n])
     check.check_graph(graph)
     assert run_both(graph, np.True_) == (1,)

@@ -261,7 +261,7 @@ def _held_residuals(h: halves.Halves, n: int) -> list[tuple[halves.Residual, int
     found = []
     for r in h.residuals:
         for j, out in enumerate(h.outputs):
-            if r.input is None and j in olds and getattr(out, "var", None) is r.value.var:
+            if r.input is None and j in olds and getattr(out, "graph_var", None) is r.value.graph_var:
                 found.append((r, j, olds[j]))
                 break
     return found
@@ -297,7 +297,7 @@ def _backward_body(
         value_of.update((id(r), next(tops)) for r in h.residuals if id(r) not in value_of)
         outs = vjp.inline(h.bwd, [*cts, *slots, *(value_of[id(r)] for r in h.residuals)])
         const_cts, carry_cts = _take(outs, sizes[2]), _take(outs, sizes[1])
-        new_accs = [vjp.add(acc, ct, acc.var.type) for acc, ct in zip(accs, const_cts)]
+        new_accs = [vjp.add(acc, ct, acc.graph_var.type) for acc, ct in zip(accs, const_cts)]
         new_held = [value_of[id(old)] for _, _, old in state.held]
         rest = [lst for lst, _ in popped]
         return b.finish([*carry_cts, *new_accs, *new_held, *outs, *rest, count - 1])

@@ -79,10 +79,10 @@ def split_graph(
         wanted = [v for v, on in zip(graph.inputs, ct_mask) if on]
         in_cts = [vjp.fit(sweep.ct_or_zeros(v), v.type) for v in wanted]
     stacks = [s.bwd_cur for s in split.slots]
-    bwd, residuals = _close_bwd(split, [h.var for h in head], [*in_cts, *stacks])
-    index = {v.var.id: i for i, v in enumerate(f_inputs)}
-    found = [Residual(var, value, index.get(value.var.id)) for var, value in residuals]
-    return Halves(split, [v.var for v in f_inputs], outputs, bwd, found)
+    bwd, residuals = _close_bwd(split, [h.graph_var for h in head], [*in_cts, *stacks])
+    index = {v.graph_var.id: i for i, v in enumerate(f_inputs)}
+    found = [Residual(var, value, index.get(value.graph_var.id)) for var, value in residuals]
+    return Halves(split, [v.graph_var for v in f_inputs], outputs, bwd, found)
 
 
 def _close_bwd(

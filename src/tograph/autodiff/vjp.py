@@ -98,7 +98,7 @@ class Split:
     def new_stack(self, elem: types.TensorType) -> int:
         f = self.fwd.add_input(types.ListType(elem), "stack")
         b = self.bwd.add_input(types.ListType(elem), "stack")
-        self.slots.append(Slot(elem, f.var, f, b.var, b))
+        self.slots.append(Slot(elem, f.graph_var, f, b.graph_var, b))
         return len(self.slots) - 1
 
     def fwd_stack(self, k: int) -> Any:

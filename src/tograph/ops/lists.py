@@ -185,15 +185,15 @@ class SymbolicList(tensor.Symbolic):
     """
 
     PRIORITY = 2
-    __slots__ = ("builder", "var")
+    __slots__ = ("builder", "graph_var")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
-        self.var = var
+        self.graph_var = var
         self.builder = builder
 
     @property
     def type(self) -> types.ListType:
-        return cast(types.ListType, self.var.type)
+        return cast(types.ListType, self.graph_var.type)
 
     @classmethod
     def bind_primitive(

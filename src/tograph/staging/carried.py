@@ -117,7 +117,7 @@ def is_tensor_like(value: Any) -> bool:
 
 def type_of(value: Any) -> types.ValueType:
     """The graph type of a tensor-like leaf (Python numbers are weak)."""
-    return value.var.type if isinstance(value, tensor.Symbolic) else types.type_of(value)
+    return value.graph_var.type if isinstance(value, tensor.Symbolic) else types.type_of(value)
 
 
 def same_static(a: Any, b: Any) -> bool:
@@ -137,8 +137,8 @@ def same_static(a: Any, b: Any) -> bool:
 def describe(value: Any) -> str:
     """A leaf as error messages show it."""
     if isinstance(value, tensor.Symbolic):
-        kind = "a list" if isinstance(value.var.type, types.ListType) else "a tensor"
-        return f"{kind} ({value.var.type})"
+        kind = "a list" if isinstance(value.graph_var.type, types.ListType) else "a tensor"
+        return f"{kind} ({value.graph_var.type})"
     return "unset" if isinstance(value, Undefined) else repr(value)
 
 

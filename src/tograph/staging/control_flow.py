@@ -86,11 +86,11 @@ def _close(
     outer: dict[int, Any] = {}
     for trace in traces:
         for value, _ in trace.builder.captures:
-            outer.setdefault(value.var.id, value)
+            outer.setdefault(value.graph_var.id, value)
     graphs = []
     for trace, outs in zip(traces, outputs):
-        mine = {value.var.id: inner for value, inner in trace.builder.captures}
-        extra = tuple(mine.get(key) or core.Var(v.var.type, v.var.hint) for key, v in outer.items())
+        mine = {value.graph_var.id: inner for value, inner in trace.builder.captures}
+        extra = tuple(mine.get(key) or core.Var(v.graph_var.type, v.graph_var.hint) for key, v in outer.items())
         explicit = tuple(trace.inputs)
         inputs = extra + explicit if consts_first else explicit + extra
         graphs.append(
@@ -112,7 +112,7 @@ def _truth(value: Any, what: str) -> Any:
     """The truth of a condition: a bool scalar tensor, or a Python bool when it is static."""
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
-    t = value.var.type
+    t = value.graph_var.type
     if not isinstance(t, types.TensorType) or t.shape != ():
         raise errors.ShapeError(
             f"the condition of {what} must be a scalar, got {carried.describe(value)}",

@@ -55,19 +55,19 @@ class GraphBuilder:
         """The IR operand for ``value``: a var of this graph (capturing if needed) or a literal."""
         if isinstance(value, tensor.Symbolic):
             if value.builder is self:
-                return value.var
+                return value.graph_var
             return self._capture(value)
         if isinstance(value, tensor.TensorBase):
             return core.Lit.of(value.numpy())
         return core.Lit.of(value)
 
     def _capture(self, outer: Any) -> core.Var:
-        key = outer.var.id
+        key = outer.graph_var.id
         if key in self._captured:
             return self._captured[key]
         if self.parent is None:
             raise errors.TracerError(
-                f"a tensor ({outer.var.type}) from a graph that is no longer being built was used: "
+                f"a tensor ({outer.graph_var.type}) from a graph that is no longer being built was used: "
                 "a value computed inside a loop or branch over tensors was stored outside it",
                 hint="values made in tensor control flow leave it only as variables of the "
                 "function; "
@@ -75,7 +75,7 @@ class GraphBuilder:
             )
         if outer.builder is not self.parent:
             self.parent._capture(outer)
-        inner = core.Var(outer.var.type, outer.var.hint)
+        inner = core.Var(outer.graph_var.type, outer.graph_var.hint)
         self._captured[key] = inner
         self.captures.append((outer, inner))
         return inner

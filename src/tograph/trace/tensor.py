@@ -269,7 +269,7 @@ class Symbolic:
     """Any value of the graph being built: a graph ``Var`` owned by a ``GraphBuilder``."""
 
     __slots__ = ()
-    var: core.Var
+    graph_var: core.Var
     builder: builder_mod.GraphBuilder
 
 
@@ -286,15 +286,15 @@ class SymbolicTensor(Symbolic, TensorBase):
     """A tensor of the graph being built; operations on it append equations."""
 
     PRIORITY = 2
-    __slots__ = ("var", "builder")
+    __slots__ = ("graph_var", "builder")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
-        self.var = var
+        self.graph_var = var
         self.builder = builder
 
     @property
     def type(self) -> types.TensorType:
-        return self.var.type
+        return self.graph_var.type
 
     @classmethod
     def bind_primitive(
@@ -309,8 +309,8 @@ class SymbolicTensor(Symbolic, TensorBase):
         return current.emit(prim, args, params)
 
     def _describe(self) -> str:
-        name = f" '{self.var.hint}'" if self.var.hint else ""
-        return f"tensor{name} ({self.var.type})"
+        name = f" '{self.graph_var.hint}'" if self.graph_var.hint else ""
+        return f"tensor{name} ({self.graph_var.type})"
 
     def __repr__(self) -> str:
         return f"<SymbolicTensor {self._describe()}>"
