@@ -33,7 +33,10 @@ def trace(fn, *in_types, hints=None):
 def _subgraph(label, fn, values):
     child = builder.current().child(label)
     with child.active():
-        args = [child.add_input(_type(v), getattr(v, "graph_var", None) and v.graph_var.hint) for v in values]
+        args = [
+            child.add_input(_type(v), getattr(v, "graph_var", None) and v.graph_var.hint)
+            for v in values
+        ]
         out = fn(*args)
         graph = child.finish(out if isinstance(out, tuple) else (out,))
     if child.captures:

@@ -261,7 +261,11 @@ def _held_residuals(h: halves.Halves, n: int) -> list[tuple[halves.Residual, int
     found = []
     for r in h.residuals:
         for j, out in enumerate(h.outputs):
-            if r.input is None and j in olds and getattr(out, "graph_var", None) is r.value.graph_var:
+            if (
+                r.input is None
+                and j in olds
+                and getattr(out, "graph_var", None) is r.value.graph_var
+            ):
                 found.append((r, j, olds[j]))
                 break
     return found

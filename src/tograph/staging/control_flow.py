@@ -90,7 +90,10 @@ def _close(
     graphs = []
     for trace, outs in zip(traces, outputs):
         mine = {value.graph_var.id: inner for value, inner in trace.builder.captures}
-        extra = tuple(mine.get(key) or core.Var(v.graph_var.type, v.graph_var.hint) for key, v in outer.items())
+        extra = tuple(
+            mine.get(key) or core.Var(v.graph_var.type, v.graph_var.hint)
+            for key, v in outer.items()
+        )
         explicit = tuple(trace.inputs)
         inputs = extra + explicit if consts_first else explicit + extra
         graphs.append(

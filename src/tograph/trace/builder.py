@@ -67,7 +67,8 @@ class GraphBuilder:
             return self._captured[key]
         if self.parent is None:
             raise errors.TracerError(
-                f"a tensor ({outer.graph_var.type}) from a graph that is no longer being built was used: "
+                f"a tensor ({outer.graph_var.type}) from a graph that is no longer being built "
+                "was used: "
                 "a value computed inside a loop or branch over tensors was stored outside it",
                 hint="values made in tensor control flow leave it only as variables of the "
                 "function; "
