@@ -181,10 +181,11 @@ def one_sided(x):
     return y
 
 
-def test_variable_set_on_one_branch_is_an_error_naming_it_and_the_line():
-    with pytest.raises(tg.ConversionError, match=r"'y' is set only in the if-branch") as info:
-        tg.to_static(one_sided)(np.float64(1.0))
-    assert f"test_api.py:{line_of(one_sided, 'if x > 0')}" in str(info.value)
+def test_variable_set_on_one_branch_is_unbound_only_where_eager_says_so():
+    sf = tg.to_static(one_sided, fallback="silent")
+    assert sf(np.float64(1.0)) == one_sided(np.float64(1.0))
+    with pytest.raises(UnboundLocalError, match="'y'"):
+        sf(np.float64(-1.0))
 
 
 def one_sided_unused(x):
@@ -239,5 +240,12 @@ def test_shape_errors_name_both_shapes_and_the_user_line():
     with pytest.raises(
         tg.ToGraphError, match=r"shapes \(3, 4\) and \(5, 2\) are not aligned"
     ) as info:
-        tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))
+        tg.to_static(mismatched, fallback="error")(np.ones((3, 4)), np.ones((5, 2)))
     assert f"test_api.py:{line_of(mismatched, 'c @ b')}" in str(info.value)
+
+
+def test_an_error_eager_raises_too_is_eager_s_own_and_not_a_fallback_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        with pytest.raises(ValueError, match="matmul"):
+            tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))

@@ -78,10 +78,11 @@ class StaticFunction:
             if runner is not None:
                 return runner(leaves)
         cf, tensors = self._lookup(args, kwargs)
-        if fast and cf.graph is not None:
+        runner = cf.leaves_runner() if fast else None
+        if runner is not None:
             if len(leaves) == len(args) and all(x is a for x, a in zip(leaves, args)):
-                self._flat[tuple((type(a), a.dtype, a.shape) for a in args)] = cf.leaves_runner()
-            self._fast[tuple(key)] = cf.leaves_runner()
+                self._flat[tuple((type(a), a.dtype, a.shape) for a in args)] = runner
+            self._fast[tuple(key)] = runner
         return cf.run(tensors, args, kwargs)
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
@@ -112,9 +113,17 @@ class StaticFunction:
 
     def _trace(self, sig: signature.Signature) -> concrete.ConcreteFunction:
         """The compiler's stages in order: analyse, infer, lower, build; then optimise and
-        generate code (``ConcreteFunction``)."""
+        generate code (``ConcreteFunction``).
+
+        Whatever stops tracing makes the function run eagerly, with the reason: a construct
+        tograph cannot convert, and any other error, since the eager run then either works or
+        raises the error the plain function raises, where a traceback from inside the compiler
+        would help no one.
+        """
         fn = self.python_function
         bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        if sig.refuse is not None:
+            return self._fallback(sig, errors.UnsupportedError(sig.refuse, construct="argument"))
         try:
             analysis = convert.analyze(fn)
             inferred = None
@@ -125,28 +134,39 @@ class StaticFunction:
             lowered = conversion.instantiate(fn, runtime)
             if bound:  # to_static(obj.method): obj is bound, static
                 lowered = functools.partial(lowered, *bound)
-            built = build_graph.build_graph(fn.__name__, lowered, sig)
-        except (errors.UnsupportedError, errors.TracerError) as exc:
+            built = build_graph.build_graph(fn.__name__, lowered, sig, _outside(fn, sig, bound))
+        except RecursionError:
+            reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
+            return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
+        except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
         return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
 
-    def _fallback(
-        self, sig: signature.Signature, exc: errors.ToGraphError
-    ) -> concrete.ConcreteFunction:
-        loc = exc.loc or origin.traceback_location(exc.__traceback__)
+    def _fallback(self, sig: signature.Signature, exc: Exception) -> concrete.ConcreteFunction:
+        located = getattr(exc, "loc", None)
+        loc = located or origin.traceback_location(exc.__traceback__)
         construct = getattr(exc, "construct", "") or type(exc).__name__
         where = f" ({loc})" if loc is not None else ""
-        reason = f"{exc.message}{where}"
+        if isinstance(exc, errors.ToGraphError):
+            problem = exc.message
+        else:
+            problem = f"tracing raised {type(exc).__name__}: {exc}"
+        reason = f"{problem}{where}"
         message = f"{self.python_function.__qualname__} runs eagerly: {reason}"
         if self.fallback_mode == "error":
             raise errors.ConversionError(
-                f"cannot convert {self.python_function.__qualname__}: {exc.message}", loc=loc
+                f"cannot convert {self.python_function.__qualname__}: {problem}", loc=loc
             ) from exc
-        if self.fallback_mode == "warn":
-            warnings.warn(
-                f"{message} [construct: {construct}]", errors.FallbackWarning, stacklevel=5
-            )
-        return concrete.ConcreteFunction(self, sig, None, None, fallback=reason)
+        warning = f"{message} [construct: {construct}]" if self.fallback_mode == "warn" else None
+        if warning is not None and isinstance(exc, (errors.UnsupportedError, errors.TracerError)):
+            warnings.warn(warning, errors.FallbackWarning, stacklevel=5)
+            warning = None
+        # Any other error raised while tracing is often the plain function's own (a failed
+        # assert on static values, shapes that do not fit): warned about only once the eager
+        # run shows it is not.
+        cf = concrete.ConcreteFunction(self, sig, None, None, fallback=reason)
+        cf.pending_warning = warning
+        return cf
 
     def _check_retracing(self) -> None:
         if len(self._cache) > _RETRACE_LIMIT and not self._warned_retrace:
@@ -160,6 +180,23 @@ class StaticFunction:
             )
 
 
+def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> frozenset[int]:
+    """``id`` of the objects that exist outside ``fn``'s call: its globals, closure values, the
+    static arguments (an array among them returned by the function is returned itself)."""
+    values = [*fn.__globals__.values(), *bound]
+    values.extend(cell.cell_contents for cell in (fn.__closure__ or ()) if _bound_cell(cell))
+    values.extend(s.value for s in sig.slots if isinstance(s, signature.Static))
+    return frozenset(map(id, values))
+
+
+def _bound_cell(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
 def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
     """Appends to ``key`` the layout of ``values`` (arrays by dtype and shape, Python numbers by
     value, lists and tuples by length) and to ``leaves`` its arrays, in signature order; False for
@@ -169,9 +206,11 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
         if kind is np.ndarray or isinstance(a, np.generic):
             if not tensor.is_array_value(a):
                 return False
-            key.append((a.dtype, a.shape))
+            key.append((kind, a.dtype, a.shape))
             leaves.append(a)
-        elif kind in (int, float, bool, str) or a is None:
+        elif kind is float:
+            key.append((kind, a.hex()))  # -0.0 and 0.0 differ; every NaN is one key
+        elif kind in (int, bool, str) or a is None:
             key.append((kind, a))
         elif kind is list or kind is tuple:
             key.append((kind, len(a)))

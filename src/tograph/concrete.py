@@ -6,10 +6,17 @@ It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``t
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
+import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from tograph import errors
 from tograph.analysis import types as type_inference
 from tograph.backend import codegen
 from tograph.ir import check, core
@@ -39,12 +46,17 @@ class ConcreteFunction:
         self._analysis = analysis
         self._inferred = inferred
         self.fallback = fallback
+        # a FallbackWarning to give once an eager run succeeds (the reason is no error of the
+        # plain function's own)
+        self.pending_warning: str | None = None
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
+        self._recipe: build_graph.BuiltGraph | None = None
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
             self._run = codegen.compile_graph(self.graph)
+            self._recipe = built.checking(self.graph)
 
     @property
     def built(self) -> build_graph.BuiltGraph | None:
@@ -76,18 +88,47 @@ class ConcreteFunction:
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()
 
-    def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Runs the graph on a call's tensor leaves (or the eager fallback on the call)."""
-        if self._run is None:
-            return self._owner.python_function(*args, **kwargs)
-        return self._built.unflatten(self._run(*tensors))
+    @property
+    def writes_arguments(self) -> bool:
+        """Whether a call writes into argument arrays (as the function writes them in place)."""
+        return self._recipe is not None and bool(self._recipe.write_backs)
 
-    def leaves_runner(self) -> Callable[[list[Any]], Any]:
-        """Runs the graph on the call's tensor leaves, already in signature order."""
-        run, built = self._run, self._built
-        if built.out_slots == (0,) and built.out_tree.kind is None:
+    def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
+
+        A graph that writes into arguments runs them eagerly instead when two of them overlap
+        in memory (a write through one would show in the other), and when it raises: the
+        function then runs eagerly, so the arguments end as the failing function leaves them
+        (the graph's own printing, held back until then, is dropped).
+        """
+        if self._run is None or self._recipe is None:
+            result = self._owner.python_function(*args, **kwargs)
+            if self.pending_warning is not None:
+                warning, self.pending_warning = self.pending_warning, None
+                warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
+            return result
+        if not self._recipe.write_backs:
+            return self._recipe.unflatten(self._run(*tensors), tensors)
+        if _overlapping(tensors, self.signature.input_twins):
+            return self._owner.python_function(*args, **kwargs)
+        held = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(held):
+                outputs = self._run(*tensors)
+        except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
+            return self._owner.python_function(*args, **kwargs)
+        sys.stdout.write(held.getvalue())
+        return self._recipe.unflatten(outputs, tensors)
+
+    def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
+        """Runs the graph on the call's tensor leaves, already in signature order; None when a
+        call needs more than its leaves (it writes arguments back: see ``run``)."""
+        run, recipe = self._run, self._recipe
+        if run is None or recipe is None or recipe.write_backs:
+            return None
+        if recipe.plain and recipe.out_slots == (0,) and recipe.out_tree.kind is None:
             return lambda leaves: run(*leaves)[0]
-        return lambda leaves: built.unflatten(run(*leaves))
+        return lambda leaves: recipe.unflatten(run(*leaves), leaves)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
@@ -96,3 +137,14 @@ class ConcreteFunction:
         if self.graph is None:
             return f"<ConcreteFunction (eager fallback: {self.fallback})>"
         return f"<ConcreteFunction\n{self.graph}\n>"
+
+
+def _overlapping(tensors: list[Any], twins: tuple[int | None, ...]) -> bool:
+    """Whether two argument arrays (other than one array passed twice) share memory."""
+    arrays = [(i, a) for i, a in enumerate(tensors) if isinstance(a, np.ndarray) and a.size]
+    for k, (i, a) in enumerate(arrays):
+        for j, b in arrays[k + 1 :]:
+            same = a is b or (j < len(twins) and twins[j] == i)
+            if not same and np.may_share_memory(a, b):
+                return True
+    return False

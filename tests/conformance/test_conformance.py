@@ -69,18 +69,18 @@ def test_compare_outcomes_reports_output_and_exceptions(eager, compiled, message
         compare.compare_outcomes(eager, compiled)
 
 
-_CALLS = [0.0]
+def _off_by_one(fn):
+    """A stand-in for to_static whose results are wrong: what the checker exists to catch."""
+
+    def wrong(*args):
+        return fn(*args) + 1.0
+
+    return wrong
 
 
-def _counting_offset(x):
-    # A global changed on every call is read once, when the graph is built: compiled and eager
-    # results differ, which the checker must catch.
-    _CALLS[0] += 1.0
-    return x + _CALLS[0]
-
-
-def test_wrong_value_is_a_failure():
-    bad = case_mod.Case("wrong", "self", _counting_offset, ((np.zeros(2),),))
+def test_wrong_value_is_a_failure(monkeypatch):
+    monkeypatch.setattr(check.tg, "to_static", _off_by_one)
+    bad = case_mod.Case("wrong", "self", _double, ((np.zeros(2),),))
     with pytest.raises(check.CaseFailure, match="values"):
         check.check_case(bad)
 

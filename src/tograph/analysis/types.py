@@ -387,6 +387,9 @@ def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     if isinstance(iterable, _TensorIterable) and iterable.index_only:
         return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, tensor.SymbolicTensor) and iterable.ndim > 0:
-        with scratch.active():
-            return iterable[0]
+        try:
+            with scratch.active():
+                return iterable[0]
+        except Exception:  # noqa: BLE001 - an empty first axis: no item to type
+            return UNKNOWN
     return UNKNOWN

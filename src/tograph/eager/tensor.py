@@ -44,6 +44,21 @@ class EagerTensor(tensor.TensorBase):
     def numpy(self) -> Any:
         return self.value
 
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.value, np.ndarray)
+
+    def mutate(self, update: Any, *args: Any) -> None:
+        """Runs NumPy's in-place ``update`` on the value; refused on a value being differentiated
+        (the tape records no in-place updates)."""
+        if recording.watched_by_active_tape([self]):
+            raise errors.UnsupportedError(
+                "an in-place update of a tensor being differentiated cannot be recorded",
+                hint="compute a new array instead (e.g. np.where, or x = x + y)",
+                construct="in-place update",
+            )
+        update(self.value, *(unwrap(a) for a in args))
+
     @classmethod
     def bind_primitive(
         cls, prim: primitives.Primitive, args: tuple[Any, ...], params: dict[str, Any]

@@ -61,6 +61,11 @@ class Primitive:
         generator (e.g. ``a + b`` instead of a call); default calls ``impl`` with the params.
       multiple_results: the kernel returns a tuple of outputs.
       effectful: the operation has effects (print, assert) and is never removed or reordered.
+      layout: the memory layout of a result, where it matters (a reshape is a view only of a
+        C-contiguous array): "C" for a new C-contiguous array, "K" for a new array laid out
+        like its array operands (NumPy's ufuncs), None when unknown (views, say).
+      views: the kernel may return a view of its first operand (or that operand itself), so a
+        result may share memory with a graph input.
     """
 
     def __init__(
@@ -72,6 +77,8 @@ class Primitive:
         emit: Emitter | None = None,
         multiple_results: bool = False,
         effectful: bool = False,
+        layout: str | None = None,
+        views: bool = False,
     ):
         if name in REGISTRY:
             raise ValueError(f"primitive {name!r} is already registered")
@@ -81,6 +88,8 @@ class Primitive:
         self.emit = emit or self._emit_call
         self.multiple_results = multiple_results
         self.effectful = effectful
+        self.layout = layout
+        self.views = views
         self.vjp: Callable[..., Any] | None = None
         REGISTRY[name] = self
 

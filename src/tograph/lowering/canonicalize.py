@@ -21,6 +21,7 @@ from typing import Any
 import gast
 import numpy as np
 
+from tograph.analysis import mutation
 from tograph.frontend import names
 from tograph.lowering import templates
 from tograph.trace import dispatch
@@ -91,6 +92,7 @@ class _Canonicalize(gast.NodeTransformer):
         # Only a function's own variables may be rebound by a functional update; a global or
         # closure list or dict is mutated in place, as Python would.
         self.locals = [_local_names(fn)]
+        self.mutation = mutation.analyze(fn, globals_)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
@@ -157,7 +159,8 @@ class _Canonicalize(gast.NodeTransformer):
 
     def visit_Call(self, node: gast.Call) -> Any:
         self.generic_visit(node)
-        if self._leave_as_is(node.func):
+        writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
+        if not writes and self._leave_as_is(node.func):
             return node
         call = _rt_call("call", [node.func] + node.args, node)
         call.keywords = node.keywords
@@ -176,6 +179,8 @@ class _Canonicalize(gast.NodeTransformer):
             return isinstance(func, gast.Attribute) and func.attr in TENSOR_METHODS
         if target in dispatch.OVERRIDES or target in _TAKE_SEQUENCES:
             return False
+        if target in mutation.WRITERS:
+            return False  # the runtime checks what it writes
         return target in dispatch.UFUNCS or target in dispatch.FUNCTIONS
 
     def _resolve(self, expr: Any) -> Any:
@@ -203,40 +208,126 @@ class _Canonicalize(gast.NodeTransformer):
             gast.Expr(value=_rt_call("assert_", [node.test, _lam(msg)], node)), node
         )
 
+    def _wrap_binding(self, node: Any, value: Any) -> Any:
+        """``value``, made a tensor if it is a concrete array that is written later
+        (``analysis.mutation``)."""
+        return _rt_call("fresh", [value], node) if id(node) in self.mutation.fresh else value
+
     def visit_Assign(self, node: gast.Assign) -> Any:
         self.generic_visit(node)
-        if len(node.targets) != 1:
+        node.value = self._wrap_binding(node, node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
+            return self._item_store(node.targets[0], node.value, node)
+        if len(node.targets) == 1 and not _unpacks_into_items(node.targets[0]):
             return node
-        target = node.targets[0]
-        if isinstance(target, gast.Subscript) and self._is_local(target):
-            return _functional_setitem(target, node.value, node)
-        if _unpacks_into_items(target):
-            return self._unpack(target, node.value, node)
+        return self._unpack(node.targets, node.value, node)
+
+    def visit_AnnAssign(self, node: gast.AnnAssign) -> Any:
+        self.generic_visit(node)
+        if node.value is None:
+            return node
+        value = self._wrap_binding(node, node.value)
+        assign = gast.Assign(targets=[node.target], value=value, type_comment=None)
+        return self.visit_Assign(templates.set_location(assign, node))
+
+    def visit_NamedExpr(self, node: gast.NamedExpr) -> Any:
+        self.generic_visit(node)
+        node.value = self._wrap_binding(node, node.value)
         return node
 
-    def _unpack(self, target: Any, value: Any, origin: Any) -> list[Any]:
-        """``x[i], x[j] = v`` as ``tmp = v`` then one functional item update per element."""
+    def _item_store(self, target: gast.Subscript, value: Any, origin: Any) -> Any:
+        """``base[index] = value`` as ``_t.setitem(base, index, value)``, an in-place write as
+        Python's; for a local ``base`` (or ``base[i][j] = v``) as ``base = _t.setitem(...)``, so
+        that the variable is state of the branches and loops around the write (the runtime
+        returns the very object it wrote). The value is computed first, as Python computes it,
+        where order could show."""
+        stmts: list[Any] = []
+        if _has_call(target) and _has_call(value):
+            self.temporaries += 1
+            tmp = f"value_{self.temporaries}"
+            stmts = templates.quote(f"{tmp} = value", origin, value=value)
+            value = templates.name(tmp)
+        local = self._local_root(target)
+        kind = "setitem" if local else "setitem_outside"
+        write = _rt_call(kind, [_as_load(target.value), target.slice, value], origin)
+        return stmts + [self._rebind(target, write, local, origin)]
+
+    def _unpack(self, targets: list[Any], value: Any, origin: Any) -> list[Any]:
+        """``x[i], x[j] = v`` (or ``a = x[i] = v``) as ``tmp = v`` then one assignment per
+        target and element, left to right as Python assigns."""
         self.temporaries += 1
         tmp = f"unpacked_{self.temporaries}"
         stmts = templates.quote(f"{tmp} = value", origin, value=value)
-        for i, element in enumerate(target.elts):
-            item = templates.quote_expr(f"{tmp}[{i}]", origin)
+        for target in targets:
             assign = templates.set_location(
-                gast.Assign(targets=[element], value=item, type_comment=None), origin
+                gast.Assign(targets=[target], value=templates.name(tmp), type_comment=None), origin
+            )
+            result = (
+                self._assign_unpacked(assign)
+                if _unpacks_into_items(target)
+                else self.visit_Assign(assign)
+            )
+            stmts.extend(result if isinstance(result, list) else [result])
+        return stmts
+
+    def _assign_unpacked(self, node: gast.Assign) -> list[Any]:
+        """``(a, x[i]) = tmp``: each element assigned from ``tmp[k]``."""
+        target, value = node.targets[0], node.value
+        self.temporaries += 1
+        tmp = f"unpacked_{self.temporaries}"
+        stmts = templates.quote(f"{tmp} = value", node, value=value)
+        for i, element in enumerate(target.elts):
+            item = templates.quote_expr(f"{tmp}[{i}]", node)
+            assign = templates.set_location(
+                gast.Assign(targets=[element], value=item, type_comment=None), node
             )
             result = self.visit_Assign(assign)
             stmts.extend(result if isinstance(result, list) else [result])
         return stmts
 
     def visit_AugAssign(self, node: gast.AugAssign) -> Any:
+        """``x[i] += v`` as ``_t.aug_setitem(x, i, 'iadd', v)``: Python's read, in-place operator
+        (``operator.iadd``) and write back (``x += v`` itself is the tensors' ``__iadd__``)."""
         self.generic_visit(node)
-        if isinstance(node.target, gast.Subscript) and self._is_local(node.target):
-            load = templates.quote_expr("target", node, target=node.target)
-            templates.set_location(load, node)
-            value = templates.set_location(
-                gast.BinOp(left=load, op=node.op, right=node.value), node
-            )
-            return _functional_setitem(node.target, value, node)
+        if isinstance(node.target, gast.Name) and node.target.id in self.mutation.checked:
+            op = gast.Constant(value=_IN_PLACE[type(node.op)], kind=None)
+            call = _rt_call("iop", [op, _as_load(node.target), node.value], node)
+            assign = gast.Assign(targets=[node.target], value=call, type_comment=None)
+            return templates.set_location(assign, node)
+        if not isinstance(node.target, gast.Subscript):
+            return node
+        target = node.target
+        op = gast.Constant(value=_IN_PLACE[type(node.op)], kind=None)
+        local = self._local_root(target)
+        kind = "aug_setitem" if local else "aug_setitem_outside"
+        write = _rt_call(kind, [_as_load(target.value), target.slice, op, node.value], node)
+        return self._rebind(target, write, local, node)
+
+    def _local_root(self, target: gast.Subscript) -> bool:
+        """Whether ``x[i]...[j]`` subscripts a local variable ``x``."""
+        while isinstance(target.value, gast.Subscript):
+            target = target.value
+        return isinstance(target.value, gast.Name) and self._is_local(target.value)
+
+    def _rebind(self, target: gast.Subscript, write: Any, local: bool, origin: Any) -> Any:
+        """``write`` (a runtime write of ``target``'s base, which it returns) as a statement:
+        for a local base ``x`` (``x[i][j] = v``), ``x = _t.setitem(x, i, write)``, so that ``x``
+        is state of the branches and loops around it; else the bare call."""
+        if not local:
+            return templates.set_location(gast.Expr(value=write), origin)
+        while isinstance(target.value, gast.Subscript):
+            target = target.value
+            write = _rt_call("setitem", [_as_load(target.value), target.slice, write], origin)
+        store = templates.quote("n = 0", origin, n=target.value)[0].targets[0]
+        assign = gast.Assign(targets=[store], value=write, type_comment=None)
+        return templates.set_location(assign, origin)
+
+    def visit_For(self, node: gast.For) -> Any:
+        extra_test = getattr(node, "extra_test", None)
+        self.generic_visit(node)
+        node.iter = self._wrap_binding(node, node.iter)
+        if extra_test is not None:
+            node.extra_test = self.visit(extra_test)
         return node
 
     def visit_Expr(self, node: gast.Expr) -> Any:
@@ -258,13 +349,6 @@ class _Canonicalize(gast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def visit_For(self, node: gast.For) -> Any:
-        extra_test = getattr(node, "extra_test", None)
-        self.generic_visit(node)
-        if extra_test is not None:
-            node.extra_test = self.visit(extra_test)
-        return node
-
 
 def _unpacks_into_items(target: Any) -> bool:
     """A tuple target with a subscript among its elements and no starred element."""
@@ -275,25 +359,29 @@ def _unpacks_into_items(target: Any) -> bool:
     return any(isinstance(e, gast.Subscript) or _unpacks_into_items(e) for e in target.elts)
 
 
-def _functional_setitem(target: gast.Subscript, value: Any, origin: Any) -> Any:
-    """``base[index] = value`` as ``base = _t.setitem(base, index, value)``, nested ones too."""
-    new_value = _rt_call("setitem", [_as_load(target.value), target.slice, value], origin)
-    base = target.value
-    if isinstance(base, gast.Subscript):
-        return _functional_setitem(base, new_value, origin)
-    store = _as_store(base)
-    return templates.set_location(
-        gast.Assign(targets=[store], value=new_value, type_comment=None), origin
-    )
+def _has_call(node: Any) -> bool:
+    return any(isinstance(n, gast.Call) for n in gast.walk(node))
+
+
+_IN_PLACE = {
+    gast.Add: "iadd",
+    gast.Sub: "isub",
+    gast.Mult: "imul",
+    gast.Div: "itruediv",
+    gast.FloorDiv: "ifloordiv",
+    gast.Mod: "imod",
+    gast.Pow: "ipow",
+    gast.MatMult: "imatmul",
+    gast.BitAnd: "iand",
+    gast.BitOr: "ior",
+    gast.BitXor: "ixor",
+    gast.LShift: "ilshift",
+    gast.RShift: "irshift",
+}
 
 
 def _as_load(node: Any) -> Any:
     return templates.quote_expr("n", node, n=node)
-
-
-def _as_store(node: Any) -> Any:
-    stmt = templates.quote("n = 0", node, n=node)[0]
-    return stmt.targets[0]
 
 
 def canonicalize(fn: gast.FunctionDef, globals_: dict[str, Any]) -> gast.FunctionDef:

@@ -7,6 +7,7 @@ from tograph.ops import (
     effects,  # noqa: F401
     elementwise,  # noqa: F401
     indexing,  # noqa: F401
+    inplace,  # noqa: F401
     join,  # noqa: F401
     linalg,  # noqa: F401
     lists,  # noqa: F401

@@ -19,7 +19,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import types
-from tograph.trace import tensor
+from tograph.trace import functional, tensor
 
 # The Python scalar a weak value of each dtype kind is at run time, for probing NumPy.
 _WEAK_PROBES = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}
@@ -168,3 +168,28 @@ def reduced_shape(t: types.TensorType, axes: tuple[int, ...] | None, keepdims: b
     if keepdims:
         return tuple(1 if i in axes else d for i, d in enumerate(t.shape))
     return tuple(d for i, d in enumerate(t.shape) if i not in axes)
+
+
+def as_view(
+    source: Any,
+    prim: Any,
+    operands: Sequence[Any],
+    params: dict[str, Any],
+    update: Callable[[Any, Any], Any] | None,
+) -> Any:
+    """``prim(source, *operands, **params)``, a view of ``source`` as NumPy's is: a write to
+    either shows in the other (``trace.functional``). ``update`` gives ``source``'s value once
+    the view's value changes (None: the view is read-only, as ``np.broadcast_to``'s). Only
+    symbolic tensors are tracked: an eager tensor's value is a real NumPy view already.
+    """
+    held = tuple(snapshots(operands))
+    view = prim.bind(source, *held, **params)
+    if isinstance(source, tensor.SymbolicTensor) and isinstance(view, tensor.SymbolicTensor):
+        functional.make_view(view, source, functional.ViewStep(prim, held, params, update))
+    return view
+
+
+def snapshots(values: Sequence[Any]) -> list[Any]:
+    """``values`` with each symbolic tensor replaced by a snapshot of its value now: what a view
+    step keeps of its index or shape operands, which later writes must not change."""
+    return [v.plain() if isinstance(v, tensor.SymbolicTensor) else v for v in values]

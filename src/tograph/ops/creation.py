@@ -22,8 +22,9 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, join
-from tograph.trace import dispatch, tensor
+from tograph.ops import common, join, shape
+from tograph.trace import builder as builder_mod
+from tograph.trace import dispatch, functional, tensor
 
 
 def _check_static_dims(dims: tuple[int | None, ...], op: str) -> None:
@@ -62,7 +63,7 @@ def _full_rule(
     return types.TensorType(dtype, shape)
 
 
-full_p = primitives.Primitive("full", _full_impl, _full_rule)
+full_p = primitives.Primitive("full", _full_impl, _full_rule, layout="C")
 
 
 def _full(
@@ -154,7 +155,7 @@ def _arange_rule(*args: types.TensorType, dtype: np.dtype | None) -> types.Tenso
     return types.TensorType(common.probe_dtype("arange", np.arange, args, dtype=dtype), (None,))
 
 
-arange_p = primitives.Primitive("arange", np.arange, _arange_rule)
+arange_p = primitives.Primitive("arange", np.arange, _arange_rule, layout="C")
 
 
 @dispatch.overrides(np.arange)
@@ -181,7 +182,7 @@ def _eye_rule(
     return types.TensorType(dtype, shape)
 
 
-eye_p = primitives.Primitive("eye", _eye_impl, _eye_rule)
+eye_p = primitives.Primitive("eye", _eye_impl, _eye_rule, layout="C")
 
 
 @dispatch.overrides(np.eye)
@@ -237,7 +238,7 @@ def _linspace_rule(
     return types.TensorType(out_dtype, base[:axis] + (num,) + base[axis:])
 
 
-linspace_p = primitives.Primitive("linspace", _linspace_impl, _linspace_rule)
+linspace_p = primitives.Primitive("linspace", _linspace_impl, _linspace_rule, layout="C")
 
 
 @dispatch.overrides(np.linspace)
@@ -267,7 +268,31 @@ def linspace(
 # ---- arrays from lists -------------------------------------------------------------------
 
 
-@dispatch.overrides(np.array, np.asarray, np.asanyarray)
+@dispatch.implements(np.copy)
+def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
+    """``np.copy`` (and ``x.copy()``): a new array, which later writes to ``a`` leave alone.
+
+    The graph value is shared, since graph values never change in place; writes to either one
+    make a new value for it alone (``trace.functional``).
+    """
+    if not isinstance(a, tensor.SymbolicTensor):
+        return np.copy(a.numpy(), order=order)
+    out = tensor.SymbolicTensor(a.graph_var, a.builder)
+    out.array0d, out.layout = a.array0d, ("C" if order == "C" else a.layout)
+    return out
+
+
+@dispatch.overrides(np.asarray, np.asanyarray)
+@dispatch.implements(np.asarray, np.asanyarray)
+def asarray(a: Any, dtype: Any = None, order: Any = None, **kwargs: Any) -> Any:
+    """``np.asarray``: a tensor itself (the very object, as NumPy returns an array itself) when
+    no cast is asked for; lists holding tensors stacked as ``np.array`` does."""
+    if tensor.is_tensor(a) and a.is_array and (dtype is None or np.dtype(dtype) == a.dtype):
+        return a
+    return array(a, dtype, copy=None, order=order, **kwargs)
+
+
+@dispatch.overrides(np.array)
 def array(
     object: Any,
     dtype: Any = None,
@@ -280,9 +305,37 @@ def array(
     """``np.array`` of a tensor or of (nested) lists holding tensors: stacked, with NumPy's dtype.
 
     The result is never weak: ``np.asarray(i)`` of a Python-scalar-like ``i`` is a NumPy value.
-    ``copy`` has no effect: graph values are never changed in place.
+    A tensor is copied unless ``copy`` is False or None (then it is the very object).
     """
     _reject("array", order, kwargs)
     if ndmin:
         raise dispatch.unsupported("np.array with ndmin=")
-    return join.as_array(object, dtype)
+    if tensor.is_tensor(object) and object.is_array:
+        if dtype is None or np.dtype(dtype) == object.dtype:
+            return object if copy is False or copy is None else copy_array(object)
+    out = join.as_array(object, dtype)
+    if out is object:
+        out = copy_array(object)
+    if isinstance(out, tensor.SymbolicTensor) and out.type.ndim == 0:
+        out.array0d = True  # np.array of a scalar is a 0-d array
+    return out
+
+
+# ---- concrete arrays made tensors ----------------------------------------------------------
+
+
+def constant(value: np.ndarray, frozen: str | None = None) -> Any:
+    """The concrete array ``value`` as a tensor of the graph being built (its value a constant of
+    the graph), so that in-place writes to it are traced; ``frozen`` refuses them, saying why.
+
+    Outside graph building the value itself is returned.
+    """
+    current = builder_mod.current()
+    if current is None:
+        return value
+    out = current.emit(shape.reshape_p, [value], {"shape": value.shape})
+    out.layout = "C" if value.flags.c_contiguous else None
+    out.array0d = value.ndim == 0
+    if frozen is not None:
+        functional.freeze(out, frozen)
+    return out

@@ -81,7 +81,9 @@ def _define(
     is the ufunc on arrays and keeps Python's meaning on Python scalars (weak values)."""
     emit = _operator_emit(symbol) if symbol else None
     kernel = pyop if symbol else ufunc
-    prim = primitives.Primitive(name, kernel, elementwise_rule(name, ufunc, pyop), emit=emit)
+    prim = primitives.Primitive(
+        name, kernel, elementwise_rule(name, ufunc, pyop), emit=emit, layout="K"
+    )
     dispatch.implements(ufunc)(lambda *args, **kw: _ufunc_call(prim, args, kw))
     return prim
 
@@ -116,7 +118,11 @@ negative_p = _define("negative", np.negative, operator.neg, "-")
 positive_p = _define("positive", np.positive, operator.pos, "+")
 invert_p = _define("invert", np.invert, operator.invert, "~")
 abs_p = primitives.Primitive(
-    "abs", abs, elementwise_rule("abs", np.abs, abs), emit=lambda ctx, eqn, a: f"abs({a[0]})"
+    "abs",
+    abs,
+    elementwise_rule("abs", np.abs, abs),
+    emit=lambda ctx, eqn, a: f"abs({a[0]})",
+    layout="K",
 )
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
 
@@ -174,7 +180,7 @@ def _round_impl(x: Any, decimals: int) -> Any:
 
 
 round_p = primitives.Primitive(
-    "round", _round_impl, lambda x, decimals: elementwise_rule("round", np.round)(x)
+    "round", _round_impl, lambda x, decimals: elementwise_rule("round", np.round)(x), layout="K"
 )
 
 
@@ -187,7 +193,7 @@ def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
 
 # ---- where, clip, astype -----------------------------------------------------------------
 
-where_p = primitives.Primitive("where", np.where, elementwise_rule("where", np.where))
+where_p = primitives.Primitive("where", np.where, elementwise_rule("where", np.where), layout="K")
 
 
 @dispatch.implements(np.where)
@@ -201,7 +207,7 @@ def _clip_impl(x: Any, lo: Any, hi: Any) -> Any:
     return np.clip(x, lo, hi)
 
 
-clip_p = primitives.Primitive("clip", _clip_impl, elementwise_rule("clip", _clip_impl))
+clip_p = primitives.Primitive("clip", _clip_impl, elementwise_rule("clip", _clip_impl), layout="K")
 
 
 @dispatch.implements(np.clip)
@@ -243,7 +249,7 @@ def _astype_emit(ctx: primitives.EmitContext, eqn: Any, args: Any) -> str:
     return f"{args[0]}.astype({ctx.const(dtype)})"
 
 
-astype_p = primitives.Primitive("astype", _astype_impl, _astype_rule, emit=_astype_emit)
+astype_p = primitives.Primitive("astype", _astype_impl, _astype_rule, emit=_astype_emit, layout="K")
 
 
 @dispatch.implements(np.astype)

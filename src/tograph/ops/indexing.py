@@ -341,18 +341,52 @@ def _getitem_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) ->
     return f"{args[0]}[{_index_source(ctx, eqn.params['index'], args[1:])}]"
 
 
-getitem_p = primitives.Primitive("getitem", _getitem_impl, _getitem_rule, emit=_getitem_emit)
+getitem_p = primitives.Primitive(
+    "getitem", _getitem_impl, _getitem_rule, emit=_getitem_emit, views=True
+)
 
 
 @dispatch.implements(operator.getitem)
 def getitem(x: Any, index: Any) -> Any:
-    """``x[index]``; ``x`` or parts of ``index`` are tensors.
+    """``x[index]``; ``x`` or parts of ``index`` are tensors. A basic index (ints, slices, None,
+    ``...``) gives a view of ``x``, as in NumPy, unless ints pick a single element (a scalar).
 
     Raises:
       IndexingError: the index does not fit the shape of ``x``.
     """
     parsed, dynamic = parse_index(index)
-    return getitem_p.bind(x, *dynamic, index=parsed)
+    basic = _is_basic(parsed, dynamic)
+    if not tensor.is_symbolic(x) or not basic or _picks_element(parsed, common.operand_type(x)):
+        return getitem_p.bind(x, *dynamic, index=parsed)
+    held = common.snapshots(dynamic)
+    out = common.as_view(
+        x,
+        getitem_p,
+        held,
+        {"index": parsed},
+        lambda base, new: setitem_p.bind(base, new, *held, index=parsed),
+    )
+    if common.operand_type(out).ndim == 0:
+        out.array0d = True
+    return out
+
+
+def _is_basic(index: Index, dynamic: Sequence[Any]) -> bool:
+    """Whether ``index`` is NumPy basic indexing: no integer array or boolean mask in it."""
+    for item in index.items:
+        if isinstance(item, StaticArray):
+            return False
+        if isinstance(item, Arg) and common.operand_type(dynamic[item.k]).ndim > 0:
+            return False
+        if isinstance(item, Arg) and common.operand_type(dynamic[item.k]).dtype.kind == "b":
+            return False
+    return True
+
+
+def _picks_element(index: Index, x: types.TensorType) -> bool:
+    """Whether a basic ``index`` gives a NumPy scalar: an int for every dim, nothing else."""
+    ints = [i for i in index.items if isinstance(i, (int, Arg))]
+    return len(ints) == len(index.items) == x.ndim
 
 
 # ---- setitem -----------------------------------------------------------------------------
@@ -381,7 +415,7 @@ def _setitem_rule(
     return x
 
 
-setitem_p = primitives.Primitive("setitem", _setitem_impl, _setitem_rule)
+setitem_p = primitives.Primitive("setitem", _setitem_impl, _setitem_rule, layout="K")
 
 
 def setitem(x: Any, index: Any, value: Any) -> Any:

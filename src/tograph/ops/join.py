@@ -81,8 +81,10 @@ def _stack_rule(*xs: types.TensorType, axis: int) -> types.TensorType:
     return types.TensorType(dtype, tuple(merged[:axis]) + (len(xs),) + tuple(merged[axis:]))
 
 
-concatenate_p = primitives.Primitive("concatenate", _concatenate_impl, _concatenate_rule)
-stack_p = primitives.Primitive("stack", _stack_impl, _stack_rule)
+concatenate_p = primitives.Primitive(
+    "concatenate", _concatenate_impl, _concatenate_rule, layout="C"
+)
+stack_p = primitives.Primitive("stack", _stack_impl, _stack_rule, layout="C")
 
 
 def _operands(arrays: Any) -> list[Any]:

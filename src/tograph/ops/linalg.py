@@ -78,9 +78,13 @@ def _tensordot_rule(
 
 
 matmul_p = primitives.Primitive(
-    "matmul", np.matmul, _matmul_rule, emit=lambda ctx, eqn, args: f"({args[0]} @ {args[1]})"
+    "matmul",
+    np.matmul,
+    _matmul_rule,
+    emit=lambda ctx, eqn, args: f"({args[0]} @ {args[1]})",
+    layout="C",
 )
-dot_p = primitives.Primitive("dot", np.dot, _dot_rule)
+dot_p = primitives.Primitive("dot", np.dot, _dot_rule, layout="C")
 tensordot_p = primitives.Primitive("tensordot", np.tensordot, _tensordot_rule)
 
 
@@ -212,7 +216,7 @@ def _einsum_rule(*xs: types.TensorType, subscripts: str) -> types.TensorType:
     )
 
 
-einsum_p = primitives.Primitive("einsum", _einsum_impl, _einsum_rule)
+einsum_p = primitives.Primitive("einsum", _einsum_impl, _einsum_rule, views=True)
 
 
 @dispatch.implements(np.einsum)

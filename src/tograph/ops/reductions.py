@@ -66,18 +66,26 @@ def _cumsum_rule(
 
 # ---- primitives --------------------------------------------------------------------------
 
-sum_p = primitives.Primitive("sum", np.sum, _reduction_rule("sum", np.sum))
-mean_p = primitives.Primitive("mean", np.mean, _reduction_rule("mean", np.mean))
-prod_p = primitives.Primitive("prod", np.prod, _reduction_rule("prod", np.prod))
-max_p = primitives.Primitive("max", np.max, _reduction_rule("max", np.max, has_identity=False))
-min_p = primitives.Primitive("min", np.min, _reduction_rule("min", np.min, has_identity=False))
-any_p = primitives.Primitive("any", np.any, _reduction_rule("any", np.any))
-all_p = primitives.Primitive("all", np.all, _reduction_rule("all", np.all))
-var_p = primitives.Primitive("var", np.var, _reduction_rule("var", np.var))
-std_p = primitives.Primitive("std", np.std, _reduction_rule("std", np.std))
-argmax_p = primitives.Primitive("argmax", np.argmax, _arg_reduction_rule("argmax", np.argmax))
-argmin_p = primitives.Primitive("argmin", np.argmin, _arg_reduction_rule("argmin", np.argmin))
-cumsum_p = primitives.Primitive("cumsum", np.cumsum, _cumsum_rule)
+sum_p = primitives.Primitive("sum", np.sum, _reduction_rule("sum", np.sum), layout="K")
+mean_p = primitives.Primitive("mean", np.mean, _reduction_rule("mean", np.mean), layout="K")
+prod_p = primitives.Primitive("prod", np.prod, _reduction_rule("prod", np.prod), layout="K")
+max_p = primitives.Primitive(
+    "max", np.max, _reduction_rule("max", np.max, has_identity=False), layout="K"
+)
+min_p = primitives.Primitive(
+    "min", np.min, _reduction_rule("min", np.min, has_identity=False), layout="K"
+)
+any_p = primitives.Primitive("any", np.any, _reduction_rule("any", np.any), layout="K")
+all_p = primitives.Primitive("all", np.all, _reduction_rule("all", np.all), layout="K")
+var_p = primitives.Primitive("var", np.var, _reduction_rule("var", np.var), layout="K")
+std_p = primitives.Primitive("std", np.std, _reduction_rule("std", np.std), layout="K")
+argmax_p = primitives.Primitive(
+    "argmax", np.argmax, _arg_reduction_rule("argmax", np.argmax), layout="K"
+)
+argmin_p = primitives.Primitive(
+    "argmin", np.argmin, _arg_reduction_rule("argmin", np.argmin), layout="K"
+)
+cumsum_p = primitives.Primitive("cumsum", np.cumsum, _cumsum_rule, layout="K")
 
 
 # ---- NumPy functions ---------------------------------------------------------------------

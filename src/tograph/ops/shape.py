@@ -20,7 +20,7 @@ import numpy as np
 from tograph import errors
 from tograph.ir import primitives, types
 from tograph.ops import common
-from tograph.trace import dispatch
+from tograph.trace import dispatch, functional, tensor
 
 # ---- reshape and broadcast_to: shapes that may hold run-time dims --------------------------
 
@@ -62,7 +62,9 @@ def _reshape_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) ->
     return f"{ctx.const(np.reshape)}({args[0]}, {_shape_source(eqn.params['shape'], args[1:])})"
 
 
-reshape_p = primitives.Primitive("reshape", _reshape_impl, _reshape_rule, emit=_reshape_emit)
+reshape_p = primitives.Primitive(
+    "reshape", _reshape_impl, _reshape_rule, emit=_reshape_emit, views=True
+)
 
 
 def _broadcast_to_impl(x: Any, *dims: Any, shape: tuple[int | None, ...]) -> Any:
@@ -96,7 +98,7 @@ def _broadcast_to_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str
 
 
 broadcast_to_p = primitives.Primitive(
-    "broadcast_to", _broadcast_to_impl, _broadcast_to_rule, emit=_broadcast_to_emit
+    "broadcast_to", _broadcast_to_impl, _broadcast_to_rule, emit=_broadcast_to_emit, views=True
 )
 
 
@@ -108,7 +110,7 @@ def reshape(
     if order != "C" or copy:
         raise dispatch.unsupported("np.reshape with order= or copy=")
     static, dynamic = common.split_dims(newshape if shape is None else shape, "reshape")
-    return reshape_p.bind(a, *dynamic, shape=static)
+    return _reshape_view(a, static, dynamic, "reshape")
 
 
 @dispatch.implements(np.ravel)
@@ -116,14 +118,36 @@ def ravel(a: Any, order: str = "C") -> Any:
     """``np.ravel`` as a reshape to ``(-1,)``."""
     if order != "C":
         raise dispatch.unsupported("np.ravel with order=")
-    return reshape_p.bind(a, shape=(-1,))
+    return _reshape_view(a, (-1,), [], "ravel")
+
+
+def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], what: str) -> Any:
+    """``a`` reshaped: a view of ``a`` as NumPy's is when ``a`` is C-contiguous. When tracing
+    cannot tell whether ``a`` is (NumPy then copies), writing to ``a`` or to the result is
+    refused (the compiler falls back), since the answer would depend on the memory layout."""
+    if tensor.is_symbolic(a) and a.layout == "C":
+        view = common.as_view(
+            a, reshape_p, dynamic, {"shape": static}, lambda base, new: np.reshape(new, base.shape)
+        )
+        view.layout = "C"
+        return view
+    out = reshape_p.bind(a, *dynamic, shape=static)
+    if tensor.is_symbolic(a):
+        reason = (
+            f"{what} of an array whose memory layout is not known while tracing may or may not "
+            "share memory with it (NumPy returns a view only of a contiguous array), so an "
+            "in-place write to either cannot be traced"
+        )
+        functional.freeze(a, reason)
+        functional.freeze(out, reason)
+    return out
 
 
 @dispatch.implements(np.broadcast_to)
 def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
-    """``np.broadcast_to``; ``shape`` entries may be scalar tensors."""
+    """``np.broadcast_to``: a read-only view; ``shape`` entries may be scalar tensors."""
     static, dynamic = common.split_dims(shape, "broadcast_to")
-    return broadcast_to_p.bind(array, *dynamic, shape=static)
+    return common.as_view(array, broadcast_to_p, dynamic, {"shape": static}, None)
 
 
 # ---- axis permutations and unit dims -----------------------------------------------------
@@ -169,10 +193,18 @@ def _flip_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> st
     return f"{args[0]}[{', '.join(parts) or '()'}]"
 
 
-transpose_p = primitives.Primitive("transpose", np.transpose, _transpose_rule)
-expand_dims_p = primitives.Primitive("expand_dims", np.expand_dims, _expand_dims_rule)
-squeeze_p = primitives.Primitive("squeeze", np.squeeze, _squeeze_rule)
-flip_p = primitives.Primitive("flip", np.flip, _flip_rule, emit=_flip_emit)
+transpose_p = primitives.Primitive("transpose", np.transpose, _transpose_rule, views=True)
+expand_dims_p = primitives.Primitive("expand_dims", np.expand_dims, _expand_dims_rule, views=True)
+squeeze_p = primitives.Primitive("squeeze", np.squeeze, _squeeze_rule, views=True)
+flip_p = primitives.Primitive("flip", np.flip, _flip_rule, emit=_flip_emit, views=True)
+
+
+def permuted(a: Any, axes: tuple[int, ...]) -> Any:
+    """``a`` with its axes permuted: a view of ``a``, as NumPy's transposes are."""
+    inverse = tuple(int(i) for i in np.argsort(axes))
+    return common.as_view(
+        a, transpose_p, (), {"axes": axes}, lambda base, new: transpose_p.bind(new, axes=inverse)
+    )
 
 
 @dispatch.implements(np.transpose)
@@ -180,8 +212,9 @@ def transpose(a: Any, axes: Any = None) -> Any:
     """``np.transpose``: the axes are reversed when ``axes`` is None."""
     t = common.operand_type(a)
     if axes is None:
-        return transpose_p.bind(a, axes=tuple(reversed(range(t.ndim))))
-    return transpose_p.bind(a, axes=tuple(common.normalize_axis(i, t, "transpose") for i in axes))
+        return permuted(a, tuple(reversed(range(t.ndim))))
+    order = tuple(common.normalize_axis(i, t, "transpose") for i in axes)
+    return permuted(a, order)
 
 
 @dispatch.implements(np.swapaxes)
@@ -191,7 +224,7 @@ def swapaxes(a: Any, axis1: Any, axis2: Any) -> Any:
     i, j = (common.normalize_axis(ax, t, "swapaxes") for ax in (axis1, axis2))
     perm = list(range(t.ndim))
     perm[i], perm[j] = j, i
-    return transpose_p.bind(a, axes=tuple(perm))
+    return permuted(a, tuple(perm))
 
 
 @dispatch.implements(np.moveaxis)
@@ -207,7 +240,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Any:
     order = [i for i in range(t.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return transpose_p.bind(a, axes=tuple(order))
+    return permuted(a, tuple(order))
 
 
 @dispatch.implements(np.expand_dims)
@@ -215,8 +248,9 @@ def expand_dims(a: Any, axis: Any) -> Any:
     """``np.expand_dims``; ``axis`` may be a tuple."""
     t = common.operand_type(a)
     items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    return expand_dims_p.bind(
-        a, axis=common.normalize_axes(items, t, "expand_dims", t.ndim + len(items))
+    axes = common.normalize_axes(items, t, "expand_dims", t.ndim + len(items))
+    return common.as_view(
+        a, expand_dims_p, (), {"axis": axes}, lambda base, new: squeeze_p.bind(new, axis=axes)
     )
 
 
@@ -234,26 +268,35 @@ def squeeze(a: Any, axis: Any = None) -> Any:
         tuple(i for i, d in enumerate(t.shape) if d == 1)
         if axis is None
         else common.normalize_axes(axis, t, "squeeze")
+    ) or ()
+    return common.as_view(
+        a, squeeze_p, (), {"axis": axes}, lambda base, new: expand_dims_p.bind(new, axis=axes)
     )
-    return squeeze_p.bind(a, axis=axes)
+
+
+def _flipped(m: Any, axis: tuple[int, ...] | None) -> Any:
+    """``m`` reversed along ``axis``: a view of ``m``, as NumPy's flips are."""
+    return common.as_view(
+        m, flip_p, (), {"axis": axis}, lambda base, new: flip_p.bind(new, axis=axis)
+    )
 
 
 @dispatch.implements(np.flip)
 def flip(m: Any, axis: Any = None) -> Any:
     """``np.flip``: reverses the order of elements along ``axis`` (all axes if None)."""
-    return flip_p.bind(m, axis=common.normalize_axes(axis, common.operand_type(m), "flip"))
+    return _flipped(m, common.normalize_axes(axis, common.operand_type(m), "flip"))
 
 
 @dispatch.implements(np.flipud)
 def flipud(m: Any) -> Any:
     """``np.flipud``: flips axis 0."""
-    return flip_p.bind(m, axis=(0,))
+    return _flipped(m, (0,))
 
 
 @dispatch.implements(np.fliplr)
 def fliplr(m: Any) -> Any:
     """``np.fliplr``: flips axis 1."""
-    return flip_p.bind(m, axis=(1,))
+    return _flipped(m, (1,))
 
 
 # ---- run-time dims -----------------------------------------------------------------------
@@ -318,5 +361,13 @@ matrix_transpose_p = primitives.Primitive(
     np.matrix_transpose,
     _matrix_transpose_rule,
     emit=lambda ctx, eqn, args: f"{args[0]}.mT",
+    views=True,
 )
-dispatch.implements(np.matrix_transpose)(matrix_transpose_p.bind)
+
+
+@dispatch.implements(np.matrix_transpose)
+def matrix_transpose(x: Any) -> Any:
+    """``np.matrix_transpose`` (``x.mT``): a view of ``x`` with its last two axes swapped."""
+    return common.as_view(
+        x, matrix_transpose_p, (), {}, lambda base, new: matrix_transpose_p.bind(new)
+    )

@@ -218,6 +218,8 @@ def merge_branches(a: Flat, b: Flat) -> list[types.ValueType | None]:
 
 
 def _merge_leaf(path: str, va: Any, vb: Any) -> types.ValueType | None:
+    if va is vb:  # the very same object after both branches (an array kept, or a static value)
+        return None
     symbolic = isinstance(va, tensor.Symbolic) or isinstance(vb, tensor.Symbolic)
     if not symbolic and same_static(va, vb):
         return None

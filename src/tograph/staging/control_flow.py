@@ -6,6 +6,16 @@ condition, the branch / loop functions, and the values of the variables they use
 values. Output: the variables' values afterwards, the tensors among them produced by one ``cond``
 or ``while_loop`` equation (``ops.control``) whose params hold the traced branches / loop as
 closed graphs. Requires: a graph being built (``tograph.trace.builder``).
+
+Arrays from outside that a branch or loop body writes in place (``trace.functional``) are state
+too: each trace is undone once it is recorded (the arrays hold their values from before it
+again), and the values the branches or the body leave in them become extra results of the
+equation, written into the arrays afterwards. A loop carries them. A variable holding such an
+array (one written or viewed before: it has a storage) enters a branch or body as the very same
+object, so that writing through it writes the array its aliases see; if a branch or the body
+binds the variable to another array instead, it is a plain variable of the op (a loop traces
+again with it carried), and if one branch keeps it and the other rebinds it the compiler falls
+back, since which object the name holds afterwards would depend on the path taken.
 """
 
 from __future__ import annotations
@@ -21,18 +31,39 @@ from tograph.ir import core, types
 from tograph.ops import control, elementwise
 from tograph.staging import carried
 from tograph.trace import builder as builder_mod
-from tograph.trace import tensor
+from tograph.trace import functional, tensor
 
 _MAX_LOOP_TRACES = 16
 
 
 @dataclasses.dataclass
 class _Trace:
-    """One traced function: its builder, its explicit inputs and what it returned."""
+    """One traced function: its builder, its explicit inputs and what it returned, and the
+    arrays from outside it that it wrote in place, with the values it left in them."""
 
     builder: builder_mod.GraphBuilder
     inputs: list[core.Var]
     result: Any
+    written: dict[int, tuple[functional.Storage, Any]]
+    # the leaves (by ``id``) that entered as new graph inputs and were written in place: they
+    # must enter as themselves, so that the write reaches their aliases
+    promote: set[int]
+    # what each leaf entered as: itself, or the new graph input standing for it
+    inner: list[Any] = dataclasses.field(default_factory=list)
+
+    def unchanged(self, flat: carried.Flat) -> set[int]:
+        """The positions of the leaves that came back as they entered (the very object, or the
+        new input standing for it): the variable still holds that object."""
+        if not isinstance(self.result, tuple) or len(self.result) < len(flat.names):
+            return set()
+        out = carried.flatten(self.result[: len(flat.names)], flat.names)
+        if len(out.leaves) != len(flat.leaves):
+            return set()
+        return {
+            i
+            for i, (leaf, inner, after) in enumerate(zip(flat.leaves, self.inner, out.leaves))
+            if after is inner or after is leaf
+        }
 
 
 def _trace(
@@ -42,15 +73,88 @@ def _trace(
     flat: carried.Flat,
     in_types: Sequence[Any],
 ) -> _Trace:
-    """Calls ``fn`` in a child builder; the leaves that have an input type become graph inputs."""
+    """Calls ``fn`` in a child builder; the leaves that have an input type become graph inputs.
+
+    The arrays from outside that ``fn`` writes hold their earlier values again afterwards.
+    """
     child = parent.child(label)
     with child.active():
         leaves = [
-            leaf if t is None else child.add_input(t, hint=root)
+            leaf if t is None else _input(child, leaf, t, root)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
         result = fn(*flat.unflatten(leaves))
-    return _Trace(child, list(child.inputs), result)
+    promote = {
+        id(leaf)
+        for leaf, inner in zip(flat.leaves, leaves)
+        if inner is not leaf and _storage_written(inner, child)
+    }
+    written = {}
+    for key, (storage, before) in reversed(list(child.writes.items())):
+        if not _made_within(storage.born, child):
+            written[key] = (storage, storage.current)
+            storage.set(before, note=False)
+    written = dict(reversed(list(written.items())))
+    return _Trace(child, list(child.inputs), result, written, promote, leaves)
+
+
+def _is_array(value: Any) -> bool:
+    return isinstance(value, tensor.SymbolicTensor) and value.is_array
+
+
+def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str) -> Any:
+    """The new graph input standing for ``leaf``, of the same kind of array or scalar."""
+    inner = child.add_input(t, hint=root)
+    if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
+        inner.array0d, inner.layout = leaf.array0d, leaf.layout
+    return inner
+
+
+def _storage_written(value: Any, builder: builder_mod.GraphBuilder) -> bool:
+    storage = getattr(value, "_storage", None)
+    return storage is not None and id(storage) in builder.writes
+
+
+def _made_within(builder: Any, root: builder_mod.GraphBuilder) -> bool:
+    """Whether ``builder`` is ``root`` or nested in it."""
+    while builder is not None:
+        if builder is root:
+            return True
+        builder = builder.parent
+    return False
+
+
+def _kept(value: Any, promoted: set[int], rebound: frozenset[int] | set[int] = frozenset()) -> bool:
+    """Whether ``value`` enters a branch or loop body as itself (captured, not a new input): an
+    array that may be written in place there (it has a storage, or a write showed it) and that
+    a loop body does not bind to another array."""
+    if not isinstance(value, tensor.SymbolicTensor) or not value.is_array:
+        return False
+    if id(value) in rebound:
+        return False
+    return value._storage is not None or id(value) in promoted
+
+
+_AMBIGUOUS = (
+    "'{}' is the same array as before on some paths and another array on others, so an "
+    "in-place write to it (or a view of it) would reach the old array only on some paths"
+)
+
+
+def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] | None) -> None:
+    """Refuses later in-place writes through variables that are the incoming array on one path
+    and a new array on another: after an if, the leaves in ``mixed`` (kept by one branch only);
+    after a loop (``mixed`` None), every array variable it rebinds (it may run no time)."""
+    for i, (path, leaf, value) in enumerate(zip(flat.paths, flat.leaves, after)):
+        if not (_is_array(leaf) and isinstance(value, tensor.SymbolicTensor)) or value is leaf:
+            continue
+        if mixed is None or i in mixed:
+            functional.freeze(value, _AMBIGUOUS.format(path))
+
+
+def _cell_name(storage: functional.Storage) -> str:
+    hint = storage.current.graph_var.hint
+    return f"{hint or 'array'} (written in place)"
 
 
 def _results(trace: _Trace, names: Sequence[str]) -> carried.Flat:
@@ -161,25 +265,50 @@ def cond(
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
     flat = carried.flatten(operands, names)
-    in_types = [carried.type_of(v) if isinstance(v, tensor.Symbolic) else None for v in flat.leaves]
-    traces = [
-        _trace(parent, label, fn, flat, in_types)
-        for label, fn in (("then", true_fn), ("else", false_fn))
-    ]
+    promoted: set[int] = set()
+    while True:
+        in_types = [
+            carried.type_of(v)
+            if isinstance(v, tensor.Symbolic) and not _kept(v, promoted)
+            else None
+            for v in flat.leaves
+        ]
+        traces = [
+            _trace(parent, label, fn, flat, in_types)
+            for label, fn in (("then", true_fn), ("else", false_fn))
+        ]
+        if not (traces[0].promote | traces[1].promote) - promoted:
+            break
+        promoted |= traces[0].promote | traces[1].promote
+    kept = [trace.unchanged(flat) for trace in traces]
     traces[0].result, traces[1].result = carried.align_placeholders(
         traces[0].result, traces[1].result
     )
+    cells = {**traces[0].written, **traces[1].written}
+    for trace in traces:
+        if isinstance(trace.result, tuple):
+            left = (trace.written.get(k, (s, s.current))[1] for k, (s, _) in cells.items())
+            trace.result = (*trace.result, *left)
+    explicit_names = names
+    names = (*names, *(_cell_name(s) for s, _ in cells.values()))
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
+    for i in kept[0] & kept[1]:
+        joined[i] = None  # the same object after both branches
     outputs = [_outputs(t, out.leaves, joined) for t, out in zip(traces, (then_out, else_out))]
     captured, (then_graph, else_graph) = _close(traces, outputs, consts_first=False)
     explicit = [v for v, t in zip(flat.leaves, in_types) if t is not None]
     hints = [root for root, t in zip(then_out.roots, joined) if t is not None]
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
-    return then_out.unflatten(
-        [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
-    )
+    leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
+    for i in kept[0] & kept[1]:
+        leaves[i] = flat.leaves[i]
+    _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
+    after = then_out.unflatten(leaves)
+    for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
+        storage.set(value)
+    return after[: len(explicit_names)]
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -214,15 +343,146 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    init = _shaped_placeholders(parent, body_fn, tuple(init), names)
+    loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
+    while True:
+        try:
+            return loop.trace()
+        except _Retrace:
+            continue
+
+
+class _Retrace(Exception):
+    """A loop trace found state to carry differently: trace the loop again."""
+
+
+@dataclasses.dataclass
+class _Loop:
+    """One ``while`` over tensors, traced until what it carries is known: ``cells`` are arrays
+    from outside that the body writes; ``rebound`` are array variables entering as themselves
+    (they have a storage) that the body binds to new arrays, so they are carried as values."""
+
+    parent: builder_mod.GraphBuilder
+    cond_fn: Callable[..., Any]
+    body_fn: Callable[..., tuple[Any, ...]]
+    init: tuple[Any, ...]
+    names: tuple[str, ...]
+    cells: list[functional.Storage] = dataclasses.field(default_factory=list)
+    rebound: set[int] = dataclasses.field(default_factory=set)
+    promoted: set[int] = dataclasses.field(default_factory=set)
+
+    def trace(self) -> tuple[Any, ...]:
+        return _while_loop(self)
+
+    def kept(self, leaf: Any) -> bool:
+        return _kept(leaf, self.promoted, self.rebound)
+
+    def carry_type(self, leaf: Any) -> types.ValueType | None:
+        if self.kept(leaf):
+            return None
+        return carried.type_of(leaf) if carried.is_tensor_like(leaf) else None
+
+    def check(self, trace: _Trace, flat: carried.Flat, what: str) -> _Trace:
+        """``trace``, unless it shows state to carry differently (then ``_Retrace``)."""
+        known = {id(storage) for storage in self.cells}
+        new = [storage for key, (storage, _) in trace.written.items() if key not in known]
+        if new and what == "cond":
+            raise errors.UnsupportedError(
+                "a while condition that writes arrays in place", construct="write in a loop test"
+            )
+        rebound = _rebound(trace, flat, self) if what == "body" else set()
+        unchanged = set()
+        if what == "body":
+            unchanged = {
+                id(flat.leaves[i])
+                for i in trace.unchanged(flat)
+                if _is_array(flat.leaves[i]) and trace.inner[i] is not flat.leaves[i]
+            }
+        promote = (trace.promote | unchanged) - self.promoted
+        if promote & self.rebound:
+            raise errors.UnsupportedError(
+                "a loop variable that is written in place and bound to another array in the "
+                "same loop body",
+                loc=origin.current_location(),
+                construct="array rebound after an in-place write",
+            )
+        self.cells.extend(new)
+        self.rebound |= rebound
+        self.promoted |= promote
+        if new or rebound or promote:
+            raise _Retrace()
+        return trace
+
+
+def _rebound(trace: _Trace, flat: carried.Flat, loop: _Loop) -> set[int]:
+    """Array variables that entered ``trace`` as themselves and that it bound to new arrays."""
+    if not isinstance(trace.result, tuple):
+        return set()
+    out = (
+        carried.flatten(trace.result, flat.names) if len(trace.result) == len(flat.names) else None
+    )
+    if out is None or len(out.leaves) != len(flat.leaves):
+        return set()
+    found = set()
+    for path, leaf, after in zip(flat.paths, flat.leaves, out.leaves):
+        if loop.kept(leaf) and after is not leaf:
+            if id(leaf._storage) in trace.written:
+                raise errors.UnsupportedError(
+                    f"loop variable '{path}' is written in place and then bound to another "
+                    "array in the same loop body",
+                    loc=origin.current_location(),
+                    construct="array rebound after an in-place write",
+                )
+            found.add(id(leaf))
+    return found
+
+
+def _with_cells(
+    cond_fn: Callable[..., Any],
+    body_fn: Callable[..., tuple[Any, ...]],
+    count: int,
+    cells: list[functional.Storage],
+) -> tuple[Callable[..., Any], Callable[..., tuple[Any, ...]]]:
+    """The loop functions over the variables and then the arrays the body writes in place,
+    which each trace starts from the carried values of."""
+
+    def load(values: Sequence[Any]) -> None:
+        for storage, value in zip(cells, values):
+            storage.set(value.plain())
+
+    def test(*values: Any) -> Any:
+        load(values[count:])
+        return cond_fn(*values[:count])
+
+    def body(*values: Any) -> tuple[Any, ...]:
+        load(values[count:])
+        return (*body_fn(*values[:count]), *(storage.current for storage in cells))
+
+    return test, body
+
+
+def _while_loop(loop: _Loop) -> tuple[Any, ...]:
+    """``while_loop`` carrying the variables, then ``loop.cells`` (arrays the body writes)."""
+    parent, cond_fn, body_fn, init, names = (
+        loop.parent,
+        loop.cond_fn,
+        loop.body_fn,
+        loop.init,
+        loop.names,
+    )
+    count = len(init)
+    if loop.cells:
+        cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
+        init = (*init, *(storage.current for storage in loop.cells))
+        names = (*names, *(_cell_name(storage) for storage in loop.cells))
+    init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
-    carry = [carried.type_of(v) if carried.is_tensor_like(v) else None for v in flat.leaves]
-    test = _trace_test(parent, cond_fn, flat, carry)
+    carry = [loop.carry_type(v) for v in flat.leaves]
+    test = _trace_test(loop, cond_fn, flat, carry)
     if test.result is False:
-        return tuple(init)
-    body, body_out, stable = _trace_body(parent, body_fn, flat, carry)
+        return tuple(init[:count])
+    body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
     if stable != carry:
-        test = _trace_test(parent, cond_fn, flat, stable)
+        test = _trace_test(loop, cond_fn, flat, stable)
     outputs = _outputs(body, body_out.leaves, stable)
     with test.builder.active():
         test_out = [test.builder.atom(test.result)]
@@ -231,11 +491,16 @@ def while_loop(
     hints = [root for root, t in zip(flat.roots, stable) if t is not None]
     params = {"cond_graph": cond_graph, "body_graph": body_graph, "num_consts": len(consts)}
     results = iter(parent.emit(control.while_loop_p, [*consts, *inits], params, hints=hints))
-    return flat.unflatten([v if t is None else next(results) for v, t in zip(flat.leaves, stable)])
+    leaves = [v if t is None else next(results) for v, t in zip(flat.leaves, stable)]
+    _freeze_ambiguous(flat, leaves, None)
+    after = flat.unflatten(leaves)
+    for storage, value in zip(loop.cells, after[count:]):
+        storage.set(value)
+    return after[:count]
 
 
 def _shaped_placeholders(
-    parent: builder_mod.GraphBuilder,
+    loop: _Loop,
     body_fn: Callable[..., tuple[Any, ...]],
     init: tuple[Any, ...],
     names: tuple[str, ...],
@@ -244,13 +509,13 @@ def _shaped_placeholders(
     if not any(isinstance(v, carried.Placeholder) for v in carried.flatten(init, names).leaves):
         return init
     flat = carried.flatten(init, names)
-    carry = [carried.type_of(v) if carried.is_tensor_like(v) else None for v in flat.leaves]
-    probe = _trace(parent, "body", body_fn, flat, carry)
+    carry = [loop.carry_type(v) for v in flat.leaves]
+    probe = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
     return carried.align_placeholders(init, probe.result)[0]
 
 
 def _trace_body(
-    parent: builder_mod.GraphBuilder,
+    loop: _Loop,
     body_fn: Callable[..., tuple[Any, ...]],
     flat: carried.Flat,
     carry: list[types.ValueType | None],
@@ -258,7 +523,7 @@ def _trace_body(
     """Traces the body until the carry types are stable: the last trace, its results, the types."""
     previous = carry
     for _ in range(_MAX_LOOP_TRACES):
-        body = _trace(parent, "body", body_fn, flat, carry)
+        body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)
         if widened == carry:
@@ -271,13 +536,13 @@ def _trace_body(
 
 
 def _trace_test(
-    parent: builder_mod.GraphBuilder,
+    loop: _Loop,
     cond_fn: Callable[..., Any],
     flat: carried.Flat,
     carry: Sequence[Any],
 ) -> _Trace:
     """Traces the loop condition; ``result`` becomes a bool tensor, or a Python bool if constant."""
-    test = _trace(parent, "cond", cond_fn, flat, carry)
+    test = loop.check(_trace(loop.parent, "cond", cond_fn, flat, carry), flat, "cond")
     with test.builder.active():
         test.result = _truth(test.result, "a while loop")
     return test

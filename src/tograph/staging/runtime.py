@@ -11,6 +11,7 @@ Requires: lowering.control_flow (the code calling these functions), staging.cont
 from __future__ import annotations
 
 import functools
+import operator
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -19,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from tograph import errors, origin
-from tograph.ops import effects, indexing, lists
+from tograph.analysis import mutation
+from tograph.ops import creation, effects, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
 from tograph.trace import dispatch, tensor
 
@@ -146,6 +148,8 @@ def _tensor_for(
     names: Sequence[str],
     start: int = 0,
 ) -> State:
+    if isinstance(loop.length, int) and loop.length <= start:
+        return state  # no item left, as the loop's static length says
     if _peel_first(loop, extra_test, state, start):
         # A variable starting as None (``best = None``) takes its tensor type in the first
         # iteration, which runs here in Python; the rest of the loop is a while_loop.
@@ -217,19 +221,70 @@ def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:
-    """``target[index] = value``: new values for tensors, arrays given tensors; else in place."""
+    """``target[index] = value``, in place as Python does it; returns ``target``.
+
+    A tensor is written through ``trace.functional``. A Python container is written as it is:
+    inside tensor control flow the lowered code binds the variable to the result, so a branch or
+    loop body writes its own copy of the container (its state). A concrete NumPy array is never
+    written: one made in the function is a tensor already (``analysis.mutation``), and writing
+    one from outside once, while the graph is built, would be wrong.
+    """
     _check_defined(target, "an item assignment")
-    if (
-        tensor.is_symbolic(target)
-        or tensor.contains_symbolic(index)
-        or tensor.contains_symbolic(value)
-    ):
-        if isinstance(target, (list, dict)):
-            target[index] = value
-            return target
-        return indexing.setitem(target, index, value)
+    if tensor.is_tensor(target):
+        target[index] = value
+        return target
+    if isinstance(target, np.ndarray):
+        raise errors.UnsupportedError(
+            "an item assignment writes in place into a NumPy array that tograph does not track "
+            "(one read from a global, say): writing it once, while the graph is built, would be "
+            "wrong",
+            loc=origin.current_location(),
+            construct="in-place update of a NumPy array",
+        )
     target[index] = value
     return target
+
+
+def setitem_outside(target: Any, index: Any, value: Any) -> None:
+    """``target[index] = value`` where ``target`` is reached from outside the function (a global,
+    an attribute): a tensor is written; other objects would be changed once, while the graph is
+    built, instead of on every call, so the compiler falls back."""
+    _check_defined(target, "an item assignment")
+    if not tensor.is_tensor(target):
+        raise errors.UnsupportedError(
+            f"an item assignment to a {type(target).__name__} from outside the function (a "
+            "global, a closure variable or an attribute) changes state that outlives the call",
+            loc=origin.current_location(),
+            construct="write to state outside the function",
+        )
+    target[index] = value
+
+
+def aug_setitem(target: Any, index: Any, op: str, value: Any) -> Any:
+    """``target[index] op= value``: Python's read, in-place operator and write back."""
+    _check_defined(target, "an item assignment")
+    return setitem(target, index, getattr(operator, op)(target[index], value))
+
+
+def aug_setitem_outside(target: Any, index: Any, op: str, value: Any) -> None:
+    """``aug_setitem`` of a ``target`` reached from outside the function (see
+    ``setitem_outside``)."""
+    _check_defined(target, "an item assignment")
+    setitem_outside(target, index, getattr(operator, op)(target[index], value))
+
+
+def fresh(value: Any) -> Any:
+    """A value made here that may be written in place later (``analysis.mutation``): a concrete
+    NumPy array becomes a tensor now, so its writes are traced like any tensor's."""
+    if isinstance(value, np.ndarray) and tensor.is_array_value(value):
+        return creation.constant(value)
+    if type(value) is list:
+        value[:] = [fresh(v) for v in value]
+    elif type(value) is dict:
+        value.update({k: fresh(v) for k, v in value.items()})
+    elif type(value) is tuple:
+        return tuple(fresh(v) for v in value)
+    return value
 
 
 def list_append(target: Any, value: Any) -> Any:
@@ -263,6 +318,7 @@ def raise_(exception: Any) -> None:
 
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
+    _check_writes(fn, args, kwargs)
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
     hashable = _hashable(fn)
@@ -280,6 +336,42 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             construct="random number generation",
         )
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
+
+
+def _check_writes(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Falls back when a call would write a concrete NumPy array in place (an ``out=``, an
+    in-place method, ``np.copyto`` and the like): writing it once while tracing would be wrong
+    for an array that outlives the call (arrays made in the function are tensors already)."""
+    written: list[Any] = []
+    out = kwargs.get("out")
+    written.extend(out if isinstance(out, tuple) else [out])
+    owner = getattr(fn, "__self__", None)
+    if getattr(fn, "__name__", "") in mutation.IN_PLACE_METHODS:
+        written.append(owner)
+    if _hashable(fn) and fn in mutation.WRITERS and args:
+        written.append(args[0])
+    if any(isinstance(w, np.ndarray) for w in written):
+        name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+        raise errors.UnsupportedError(
+            f"{name} writes in place into a NumPy array that tograph does not track (one read "
+            "from a global, say): writing it once, while the graph is built, would be wrong",
+            loc=origin.current_location(),
+            construct="in-place update of a NumPy array",
+        )
+
+
+def iop(op: str, target: Any, value: Any) -> Any:
+    """``target op= value`` (``op`` an ``operator`` in-place function name, ``"iadd"``) for a
+    name that may hold a concrete array from outside: writing that in place is refused."""
+    if isinstance(target, np.ndarray):
+        raise errors.UnsupportedError(
+            "an augmented assignment writes in place into a NumPy array that tograph does not "
+            "track (one read from a global, say): writing it once, while the graph is built, "
+            "would be wrong",
+            loc=origin.current_location(),
+            construct="in-place update of a NumPy array",
+        )
+    return getattr(operator, op)(target, value)
 
 
 def _draws_random_numbers(fn: Any) -> bool:

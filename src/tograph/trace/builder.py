@@ -2,7 +2,9 @@
 
 A builder collects the equations of one graph. Control-flow ops open a child builder per branch or
 loop body; a symbolic tensor of an enclosing builder used inside a child is *captured*: it becomes
-an extra input of the child graph, and the control-flow op passes the outer value in.
+an extra input of the child graph, and the control-flow op passes the outer value in. A builder
+also notes the arrays written in place while it is current (``writes``), which a branch or loop
+body passes out of its graph (``trace.functional``).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from tograph import errors, origin
 from tograph.ir import core, types
-from tograph.trace import context, tensor
+from tograph.trace import context, functional, tensor
 
 
 def current() -> GraphBuilder | None:
@@ -30,8 +34,11 @@ class GraphBuilder:
         self.parent = parent
         self.inputs: list[core.Var] = []
         self.eqns: list[core.Eqn] = []
-        self.captures: list[tuple[Any, core.Var]] = []  # (outer Symbolic value, inner input Var)
+        # (outer value as it was captured, a plain Symbolic; the inner input Var)
+        self.captures: list[tuple[Any, core.Var]] = []
         self._captured: dict[int, core.Var] = {}
+        # storages written while this builder was current: id -> (storage, value before)
+        self.writes: dict[int, tuple[functional.Storage, Any]] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
@@ -51,8 +58,15 @@ class GraphBuilder:
         self.inputs.append(var)
         return tensor.wrap(var, self)
 
+    def note_write(self, storage: functional.Storage, previous: Any) -> None:
+        """Notes that ``storage`` was written while this builder was current."""
+        self.writes.setdefault(id(storage), (storage, previous))
+
     def atom(self, value: Any) -> core.Atom:
         """The IR operand for ``value``: a var of this graph (capturing if needed) or a literal."""
+        if isinstance(value, tensor.SymbolicTensor):
+            var, owner = functional.resolve(value)
+            return var if owner is self else self._capture(tensor.wrap(var, owner))
         if isinstance(value, tensor.Symbolic):
             if value.builder is self:
                 return value.graph_var
@@ -62,6 +76,7 @@ class GraphBuilder:
         return core.Lit.of(value)
 
     def _capture(self, outer: Any) -> core.Var:
+        """The input standing for ``outer`` (a plain Symbolic of an enclosing builder)."""
         key = outer.graph_var.id
         if key in self._captured:
             return self._captured[key]
@@ -102,6 +117,11 @@ class GraphBuilder:
         outputs = tuple(core.Var(t, h) for t, h in zip(out_types, names))
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
         results = tuple(tensor.wrap(v, self) for v in outputs)
+        if prim.layout is not None:
+            layout = "C" if prim.layout == "C" or _all_c_contiguous(args) else None
+            for result in results:
+                if isinstance(result, tensor.SymbolicTensor):
+                    result.layout = layout
         return results if prim.multiple_results else results[0]
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:
@@ -109,3 +129,14 @@ class GraphBuilder:
         outs = tuple(self.atom(o) for o in outputs)
         inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
         return core.Graph(self.name, inputs, tuple(self.eqns), outs)
+
+
+def _all_c_contiguous(args: Sequence[Any]) -> bool:
+    """Whether every array among ``args`` is known to be C-contiguous (scalars are)."""
+    for a in args:
+        if isinstance(a, tensor.SymbolicTensor):
+            if a.layout != "C" and a.type.ndim > 1:
+                return False
+        elif isinstance(a, np.ndarray) and not a.flags.c_contiguous:
+            return False
+    return True

@@ -4,9 +4,11 @@
 with ``PRIORITY`` and ``bind_primitive``: tensors and tensor lists; symbolic ones emit an equation,
 eager ones run and record on the tape) or, with none among them, runs the kernel directly; it is
 what ``Primitive.bind`` calls.
-``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions (and ``operator.getitem``) to handlers
-that the ops modules register with ``implements``; tensors' operators, methods and NumPy protocols
-look their handlers up there, keyed by the NumPy callable. ``OVERRIDES`` holds handlers for
+``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions to handlers that the ops modules
+register with ``implements``; tensors' operators, methods and NumPy protocols look their handlers
+up there, keyed by the callable they stand for: ``operator.getitem``/``operator.setitem`` for
+``x[i]`` and ``x[i] = v``, ``np.ndarray.sort`` and ``np.ndarray.fill`` for those in-place
+methods, ``np.ufunc.__call__`` for a ufunc writing into ``out=``. ``OVERRIDES`` holds handlers for
 callables NumPy does not dispatch on, registered with ``overrides``.
 """
 

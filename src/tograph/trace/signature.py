@@ -44,8 +44,18 @@ class TensorSpec:
             object.__setattr__(self, "dtype", np.dtype(self.dtype))
 
     def type_for(self, value: Any, name: str) -> types.TensorType:
-        """The graph input type for ``value``; raises a clear error if the value does not fit."""
+        """The graph input type for ``value``; raises a clear error if the value does not fit.
+
+        A Python number given for a 0-d spec is a weak input: it keeps Python's meaning.
+        """
         actual = types.type_of(value)
+        if actual.weak:
+            if self.shape != ():
+                raise errors.ToGraphError(
+                    f"argument '{name}' is a Python {type(value).__name__} but its input_spec is "
+                    f"{types.TensorType(self.dtype or actual.dtype, self.shape)}"
+                )
+            return actual
         dtype = self.dtype if self.dtype is not None else actual.dtype
         fits = (
             actual.dtype == dtype
@@ -63,6 +73,8 @@ class TensorSpec:
 def _static_key(value: Any) -> Any:
     if isinstance(value, float):
         return (float, value.hex())
+    if isinstance(value, complex):
+        return (complex, value.real.hex(), value.imag.hex())
     if value is None or isinstance(value, (bool, int, complex, str, bytes)):
         return (type(value), value)
     try:
@@ -83,6 +95,15 @@ class Signature:
     slots: tuple[Any, ...]  # per leaf: index of a tensor input, or Static
     input_types: tuple[types.TensorType, ...]
     input_names: tuple[str, ...]
+    # per tensor input: "C" when the array is C-contiguous (a reshape of it is then a view)
+    input_layouts: tuple[str | None, ...] = ()
+    # per tensor input: whether it is a 0-d array (mutable) rather than a NumPy scalar
+    input_array0d: tuple[bool, ...] = ()
+    # per tensor input: the earlier input that is the very same array object, if any (a write
+    # to one is a write to the other)
+    input_twins: tuple[int | None, ...] = ()
+    # why the call cannot be traced (e.g. an ndarray subclass), or None
+    refuse: str | None = None
 
     def rebuild(self, tensors: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The call's ``(args, kwargs)`` with tensor leaves replaced by ``tensors``."""
@@ -122,21 +143,49 @@ def make_signature(
     key: list[Any] = []
     in_types: list[types.TensorType] = []
     in_names: list[str] = []
+    layouts: list[str | None] = []
+    array0d: list[bool] = []
+    twins: list[int | None] = []
     tensors: list[Any] = []
+    seen: dict[int, int] = {}  # id of an array leaf -> its first input
+    refuse = None
     for i, leaf in enumerate(leaves):
-        if tensor.is_array_value(leaf):
-            spec = spec_of.get(i)
+        spec = spec_of.get(i)
+        if tensor.is_array_value(leaf) and type(leaf) is not np.ndarray and not _scalar(leaf):
+            refuse = f"argument '{leaf_names[i]}' is a {type(leaf).__name__}, a subclass of ndarray"
+        if tensor.is_array_value(leaf) or (spec is not None and types.is_python_scalar(leaf)):
             t = spec.type_for(leaf, leaf_names[i]) if spec is not None else types.type_of(leaf)
+            layout = "C" if np.ndim(leaf) < 2 or leaf.flags.c_contiguous else None
+            is_array0d = isinstance(leaf, np.ndarray) and leaf.ndim == 0
+            twin = seen.get(id(leaf)) if isinstance(leaf, np.ndarray) else None
+            seen.setdefault(id(leaf), len(tensors))
+            twins.append(twin)
             slots.append(len(tensors))
-            key.append(t)
+            key.append((t, layout, is_array0d, twin))
             in_types.append(t)
             in_names.append(leaf_names[i])
+            layouts.append(layout)
+            array0d.append(is_array0d)
             tensors.append(leaf)
         else:
             slots.append(Static(leaf))
             key.append(_static_key(leaf))
-    sig = Signature((tree, tuple(key)), tree, tuple(slots), tuple(in_types), tuple(in_names))
+    sig = Signature(
+        (tree, tuple(key)),
+        tree,
+        tuple(slots),
+        tuple(in_types),
+        tuple(in_names),
+        tuple(layouts),
+        tuple(array0d),
+        tuple(twins),
+        refuse,
+    )
     return sig, tensors
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, np.generic)
 
 
 def _leaf_names(args: tuple[Any, ...], kwargs: dict[str, Any], names: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import core, primitives, types
-from tograph.trace import context, dispatch
+from tograph.trace import context, dispatch, functional
 
 if TYPE_CHECKING:
     from tograph.trace import builder as builder_mod
@@ -44,6 +44,23 @@ def _unary(ufunc: np.ufunc) -> Any:
     return method
 
 
+def _in_place(ufunc: np.ufunc) -> Any:
+    """An augmented assignment operator: ``x += y`` is ``np.add(x, y, out=x)`` for an array, and
+    a new value for a scalar (which Python then binds to the name)."""
+
+    def method(self: TensorBase, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        return dispatch.FUNCTIONS[_ufunc_into](ufunc, (self, other), {"out": (self,)})
+
+    method.__name__ = f"__i{ufunc.__name__}__"
+    return method
+
+
+# The handler of a ufunc call that writes into ``out=`` is registered under this key.
+_ufunc_into = np.ufunc.__call__
+
+
 def _is_operand(value: Any) -> bool:
     return isinstance(value, (TensorBase, np.ndarray, np.generic)) or types.is_python_scalar(value)
 
@@ -65,6 +82,17 @@ class TensorBase:
     ) -> Any:
         raise NotImplementedError
 
+    @property
+    def is_array(self) -> bool:
+        """Whether this is a NumPy array (mutable), not a Python or NumPy scalar."""
+        raise NotImplementedError
+
+    def mutate(self, update: Any, *args: Any) -> None:
+        """Runs ``update(value, *args)``, a NumPy in-place operation, on a concrete value."""
+        raise errors.UnsupportedError(
+            f"in-place update of {self._describe()}", construct="in-place update"
+        )
+
     def numpy(self) -> Any:
         raise errors.TracerError(
             f"{self._describe()} has no value while the graph is being built",
@@ -77,9 +105,11 @@ class TensorBase:
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         handler = dispatch.UFUNCS.get(ufunc) if method == "__call__" else None
-        if handler is None or kwargs.get("out") is not None or "where" in kwargs:
+        if handler is None:
             suffix = "" if method == "__call__" else f".{method}"
             raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
+        if kwargs.get("out") is not None or "where" in kwargs:
+            return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
         kwargs.pop("out", None)
         result = handler(*inputs, **kwargs)
         # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
@@ -164,13 +194,6 @@ class TensorBase:
     def __getitem__(self, index: Any) -> Any:
         return dispatch.FUNCTIONS[operator.getitem](self, index)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
-        raise errors.TracerError(
-            f"{self._describe()} cannot be changed in place",
-            hint="inside @to_static functions `x[i] = v` is rewritten to a functional update; "
-            "elsewhere use tograph.ops.indexing.setitem(x, i, v), which returns the new value",
-        )
-
     # ---- methods --------------------------------------------------------------------------
     def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
         return np.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -222,12 +245,23 @@ class TensorBase:
         return np.squeeze(self, axis=axis)
 
     def flatten(self) -> Any:
-        return np.reshape(self, (-1,))
+        return np.copy(np.reshape(self, (-1,)))
 
-    ravel = flatten
+    def ravel(self) -> Any:
+        return np.ravel(self)
 
     def copy(self) -> Any:
-        return self
+        return np.copy(self)
+
+    # ---- in place: the handlers update the array and every view of it (trace.functional) --
+    def __setitem__(self, index: Any, value: Any) -> None:
+        dispatch.FUNCTIONS[operator.setitem](self, index, value)
+
+    def sort(self, axis: Any = -1, kind: Any = None, order: Any = None) -> None:
+        dispatch.FUNCTIONS[np.ndarray.sort](self, axis, kind, order)
+
+    def fill(self, value: Any) -> None:
+        dispatch.FUNCTIONS[np.ndarray.fill](self, value)
 
     def round(self, decimals: int = 0) -> Any:
         return np.round(self, decimals)
@@ -263,6 +297,13 @@ class TensorBase:
     __eq__, __ne__ = _binary(np.equal), _binary(np.not_equal)  # type: ignore[assignment]
     __neg__, __pos__ = _unary(np.negative), _unary(np.positive)
     __abs__, __invert__ = _unary(np.absolute), _unary(np.invert)
+    __iadd__, __isub__ = _in_place(np.add), _in_place(np.subtract)
+    __imul__, __itruediv__ = _in_place(np.multiply), _in_place(np.divide)
+    __ifloordiv__, __imod__ = _in_place(np.floor_divide), _in_place(np.remainder)
+    __ipow__, __imatmul__ = _in_place(np.power), _in_place(np.matmul)
+    __iand__, __ior__ = _in_place(np.bitwise_and), _in_place(np.bitwise_or)
+    __ixor__ = _in_place(np.bitwise_xor)
+    __ilshift__, __irshift__ = _in_place(np.left_shift), _in_place(np.right_shift)
 
 
 class Symbolic:
@@ -283,18 +324,57 @@ def wrap(var: core.Var, builder: builder_mod.GraphBuilder) -> Symbolic:
 
 
 class SymbolicTensor(Symbolic, TensorBase):
-    """A tensor of the graph being built; operations on it append equations."""
+    """A tensor of the graph being built; operations on it append equations.
+
+    A tensor written in place, or viewed, shares a ``functional.Storage`` with its base and its
+    views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
+    ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
+    ``layout`` is "C" when the array is known to be C-contiguous.
+    """
 
     PRIORITY = 2
-    __slots__ = ("graph_var", "builder")
+    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
-        self.graph_var = var
-        self.builder = builder
+        self._var = var
+        self._builder = builder
+        self._storage: functional.Storage | None = None
+        self._path: tuple[functional.ViewStep, ...] = ()
+        self._seen = 0
+        self.array0d = False
+        self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
+
+    @property
+    def graph_var(self) -> core.Var:
+        """The graph value this tensor holds now."""
+        if self._storage is None:
+            return self._var
+        var: core.Var = functional.resolve(self)[0]
+        return var
+
+    @property
+    def builder(self) -> builder_mod.GraphBuilder:
+        """The builder of the graph that ``graph_var`` belongs to."""
+        if self._storage is None:
+            return self._builder
+        builder: builder_mod.GraphBuilder = functional.resolve(self)[1]
+        return builder
+
+    def plain(self) -> SymbolicTensor:
+        """This tensor if it has no storage, else a snapshot of the value it holds now."""
+        if self._storage is None:
+            return self
+        snapshot: SymbolicTensor = functional.snapshot(self)
+        return snapshot
 
     @property
     def type(self) -> types.TensorType:
-        return self.graph_var.type
+        return self._var.type  # in-place writes keep the type, views are typed when made
+
+    @property
+    def is_array(self) -> bool:
+        t = self._var.type
+        return not t.weak and (t.ndim > 0 or self.array0d)
 
     @classmethod
     def bind_primitive(

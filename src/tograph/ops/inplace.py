@@ -1,0 +1,156 @@
+"""NumPy's in-place operations on tensors: ``x[i] = v``, ``x += y``, ``ufunc(..., out=x)``,
+``x.sort()``, ``x.fill(v)``, ``np.copyto``.
+
+Stage: graph building. Each computes the array's new value with the functional primitives
+(``setitem``, the ufunc's primitive, ``sort``...) and writes it into the array in place
+(``trace.functional.assign``): into its base and so into every alias and view, as NumPy's
+mutation would. NumPy's own refusals are kept, with NumPy's messages: item assignment to a scalar,
+a result that does not broadcast to ``out``, a cast ``same_kind`` forbids; inside a branch or loop
+over tensors they are raised when (and if) that code runs (``effects.raise_``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from tograph import errors
+from tograph.ir import types
+from tograph.ops import common, composites, effects, elementwise, indexing
+from tograph.trace import dispatch, functional, tensor
+
+
+def _scalar_name(t: types.TensorType) -> str:
+    """How NumPy names the type of a scalar of type ``t`` in messages."""
+    if t.weak:
+        return {"b": "bool", "i": "int", "f": "float", "c": "complex"}[t.dtype.kind]
+    return f"numpy.{t.dtype.type.__name__}"
+
+
+def _writable(x: Any, what: str) -> bool:
+    """Whether ``x`` is a symbolic array to write into; for a symbolic scalar, emits NumPy's
+    refusal (raised when the write runs) and says no."""
+    if not isinstance(x, tensor.SymbolicTensor):
+        raise errors.InternalError(f"{what} of a {type(x).__name__} reached the symbolic path")
+    if x.is_array:
+        return True
+    effects.raise_(TypeError(f"'{_scalar_name(x.type)}' object does not support {what}"))
+    return False
+
+
+@dispatch.implements(operator.setitem)
+def setitem(x: Any, index: Any, value: Any) -> None:
+    """``x[index] = value`` in place."""
+    if not tensor.is_symbolic(x):
+        x.mutate(operator.setitem, index, value)
+    elif _writable(x, "item assignment"):
+        functional.assign(x, indexing.setitem(x, index, value))
+
+
+@dispatch.implements(np.ufunc.__call__)
+def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``ufunc(*inputs, out=out, where=where, casting=..., dtype=...)``: the result, cast to the
+    dtype of ``out``, written into ``out`` (only where ``where`` holds); returns ``out``."""
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out", None)
+    where = kwargs.pop("where", True)
+    casting = kwargs.pop("casting", "same_kind")
+    outs = out if isinstance(out, tuple) else (out,)
+    if len(outs) != 1 or outs[0] is None:
+        if where is not True:
+            raise dispatch.unsupported(f"np.{ufunc.__name__} with where= and no out=")
+        return dispatch.UFUNCS[ufunc](*inputs, **kwargs)
+    target = outs[0]
+    if tensor.is_tensor(target) and not target.is_array:
+        return dispatch.UFUNCS[ufunc](*inputs, **kwargs)  # x += y of a scalar binds a new value
+    if not tensor.is_symbolic(target):
+        if not tensor.is_tensor(target):
+            raise errors.UnsupportedError(
+                f"np.{ufunc.__name__}(..., out=) writes tensor values into a NumPy array that "
+                "tograph does not track (one read from a global, say)",
+                construct="in-place update of a NumPy array",
+            )
+        target.mutate(
+            lambda v, *a: ufunc(*a, out=v, where=where, casting=casting, **kwargs), *inputs
+        )
+        return target
+    if not _writable(target, f"np.{ufunc.__name__}(..., out=)"):
+        return target
+    result = dispatch.UFUNCS[ufunc](*inputs, **kwargs)
+    have, want = common.operand_type(result), target.type
+    shape = types.broadcast_shapes(have.shape, want.shape, what=f"operands of {ufunc.__name__}")
+    if len(shape) != want.ndim or any(
+        s is not None and w is not None and s != w for s, w in zip(shape, want.shape)
+    ):
+        effects.raise_(
+            ValueError(
+                f"non-broadcastable output operand with shape {common.fmt(want.shape)} doesn't "
+                f"match the broadcast shape {common.fmt(shape)}"
+            )
+        )
+        return target
+    if not np.can_cast(have.dtype, want.dtype, casting=casting):
+        effects.raise_(_casting_error(ufunc, inputs, want, casting))
+        return target
+    if have.shape != want.shape:
+        result = np.broadcast_to(result, target.shape)
+    if where is not True:
+        result = np.where(where, result, target)
+    if common.operand_type(result).dtype != want.dtype:
+        result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
+    functional.assign(target, result)
+    return target
+
+
+def _casting_error(
+    ufunc: np.ufunc, inputs: tuple[Any, ...], target: types.TensorType, casting: str
+) -> Exception:
+    """NumPy's own error for writing ``ufunc``'s result into an array of type ``target``."""
+    probes = [common.probe_value(common.operand_type(a)) for a in inputs]
+    try:
+        ufunc(*probes, out=np.zeros((1,) * target.ndim, target.dtype), casting=casting)
+    except TypeError as exc:
+        return exc
+    return TypeError(f"Cannot cast ufunc '{ufunc.__name__}' output to {target.dtype}")
+
+
+@dispatch.implements(np.ndarray.sort)
+def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None) -> None:
+    """``a.sort(axis)`` in place."""
+    if not tensor.is_symbolic(a):
+        a.mutate(lambda v: v.sort(axis=axis, kind=kind, order=order))
+    elif _writable(a, "sort"):
+        functional.assign(a, composites.sort(a, axis=axis, kind=kind, order=order))
+
+
+@dispatch.implements(np.ndarray.fill)
+def fill(a: Any, value: Any) -> None:
+    """``a.fill(value)``: every element set to ``value`` (cast as NumPy assignment casts)."""
+    if not tensor.is_symbolic(a):
+        a.mutate(np.ndarray.fill, value)
+    elif _writable(a, "fill"):
+        functional.assign(a, indexing.setitem(a, Ellipsis, value))
+
+
+@dispatch.implements(np.copyto)
+def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """``np.copyto(dst, src)``: ``src`` broadcast and cast into ``dst``."""
+    if not tensor.is_symbolic(dst):
+        if not tensor.is_tensor(dst):
+            raise errors.UnsupportedError(
+                "np.copyto writes tensor values into a NumPy array that tograph does not track",
+                construct="in-place update of a NumPy array",
+            )
+        dst.mutate(lambda v, s: np.copyto(v, s, casting=casting, where=where), src)
+        return
+    if not _writable(dst, "np.copyto"):
+        return
+    have, want = common.operand_type(src), dst.type.dtype
+    if not have.weak and not np.can_cast(have.dtype, want, casting=casting):
+        message = f"Cannot cast array data from {have.dtype!r} to {want!r} according to the rule"
+        effects.raise_(TypeError(f"{message} '{casting}'"))
+        return
+    value = src if where is True else np.where(where, src, dst)
+    functional.assign(dst, indexing.setitem(dst, Ellipsis, value))

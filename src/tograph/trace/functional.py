@@ -1,0 +1,157 @@
+"""In-place updates of symbolic tensors, as NumPy's mutable arrays and their views behave.
+
+Stage: trace. NumPy arrays are mutable and share memory through views; tograph *functionalizes*
+them while it traces, as PyTorch's functionalization does. A tensor written in place gets a
+``Storage``: the one mutable cell that its base array and every view of it share, holding the
+base's current value. A write computes the new value functionally (a ``setitem``, an ``add``),
+carries it back through the view's steps into the base (each ``ViewStep.update``) and bumps the
+storage's version; a view whose version is stale derives its value again from the base, replaying
+its steps (``ViewStep.apply``), the first time it is read. Python's own aliasing (``w = z``) needs
+nothing: both names hold the same tensor object.
+
+Each write is noted in the builder it happens in (``GraphBuilder.note_write``), so that tracing a
+branch or a loop body learns which arrays from outside it changes: those become extra results of
+the ``cond`` or ``while_loop`` (``staging.control_flow``), and a graph input written in place is
+written back into the caller's array after the graph runs (``staging.build_graph``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from tograph import errors
+from tograph.trace import context
+
+_versions = itertools.count(1)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ViewStep:
+    """One step from an array to a view of it (``x[1:]``, ``x.T``, ``x.reshape(...)``).
+
+    The view is ``prim(array, *operands, **params)``, a primitive whose kernel returns a NumPy
+    view (so the step also replays on a real array: a result that is a view of an argument is
+    made a view of the caller's array). ``update`` gives the array's value after the view's value
+    changed, or is None for a read-only view (``np.broadcast_to``).
+    """
+
+    prim: Any
+    operands: tuple[Any, ...]
+    params: dict[str, Any]
+    update: Callable[[Any, Any], Any] | None
+
+    def apply(self, base: Any) -> Any:
+        """The view of ``base`` (a tensor) this step takes."""
+        return self.prim.bind(base, *self.operands, **self.params)
+
+
+class Storage:
+    """The mutable cell shared by an array and its views: the base array's current value.
+
+    Attributes:
+      current: the base's value now, a plain symbolic tensor (no storage of its own).
+      version: changes on every write, so views know when to derive their values again.
+      born: the builder that was current when the storage was made; a branch or loop body traced
+        in a child builder carries out the writes to storages born outside it.
+      origin: what the array is, for messages and for writes that cannot be traced: e.g. a graph
+        input (``input``), or ``None`` for an array computed in the function.
+      input_slot: the graph input the storage began as, if any (its writes go to the caller).
+      frozen: why the array must not be written (a global array read into the graph), or None.
+      twins: storages of graph inputs that are the very same array as this one (``f(a, a)``):
+        a write to one is a write to all of them.
+    """
+
+    __slots__ = ("current", "version", "born", "input_slot", "frozen", "twins")
+
+    def __init__(self, current: Any, born: Any):
+        self.current = current
+        self.version = next(_versions)
+        self.born = born
+        self.input_slot: int | None = None
+        self.frozen: str | None = None
+        self.twins: list[Storage] = []
+
+    def set(self, value: Any, note: bool = True) -> None:
+        """Makes ``value`` (a plain symbolic tensor) the base's value; notes the write in the
+        builder being traced (with the value before it, which a branch trace restores)."""
+        for storage in (self, *self.twins):
+            previous, storage.current = storage.current, value
+            storage.version = next(_versions)
+            if note:
+                builder = context.current()
+                if builder is not None:
+                    builder.note_write(storage, previous)
+
+
+def snapshot(tensor: Any) -> Any:
+    """A new tensor with no storage for the value ``tensor`` holds now."""
+    var, builder = resolve(tensor)
+    return type(tensor)(var, builder)
+
+
+def storage_of(tensor: Any) -> Storage:
+    """The storage of ``tensor``, made on first need (a fresh value becomes a base)."""
+    if tensor._storage is None:
+        tensor._storage = Storage(type(tensor)(tensor._var, tensor._builder), tensor._builder)
+        tensor._path = ()
+        tensor._seen = tensor._storage.version
+    storage: Storage = tensor._storage
+    return storage
+
+
+def make_view(view: Any, source: Any, step: ViewStep) -> Any:
+    """Marks ``view`` (just computed from ``source``) as a view of ``source``'s storage."""
+    storage = storage_of(source)
+    view._storage = storage
+    view._path = (*source._path, step)
+    view._seen = storage.version
+    return view
+
+
+def resolve(tensor: Any) -> tuple[Any, Any]:
+    """The graph var ``tensor`` holds now and its builder (a stale view derives them again)."""
+    storage: Storage | None = tensor._storage
+    if storage is None:
+        return tensor._var, tensor._builder
+    if not tensor._path:
+        return storage.current._var, storage.current._builder
+    if tensor._seen != storage.version:
+        value = storage.current
+        for step in tensor._path:
+            value = step.apply(value)
+        tensor._var, tensor._builder = resolve(value)
+        tensor._seen = storage.version
+    return tensor._var, tensor._builder
+
+
+def assign(target: Any, value: Any) -> None:
+    """Writes ``value`` (the whole new value of ``target``: same shape and dtype) into
+    ``target`` in place: into its base through its view steps, and so into every alias.
+
+    Raises:
+      ValueError: ``target`` is a read-only view (as NumPy raises).
+      UnsupportedError: the array may not be written while tracing (``Storage.frozen``).
+    """
+    storage = storage_of(target)
+    if storage.frozen is not None:
+        raise errors.UnsupportedError(storage.frozen, construct="in-place write to shared state")
+    new = snapshot(value)
+    if target._path:
+        bases = [storage.current]
+        for step in target._path[:-1]:
+            bases.append(step.apply(bases[-1]))
+        for step, base in reversed(list(zip(target._path, bases))):
+            if step.update is None:
+                raise ValueError("assignment destination is read-only")
+            new = snapshot(step.update(base, new))
+    storage.set(new)
+    target._var, target._builder = resolve(value)
+    target._seen = storage.version
+
+
+def freeze(tensor: Any, reason: str) -> None:
+    """Makes in-place writes to ``tensor`` (and its aliases) refused, saying ``reason``."""
+    storage_of(tensor).frozen = reason
