@@ -46,6 +46,26 @@ class ConcreteFunction:
             self.graph = manager.run_passes(built.graph).graph
             self._run = codegen.compile_graph(self.graph)
 
+    @classmethod
+    def from_graph(
+        cls, owner: Any, sig: signature.Signature, built: build_graph.BuiltGraph
+    ) -> ConcreteFunction:
+        """A concrete function for a graph that is optimised already (a loaded one).
+
+        The graph is compiled as it is, not optimised again; it has no source stages (``code``,
+        ``ssa`` and ``types`` are empty).
+        """
+        made = cls(owner, sig, None, None)
+        made._built = built
+        made.graph = built.graph
+        made._run = codegen.compile_graph(built.graph)
+        return made
+
+    @property
+    def owner(self) -> Any:
+        """The function this is one signature of (a ``StaticFunction`` or ``GradFunction``)."""
+        return self._owner
+
     @property
     def built(self) -> build_graph.BuiltGraph | None:
         """The graph as built and how its outputs make the Python result (None for a fallback)."""

@@ -82,6 +82,11 @@ class GradFunction:
             self._cache[sig.key] = found
         return found
 
+    @property
+    def concrete_functions(self) -> list[concrete_module.ConcreteFunction]:
+        """Every gradient concrete function built so far, one per signature, oldest first."""
+        return list(self._cache.values())
+
     def python_function(self, *args: Any, **kwargs: Any) -> Any:
         """The gradient computed eagerly, on a tape (what a fallback runs)."""
         watched_args = list(args)
