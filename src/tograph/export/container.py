@@ -57,14 +57,15 @@ def unpack(blob: bytes) -> tuple[dict[str, Any], memoryview]:
     _, version, flags, header_len, data_len = _PREFIX.unpack_from(blob)
     if version != VERSION:
         raise errors.LoadError(
-            f"file format version {version} is not supported; this tograph reads version "
-            f"{VERSION}"
+            f"file format version {version} is not supported; this tograph reads version {VERSION}"
         )
     if flags != 0:
         raise errors.LoadError(f"unknown flags {flags:#06x} in the file prefix")
     expected = _PREFIX.size + header_len + data_len + _DIGEST
     if len(blob) < expected:
-        raise errors.LoadError(f"file is truncated: {len(blob)} bytes of the {expected} it declares")
+        raise errors.LoadError(
+            f"file is truncated: {len(blob)} bytes of the {expected} it declares"
+        )
     if len(blob) > expected:
         raise errors.LoadError(
             f"{len(blob) - expected} bytes of trailing data after the checksum "

@@ -144,7 +144,9 @@ class GraphReader:
                 raise errors.LoadError(f"variable {form} is used but never declared")
             return self._vars[form]
         fields = values.expect_dict(form, "operand", {"value", "type"})
-        return core.Lit(self.decoder.decode(fields["value"]), values.parse_value_type(fields["type"]))
+        return core.Lit(
+            self.decoder.decode(fields["value"]), values.parse_value_type(fields["type"])
+        )
 
     def _eqn(self, form: Any, depth: int) -> core.Eqn:
         fields = values.expect_dict(form, "equation", {"op", "in", "params", "out"}, {"loc"})

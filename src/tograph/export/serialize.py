@@ -121,8 +121,15 @@ class LoadedFunction(api.StaticFunction):
         super().__init__(stand_in, input_spec, "error")
         del self.__tograph_python_function__  # converted code calls it, not its (absent) source
         self._blob = b""
-        for sig, built in entries:
-            self._cache[sig.key] = concrete.ConcreteFunction.from_graph(self, sig, built)
+        self._saved = [
+            concrete.ConcreteFunction.from_graph(self, sig, built) for sig, built in entries
+        ]
+        self._cache.update((cf.signature.key, cf) for cf in self._saved)
+
+    @property
+    def concrete_functions(self) -> list[concrete.ConcreteFunction]:
+        """The saved concrete functions, in the order they were saved."""
+        return list(self._saved)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves, tree = pytree.flatten((list(args), kwargs))
@@ -131,8 +138,7 @@ class LoadedFunction(api.StaticFunction):
         # Called from code being converted (symbolic tensors) or on an eager tape: the saved graph
         # of the tensors' types is inlined or run on the tape, as a grad function's is.
         stand_ins = [
-            _stand_in(leaf.type) if isinstance(leaf, tensor.TensorBase) else leaf
-            for leaf in leaves
+            _stand_in(leaf.type) if isinstance(leaf, tensor.TensorBase) else leaf for leaf in leaves
         ]
         stand_args, stand_kwargs = tree.unflatten(stand_ins)
         cf = self.concrete(*stand_args, **stand_kwargs)
@@ -152,6 +158,12 @@ class LoadedFunction(api.StaticFunction):
         return self.concrete_functions[0].graph
 
     def _trace(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        # A namedtuple argument is of the caller's class, the saved tree of one made when loading:
+        # they match by name and fields.
+        wanted = _structural_key(sig)
+        for cf in self.concrete_functions:
+            if _structural_key(cf.signature) == wanted:
+                return cf
         saved = "; ".join(_describe(cf.signature) for cf in self.concrete_functions)
         raise errors.ToGraphError(
             f"loaded function {self.__name__} has no graph for arguments "
@@ -226,7 +238,9 @@ def _read_parameters(form: Any, decoder: values.Decoder) -> inspect.Signature:
         kind = _PARAM_KINDS.get(values.expect_str(fields["kind"], "parameter kind"))
         if kind is None or not name.isidentifier():
             raise errors.LoadError(f"parameter {name!r:.60} of kind {fields['kind']!r:.40}")
-        default = decoder.decode(fields["default"]) if "default" in fields else inspect.Parameter.empty
+        default = (
+            decoder.decode(fields["default"]) if "default" in fields else inspect.Parameter.empty
+        )
         params.append(inspect.Parameter(name, kind, default=default))
     try:
         return inspect.Signature(params)
@@ -331,9 +345,7 @@ def _rebuild_signature(
     input_spec: tuple[Any, ...] | None,
 ) -> signature.Signature:
     """The signature a call with these arguments makes, so that such calls find this graph."""
-    stand_ins = [
-        _stand_in(in_types[s]) if isinstance(s, int) else s.value for s in slots
-    ]
+    stand_ins = [_stand_in(in_types[s]) if isinstance(s, int) else s.value for s in slots]
     try:
         args, kwargs = tree.unflatten(stand_ins)
         bound_args, bound_kwargs, names = signature.bind(fn_signature, tuple(args), kwargs)
@@ -346,6 +358,18 @@ def _rebuild_signature(
             f"({', '.join(map(str, in_types))})"
         )
     return sig
+
+
+def _structural_key(sig: signature.Signature) -> Any:
+    """``sig.key`` with each namedtuple class replaced by its name and fields."""
+
+    def shape(tree: pytree.TreeDef) -> Any:
+        kind = tree.kind
+        if kind is not None and kind not in (tuple, list, dict):
+            kind = (kind.__name__, tuple(kind._fields))
+        return (kind, tree.meta, tuple(shape(c) for c in tree.children))
+
+    return shape(sig.tree), sig.key[1:]
 
 
 def _stand_in(t: types.ValueType) -> np.ndarray:
@@ -403,7 +427,9 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
         return pytree.TreeDef(dict, keys, children)
     if kind == "namedtuple":
         fields = values.expect_dict(body, "namedtuple", {"name", "fields", "children"})
-        names = tuple(values.expect_str(f, "field") for f in values.expect_list(fields["fields"], "fields"))
+        names = tuple(
+            values.expect_str(f, "field") for f in values.expect_list(fields["fields"], "fields")
+        )
         cls = decoder.namedtuple(values.expect_str(fields["name"], "namedtuple name"), names)
         kids = values.expect_list(fields["children"], "children")
         if len(kids) != len(names):

@@ -114,7 +114,9 @@ class Decoder:
     def array(self, body: Any) -> np.ndarray:
         fields = expect_dict(body, "array", {"dtype", "shape", "offset"})
         dtype = parse_dtype(fields["dtype"])
-        shape = tuple(expect_int(d, "array dimension") for d in expect_list(fields["shape"], "shape"))
+        shape = tuple(
+            expect_int(d, "array dimension") for d in expect_list(fields["shape"], "shape")
+        )
         offset = expect_int(fields["offset"], "array offset")
         if any(d < 0 for d in shape) or offset < 0:
             raise errors.LoadError(f"array of shape {shape} at offset {offset} is malformed")
