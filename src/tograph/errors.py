@@ -110,7 +110,7 @@ class ExportError(ToGraphError):
 
 
 class LoadError(ToGraphError):
-    """A file that ``tograph.load`` refuses: not a tograph file, damaged, or from another version."""
+    """A file ``tograph.load`` refuses: not a tograph file, damaged, or of another version."""
 
 
 class InternalError(ToGraphError):

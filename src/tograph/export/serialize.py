@@ -54,7 +54,11 @@ def save(fn: Any, file: str | os.PathLike[str]) -> None:
 
 def saves(fn: Any) -> bytes:
     """The bytes ``save`` writes."""
-    functions = _concrete_functions(fn)
+    return pack_functions(_concrete_functions(fn))
+
+
+def pack_functions(functions: Sequence[concrete.ConcreteFunction]) -> bytes:
+    """The file holding these concrete functions, signatures of one function, with graphs."""
     owner = functions[0].owner
     data = bytearray()
     encoder = values.Encoder(data)
@@ -99,9 +103,7 @@ def loads(blob: bytes) -> LoadedFunction:
     ]
     if not entries:
         raise errors.LoadError("the file holds no signature")
-    loaded = LoadedFunction(stand_in, input_spec, entries)
-    loaded._blob = bytes(blob)
-    return loaded
+    return LoadedFunction(stand_in, input_spec, entries)
 
 
 class LoadedFunction(api.StaticFunction):
@@ -120,7 +122,6 @@ class LoadedFunction(api.StaticFunction):
     ):
         super().__init__(stand_in, input_spec, "error")
         del self.__tograph_python_function__  # converted code calls it, not its (absent) source
-        self._blob = b""
         self._saved = [
             concrete.ConcreteFunction.from_graph(self, sig, built) for sig, built in entries
         ]
