@@ -7,6 +7,7 @@ It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``t
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -111,6 +112,16 @@ class ConcreteFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
+
+    def _repr_svg_(self) -> str | None:
+        """The graph drawn by Graphviz, for notebooks; None without a graph or a renderer."""
+        return None if self.graph is None else core.view(self.graph, "svg")
+
+    def _repr_html_(self) -> str:
+        """The graph as SVG where Graphviz is installed, else as printed (notebooks)."""
+        if self.graph is None:
+            return f"<pre>{html.escape(repr(self))}</pre>"
+        return str(core.view(self.graph, "html"))
 
     def __repr__(self) -> str:
         if self.graph is None:

@@ -6,7 +6,9 @@ installs ``Graph.to_dot`` and the notebook views of ``ConcreteFunction``; ``pick
 ``pickle`` and ``cloudpickle`` carry compiled functions. ``docs/export.md`` describes the formats.
 """
 
-from tograph.export import pickling  # noqa: F401  (registers the picklers)
+from tograph.export import dot, pickling  # noqa: F401  (pickling registers the picklers)
 from tograph.export.serialize import LoadedFunction, load, loads, save, saves
+
+dot.install()
 
 __all__ = ["LoadedFunction", "load", "loads", "save", "saves"]
