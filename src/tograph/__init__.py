@@ -13,7 +13,7 @@ from tograph.errors import (
     RetracingWarning,
     ToGraphError,
 )
-from tograph.export import LoadedFunction, load, save
+from tograph.export import LoadedFunction, export_onnx, load, save
 from tograph.gradients import GradFunction, grad, value_and_grad
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "StaticFunction",
     "TensorSpec",
     "ToGraphError",
+    "export_onnx",
     "grad",
     "load",
     "save",

@@ -7,8 +7,9 @@ installs ``Graph.to_dot`` and the notebook views of ``ConcreteFunction``; ``pick
 """
 
 from tograph.export import dot, pickling  # noqa: F401  (pickling registers the picklers)
+from tograph.export.onnx import export_onnx
 from tograph.export.serialize import LoadedFunction, load, loads, save, saves
 
 dot.install()
 
-__all__ = ["LoadedFunction", "load", "loads", "save", "saves"]
+__all__ = ["LoadedFunction", "export_onnx", "load", "loads", "save", "saves"]
