@@ -102,6 +102,7 @@ for _name, _op in {
     "sign": "Sign",
     "reciprocal": "Reciprocal",
     "rint": "Round",
+    "det": "Det",
 }.items():
     OPS[_name] = _elementwise(_op)
 for _name, _op in {
