@@ -14,6 +14,7 @@ from typing import Any
 
 import tograph as tg
 import tograph_conformance as conformance
+from tograph.ir import primitives
 from tograph_conformance import case as case_mod
 
 
@@ -54,6 +55,15 @@ def compiled() -> tuple[Compiled, ...]:
             if cf.graph is not None:
                 found.append(Compiled(case, number, inputs, cf))
     return tuple(found)
+
+
+def tograph_primitives() -> set[str]:
+    """The names of tograph's own primitives (tests register others of their own)."""
+    return {
+        name
+        for name, prim in primitives.REGISTRY.items()
+        if prim.type_rule.__module__.startswith("tograph.")
+    }
 
 
 def ids(entries: tuple[Compiled, ...]) -> list[str]:

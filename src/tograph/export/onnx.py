@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tograph import concrete, errors
+from tograph.export import onnx_ops
 from tograph.ir import core, types
 
 OPSET = 18
@@ -140,6 +141,10 @@ class Writer:
         """Adds a single-output node; returns its output name."""
         return self.node(op, inputs, 1, **attrs)[0]
 
+    def ones(self, op: str, *inputs: str, **attrs: Any) -> list[str]:
+        """``[one(op, ...)]``, what an op's converter returns."""
+        return [self.one(op, *inputs, **attrs)]
+
     def const(self, value: Any, dtype: Any = None) -> str:
         """A constant tensor (shared within the graph being written and the graphs it holds)."""
         array = np.asarray(value, dtype=dtype)
@@ -156,7 +161,7 @@ class Writer:
         """A 1-d int64 constant, for axes, shapes and slice bounds."""
         return self.const(np.asarray(list(values), dtype=np.int64).reshape(-1))
 
-    def cast(self, name: str, source: np.dtype, target: np.dtype) -> str:
+    def cast(self, name: str, source: Any, target: Any) -> str:
         """``name`` as ``target`` dtype (no node when it already is)."""
         if np.dtype(source) == np.dtype(target):
             return name
@@ -207,7 +212,8 @@ class Writer:
             self.env[var.id] = name
             inputs.append(self.value_info(name, var.type))
         self.block(graph)
-        outputs = self.outputs(graph, [self._namer.name(a) for a in _vars(graph.outputs)])
+        names = [self._namer.name(a) if isinstance(a, core.Var) else None for a in graph.outputs]
+        outputs = self.outputs(graph, names)
         body = self.helper.make_graph(self.scope.nodes, graph.name, inputs, outputs)
         model = self.helper.make_model(
             body,
@@ -220,8 +226,6 @@ class Writer:
 
     def block(self, graph: core.Graph) -> None:
         """Nodes for ``graph``'s equations (its inputs already named in ``env``)."""
-        from tograph.export import onnx_ops
-
         for eqn in graph.eqns:
             self.eqn = eqn
             if eqn.prim.effectful and self.drop_effects:
@@ -239,7 +243,7 @@ class Writer:
         """Graph outputs, each made by an ``Identity`` of its own (ONNX outputs are distinct)."""
         infos = []
         for i, atom in enumerate(graph.outputs):
-            base = names[i] if i < len(names) and names[i] else f"output_{i}"
+            base = names[i] or f"output_{i}"
             out = self.fresh(base)
             self.scope.nodes.append(
                 self.helper.make_node("Identity", [self.value(atom)], [out], name=out + "_out")
@@ -291,15 +295,11 @@ class Writer:
         for var, source in zip(test.inputs, [*consts, *new]):
             self.env[var.id] = source
         self.block(test)
-        boolean = types.TensorType(np.bool_, ())
+        boolean = types.TensorType(np.dtype(np.bool_), ())
         outputs = self._typed_outputs([test.outputs[0], *body.outputs], [boolean, *carry_types])
         made = self.helper.make_graph(self.scope.nodes, "body", inputs, outputs)
         self.scope = outer
         return made
-
-
-def _vars(atoms: Sequence[core.Atom]) -> list[core.Var | None]:
-    return [a if isinstance(a, core.Var) else None for a in atoms]
 
 
 def _is_complex(t: types.ValueType) -> bool:

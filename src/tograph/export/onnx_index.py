@@ -13,31 +13,34 @@ integer array or integer tensor index (one at most), ``Squeeze`` of the integer-
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tograph.ir import core, types
+
+if TYPE_CHECKING:
+    from tograph.export.onnx import Writer
 from tograph.ops import indexing
 
 _BIG = np.iinfo(np.int64)
 
 
-def getitem(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def getitem(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     x = types.tensor_type(eqn.inputs[0].type)
     return [_select(w, eqn, args[0], x, eqn.params["index"], eqn.inputs[1:])]
 
 
-def setitem(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def setitem(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [_scatter(w, eqn, args[0], eqn.inputs[1], eqn.inputs[2:], "none")]
 
 
-def index_add(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def index_add(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [_scatter(w, eqn, args[0], eqn.inputs[1], eqn.inputs[2:], "add")]
 
 
 def _scatter(
-    w: Any, eqn: core.Eqn, x: str, value: core.Atom, parts: Sequence[core.Atom], reduction: str
+    w: Writer, eqn: core.Eqn, x: str, value: core.Atom, parts: Sequence[core.Atom], reduction: str
 ) -> str:
     t = types.tensor_type(eqn.inputs[0].type)
     shape = w.one("Shape", x)
@@ -46,7 +49,7 @@ def _scatter(
         w.one("Range", w.const(0, np.int64), w.one("Size", x), w.const(1, np.int64)),
         shape,
     )
-    grid_type = types.TensorType(np.int64, t.shape)
+    grid_type = types.TensorType(np.dtype(np.int64), t.shape)
     chosen = _select(w, eqn, grid, grid_type, eqn.params["index"], parts)
     flat = w.ints([-1])
     spread = w.one("Expand", w.operand(value, t.dtype), w.one("Shape", chosen))
@@ -62,7 +65,7 @@ def _scatter(
 
 
 def _select(
-    w: Any,
+    w: Writer,
     eqn: core.Eqn,
     x: str,
     t: types.TensorType,
@@ -103,7 +106,7 @@ def _select(
 
 
 def _gather_and_reshape(
-    w: Any,
+    w: Writer,
     eqn: core.Eqn,
     x: str,
     items: list[Any],
@@ -147,7 +150,7 @@ def _gather_and_reshape(
 
 
 def _gather_nd(
-    w: Any,
+    w: Writer,
     x: str,
     items: list[Any],
     arrays: list[int],
@@ -176,7 +179,7 @@ def _gather_nd(
     return w.one("GatherND", x, w.one("Concat", *stacked, axis=-1))
 
 
-def _check_placement(w: Any, items: list[Any], position: int) -> None:
+def _check_placement(w: Writer, items: list[Any], position: int) -> None:
     """NumPy moves the array's dims to the front when integers stand apart from it."""
     advanced = [i for i, item in enumerate(items) if isinstance(item, int) or i == position]
     contiguous = advanced == list(range(advanced[0], advanced[-1] + 1))
@@ -185,7 +188,7 @@ def _check_placement(w: Any, items: list[Any], position: int) -> None:
         raise w.error("an integer array and integers apart from it (NumPy reorders the dims)")
 
 
-def _bounds(w: Any, item: indexing.Slice, parts: Sequence[core.Atom]) -> tuple[str, str, str]:
+def _bounds(w: Writer, item: indexing.Slice, parts: Sequence[core.Atom]) -> tuple[str, str, str]:
     step = 1 if item.step is None else item.step
     if isinstance(step, indexing.Arg) and (item.start is None or item.stop is None):
         raise w.error("a slice with a tensor step and an open end")
@@ -195,13 +198,13 @@ def _bounds(w: Any, item: indexing.Slice, parts: Sequence[core.Atom]) -> tuple[s
     return tuple(_bound(w, b, parts) for b in (start, stop, step))  # type: ignore[return-value]
 
 
-def _bound(w: Any, bound: Any, parts: Sequence[core.Atom]) -> str:
+def _bound(w: Writer, bound: Any, parts: Sequence[core.Atom]) -> str:
     if isinstance(bound, indexing.Arg):
         return w.one("Reshape", w.operand(parts[bound.k], np.int64), w.ints([1]))
     return w.ints([bound])
 
 
-def _concat(w: Any, names: list[str]) -> str:
+def _concat(w: Writer, names: list[str]) -> str:
     return names[0] if len(names) == 1 else w.one("Concat", *names, axis=0)
 
 
@@ -225,7 +228,7 @@ def _is_mask(item: Any, part_types: Sequence[types.TensorType]) -> bool:
 
 
 def _masked(
-    w: Any,
+    w: Writer,
     x: str,
     t: types.TensorType,
     items: list[Any],

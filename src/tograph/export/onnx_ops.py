@@ -9,14 +9,17 @@ NumPy computes in, so results have the graph's types exactly; integer ``//`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tograph.export import onnx_index
 from tograph.ir import core, types
 
-Convert = Callable[[Any, core.Eqn, Sequence[str]], list[str]]
+if TYPE_CHECKING:
+    from tograph.export.onnx import Writer
+
+Convert = Callable[["Writer", core.Eqn, Sequence[str]], list[str]]
 OPS: dict[str, Convert] = {}
 
 
@@ -28,7 +31,7 @@ def _in(eqn: core.Eqn, k: int) -> types.TensorType:
     return types.tensor_type(eqn.inputs[k].type)
 
 
-def _operands(w: Any, eqn: core.Eqn, dtype: Any) -> list[str]:
+def _operands(w: Writer, eqn: core.Eqn, dtype: Any) -> list[str]:
     return [w.operand(a, dtype) for a in eqn.inputs]
 
 
@@ -38,7 +41,7 @@ def _operands(w: Any, eqn: core.Eqn, dtype: Any) -> list[str]:
 def _elementwise(op: str) -> Convert:
     """An op computed in the result dtype (arithmetic, math functions)."""
 
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         return [w.one(op, *_operands(w, eqn, _out(eqn).dtype))]
 
     return convert
@@ -47,7 +50,7 @@ def _elementwise(op: str) -> Convert:
 def _comparison(op: str) -> Convert:
     """A comparison, computed in the operands' promoted dtype."""
 
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         dtype, _ = types.promote([types.tensor_type(a.type) for a in eqn.inputs])
         return [w.one(op, *_operands(w, eqn, dtype))]
 
@@ -55,14 +58,14 @@ def _comparison(op: str) -> Convert:
 
 
 def _logical(op: str) -> Convert:
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         return [w.one(op, *_operands(w, eqn, np.bool_))]
 
     return convert
 
 
 def _bitwise(op: str, boolean: str) -> Convert:
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         dtype = _out(eqn).dtype
         return [w.one(boolean if dtype == np.bool_ else op, *_operands(w, eqn, dtype))]
 
@@ -124,35 +127,35 @@ OPS["bitwise_xor"] = _bitwise("BitwiseXor", "Xor")
 OPS["invert"] = _bitwise("BitwiseNot", "Not")
 
 
-def _not_equal(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _not_equal(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Not", _comparison("Equal")(w, eqn, args)[0])]
 
 
-def _square(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _square(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     (x,) = _operands(w, eqn, _out(eqn).dtype)
     return [w.one("Mul", x, x)]
 
 
-def _isnan(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _isnan(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("IsNaN", args[0]) if _in(eqn, 0).dtype.kind in "fc" else w.const(False)]
 
 
-def _isinf(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _isinf(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("IsInf", args[0]) if _in(eqn, 0).dtype.kind in "fc" else w.const(False)]
 
 
-def _isfinite(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _isfinite(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     if _in(eqn, 0).dtype.kind not in "fc":
         return [w.const(True)]
     return [w.one("Not", w.one("Or", w.one("IsNaN", args[0]), w.one("IsInf", args[0])))]
 
 
-def _signs_differ(w: Any, a: str, b: str, dtype: Any) -> str:
+def _signs_differ(w: Writer, a: str, b: str, dtype: Any) -> str:
     zero = w.const(0, dtype)
     return w.one("Xor", w.one("Less", a, zero), w.one("Less", b, zero))
 
 
-def _mod(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _mod(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype = _out(eqn).dtype
     a, b = _operands(w, eqn, dtype)
     if dtype.kind in "iu":
@@ -166,13 +169,13 @@ def _mod(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Where", fix, w.one("Add", rest, b), rest)]
 
 
-def _floor_divide(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _floor_divide(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype = _out(eqn).dtype
     a, b = _operands(w, eqn, dtype)
     return _floor_divide_names(w, a, b, dtype)
 
 
-def _floor_divide_names(w: Any, a: str, b: str, dtype: Any) -> list[str]:
+def _floor_divide_names(w: Writer, a: str, b: str, dtype: Any) -> list[str]:
     if dtype.kind == "f":
         return [w.one("Floor", w.one("Div", a, b))]
     quotient = w.one("Div", a, b)  # truncates toward zero; floor it where the signs differ
@@ -182,22 +185,22 @@ def _floor_divide_names(w: Any, a: str, b: str, dtype: Any) -> list[str]:
     return [w.one("Sub", quotient, w.one("Cast", fix, to=w.elem_type(dtype)))]
 
 
-def _where(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _where(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype = _out(eqn).dtype
     cond = w.operand(eqn.inputs[0], np.bool_)
     return [w.one("Where", cond, w.operand(eqn.inputs[1], dtype), w.operand(eqn.inputs[2], dtype))]
 
 
-def _clip(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _clip(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     x, lo, hi = _operands(w, eqn, _out(eqn).dtype)
     return [w.one("Min", w.one("Max", x, lo), hi)]
 
 
-def _astype(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _astype(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.cast(args[0], _in(eqn, 0).dtype, _out(eqn).dtype)]
 
 
-def _round(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _round(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype, decimals = _out(eqn).dtype, eqn.params["decimals"]
     x = w.operand(eqn.inputs[0], dtype)
     if dtype.kind in "iu" and decimals >= 0:
@@ -211,7 +214,7 @@ def _round(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
 def _shift(left: bool) -> Convert:
     """Shifts: BitShift for unsigned ints; for signed ones, times or floor-divided by 2**n."""
 
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         dtype = _out(eqn).dtype
         a, n = _operands(w, eqn, dtype)
         if dtype.kind == "u":
@@ -226,17 +229,17 @@ def _shift(left: bool) -> Convert:
     return convert
 
 
-def _composed(build: Callable[[Any, str, Any], str]) -> Convert:
+def _composed(build: Callable[[Writer, str, Any], str]) -> Convert:
     """A unary ufunc ONNX has no op for, built from ones it has (in the result dtype)."""
 
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         dtype = _out(eqn).dtype
         return [build(w, w.operand(eqn.inputs[0], dtype), dtype)]
 
     return convert
 
 
-def _hypot(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _hypot(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     a, b = _operands(w, eqn, _out(eqn).dtype)
     return [w.one("Sqrt", w.one("Add", w.one("Mul", a, a), w.one("Mul", b, b)))]
 
@@ -275,7 +278,7 @@ OPS.update(
 def _reduction(op: str) -> Convert:
     """sum, prod, max, min, mean: computed in the result dtype over ``axis`` (None: all)."""
 
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         dtype = _out(eqn).dtype
         x = w.operand(eqn.inputs[0], dtype)
         return [_reduce(w, op, x, eqn.params["axis"], eqn.params["keepdims"])]
@@ -283,7 +286,7 @@ def _reduction(op: str) -> Convert:
     return convert
 
 
-def _reduce(w: Any, op: str, x: str, axis: Any, keepdims: bool) -> str:
+def _reduce(w: Writer, op: str, x: str, axis: Any, keepdims: bool) -> str:
     keep = int(bool(keepdims))
     if axis is None:
         return w.one(op, x, keepdims=keep)
@@ -291,7 +294,7 @@ def _reduce(w: Any, op: str, x: str, axis: Any, keepdims: bool) -> str:
 
 
 def _any_all(op: str) -> Convert:
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         x = w.cast(w.operand(eqn.inputs[0], np.bool_), np.bool_, np.int32)
         folded = _reduce(w, op, x, eqn.params["axis"], eqn.params["keepdims"])
         return [w.cast(folded, np.int32, np.bool_)]
@@ -299,7 +302,7 @@ def _any_all(op: str) -> Convert:
     return convert
 
 
-def _var(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _var(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype, axis, keepdims = _out(eqn).dtype, eqn.params["axis"], eqn.params["keepdims"]
     ddof = eqn.params.get("ddof", 0)
     x = w.operand(eqn.inputs[0], dtype)
@@ -317,12 +320,12 @@ def _var(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Div", total, w.one("Sub", count, w.const(ddof, dtype)))]
 
 
-def _std(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _std(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Sqrt", _var(w, eqn, args)[0])]
 
 
 def _arg_reduction(op: str) -> Convert:
-    def convert(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    def convert(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
         axis, keepdims = eqn.params["axis"], eqn.params["keepdims"]
         x = args[0]
         if axis is None:
@@ -334,14 +337,14 @@ def _arg_reduction(op: str) -> Convert:
     return convert
 
 
-def _cumsum(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _cumsum(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     x, axis = w.operand(eqn.inputs[0], _out(eqn).dtype), eqn.params["axis"]
     if axis is None:
         x, axis = w.one("Reshape", x, w.ints([-1])), 0
     return [w.one("CumSum", x, w.const(axis, np.int64))]
 
 
-def _norm(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _norm(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     ord_, axis, keepdims = eqn.params["ord"], eqn.params["axis"], eqn.params["keepdims"]
     x = w.operand(eqn.inputs[0], _out(eqn).dtype)
     vector = axis is None or len(axis) == 1
@@ -374,19 +377,17 @@ OPS.update(
 # ---- linear algebra and shapes -----------------------------------------------------------
 
 
-def _matmul(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _matmul(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("MatMul", *_operands(w, eqn, _out(eqn).dtype))]
 
 
-def _einsum(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _einsum(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     operands = _operands(w, eqn, _out(eqn).dtype)
     return [w.one("Einsum", *operands, equation=eqn.params["subscripts"])]
 
 
-def _shape_tensor(w: Any, static: Sequence[int | None], dims: Sequence[str]) -> str:
+def _shape_tensor(w: Writer, static: Sequence[int | None], dims: Sequence[str]) -> str:
     """A 1-d int64 shape: static dims as constants, each None the next run-time dim."""
-    if None not in static:
-        return w.ints(static)
     values = iter(dims)
     parts = [
         w.ints([d]) if d is not None else w.one("Reshape", next(values), w.ints([1]))
@@ -395,47 +396,47 @@ def _shape_tensor(w: Any, static: Sequence[int | None], dims: Sequence[str]) -> 
     return w.one("Concat", *parts, axis=0)
 
 
-def _dims(w: Any, eqn: core.Eqn, first: int) -> list[str]:
+def _dims(w: Writer, eqn: core.Eqn, first: int) -> list[str]:
     return [w.operand(a, np.int64) for a in eqn.inputs[first:]]
 
 
-def _reshape(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _reshape(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     shape = _shape_tensor(w, eqn.params["shape"], _dims(w, eqn, 1))
     return [w.one("Reshape", args[0], shape)]
 
 
-def _broadcast_to(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _broadcast_to(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     shape = _shape_tensor(w, eqn.params["shape"], _dims(w, eqn, 1))
     return [w.one("Expand", args[0], shape)]
 
 
-def _full(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _full(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     shape = _shape_tensor(w, eqn.params["shape"], _dims(w, eqn, 1))
     return [w.one("Expand", w.operand(eqn.inputs[0], _out(eqn).dtype), shape)]
 
 
-def _transpose(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _transpose(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Transpose", args[0], perm=list(eqn.params["axes"]))]
 
 
-def _matrix_transpose(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _matrix_transpose(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     n = _in(eqn, 0).ndim
     return [w.one("Transpose", args[0], perm=[*range(n - 2), n - 1, n - 2])]
 
 
-def _expand_dims(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _expand_dims(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     axis = eqn.params["axis"]
     return [w.one("Unsqueeze", args[0], w.ints(axis if isinstance(axis, tuple) else (axis,)))]
 
 
-def _squeeze(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _squeeze(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     axis = eqn.params["axis"]
     if axis is None:
         axis = tuple(i for i, d in enumerate(_in(eqn, 0).shape) if d == 1)
     return [w.one("Squeeze", args[0], w.ints(axis))]
 
 
-def _flip(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _flip(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     t, axis = _in(eqn, 0), eqn.params["axis"]
     axes = list(range(t.ndim)) if axis is None else list(axis)
     if not axes:
@@ -449,30 +450,30 @@ def _flip(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Slice", args[0], starts, ends, w.ints(axes), steps)]
 
 
-def _dim(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _dim(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     axis = eqn.params["axis"]
     shape = w.one("Shape", args[0], start=axis, end=axis + 1)
     return [w.one("Squeeze", shape, w.ints([0]))]
 
 
-def _size(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _size(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Size", args[0])]
 
 
-def _concatenate(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _concatenate(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     operands, axis = _operands(w, eqn, _out(eqn).dtype), eqn.params["axis"]
     if axis is None:
         operands, axis = [w.one("Reshape", x, w.ints([-1])) for x in operands], 0
     return [w.one("Concat", *operands, axis=axis)]
 
 
-def _stack(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _stack(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     axis = w.ints([eqn.params["axis"]])
     parts = [w.one("Unsqueeze", x, axis) for x in _operands(w, eqn, _out(eqn).dtype)]
     return [w.one("Concat", *parts, axis=eqn.params["axis"])]
 
 
-def _arange(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _arange(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype = _out(eqn).dtype
     bounds = _operands(w, eqn, dtype)
     if len(bounds) == 1:
@@ -508,27 +509,30 @@ OPS.update(
 # ---- tensor lists ------------------------------------------------------------------------
 
 
-def _list_new(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _list_new(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     elem = eqn.params["elem"] or w.list_elems.get(eqn.outputs[0].id)
     if elem is None:
         raise w.error("a tensor list that is never pushed to has no element type")
     return [w.one("SequenceEmpty", dtype=w.elem_type(elem.dtype))]
 
 
-def _list_push(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
-    elem = eqn.outputs[0].type.elem
+def _list_push(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    out = eqn.outputs[0].type
+    elem = out.elem if isinstance(out, types.ListType) else None
+    if elem is None:
+        raise w.error(f"a push whose list type {out} has no element type")
     return [w.one("SequenceInsert", args[0], w.operand(eqn.inputs[1], elem.dtype))]
 
 
-def _list_stack(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _list_stack(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("ConcatFromSequence", args[0], axis=0, new_axis=1)]
 
 
-def _list_length(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _list_length(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("SequenceLength", args[0])]
 
 
-def _list_read(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _list_read(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("SequenceAt", args[0], w.operand(eqn.inputs[1], np.int64))]
 
 
@@ -544,7 +548,7 @@ OPS.update(
 # ---- control flow ------------------------------------------------------------------------
 
 
-def _cond(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _cond(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     if not eqn.outputs and w.drop_effects:
         return []  # a branch that only had effects
     out_types = [v.type for v in eqn.outputs]
@@ -554,7 +558,7 @@ def _cond(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return w.node("If", [pred], len(eqn.outputs), then_branch=then, else_branch=other)
 
 
-def _while_loop(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+def _while_loop(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     num_consts = eqn.params["num_consts"]
     test = eqn.params["cond_graph"]
     consts, inits = list(args[:num_consts]), list(args[num_consts:])
@@ -572,7 +576,7 @@ def _while_loop(w: Any, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return w.node("Loop", ["", first, *inits], len(eqn.outputs), body=body)
 
 
-def _fit(w: Any, name: str, source: types.ValueType, target: types.ValueType) -> str:
+def _fit(w: Writer, name: str, source: types.ValueType, target: types.ValueType) -> str:
     """A loop's initial value, cast where its dtype was widened for the carry."""
     if isinstance(source, types.TensorType) and isinstance(target, types.TensorType):
         return w.cast(name, source.dtype, target.dtype)

@@ -64,7 +64,8 @@ def _rebuild_static(
     static = api.StaticFunction(python_function, input_spec, fallback)
     if graphs is not None:
         for cf in serialize.loads(graphs).concrete_functions:
-            rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, cf.built)
+            built = serialize.built_of(cf)
+            rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built)
             static._cache[cf.signature.key] = rebuilt  # noqa: SLF001 - traced already, elsewhere
     return static
 

@@ -64,7 +64,7 @@ def pack_functions(functions: Sequence[concrete.ConcreteFunction]) -> bytes:
     encoder = values.Encoder(data)
     writer = graphs.GraphWriter(encoder)
     header: dict[str, Any] = {
-        "name": str(getattr(owner, "__name__", functions[0].graph.name)),
+        "name": str(getattr(owner, "__name__", built_of(functions[0]).graph.name)),
         "parameters": _parameters(inspect.signature(owner), encoder),
         "input_spec": _input_spec(getattr(owner, "input_spec", None)),
         "signatures": [_signature(cf, writer) for cf in functions],
@@ -121,6 +121,7 @@ class LoadedFunction(api.StaticFunction):
         entries: Sequence[tuple[signature.Signature, build_graph.BuiltGraph]],
     ):
         super().__init__(stand_in, input_spec, "error")
+        self._name = stand_in.__name__
         del self.__tograph_python_function__  # converted code calls it, not its (absent) source
         self._saved = [
             concrete.ConcreteFunction.from_graph(self, sig, built) for sig, built in entries
@@ -143,15 +144,16 @@ class LoadedFunction(api.StaticFunction):
         ]
         stand_args, stand_kwargs = tree.unflatten(stand_ins)
         cf = self.concrete(*stand_args, **stand_kwargs)
-        tensors = [None] * len(cf.graph.inputs)
+        built = built_of(cf)
+        tensors: list[Any] = [None] * len(built.graph.inputs)
         for leaf, slot in zip(leaves, cf.signature.slots):
             if isinstance(slot, int):
                 tensors[slot] = leaf
         if any(isinstance(t, tensor.Symbolic) for t in tensors):
-            outputs = vjp.inline(cf.graph, tensors)
+            outputs = vjp.inline(built.graph, tensors)
         else:
-            outputs = tape_mod.run_eagerly(cf.graph, tensors)
-        return cf.built.unflatten(tuple(outputs))
+            outputs = tape_mod.run_eagerly(built.graph, tensors)
+        return built.unflatten(tuple(outputs))
 
     @property
     def graph(self) -> Any:
@@ -167,14 +169,14 @@ class LoadedFunction(api.StaticFunction):
                 return cf
         saved = "; ".join(_describe(cf.signature) for cf in self.concrete_functions)
         raise errors.ToGraphError(
-            f"loaded function {self.__name__} has no graph for arguments "
+            f"loaded function {self._name} has no graph for arguments "
             f"({_describe(sig)}); it was saved for: {saved}",
             hint="save the function after calling it with these argument types",
         )
 
     def __repr__(self) -> str:
         count = len(self.concrete_functions)
-        return f"<LoadedFunction {self.__name__}: {count} signature{'s' * (count != 1)}>"
+        return f"<LoadedFunction {self._name}: {count} signature{'s' * (count != 1)}>"
 
 
 class _NoSource:
@@ -191,6 +193,13 @@ class _NoSource:
 
 
 # ---- which functions --------------------------------------------------------------------
+
+
+def built_of(cf: concrete.ConcreteFunction) -> build_graph.BuiltGraph:
+    """The graph and result layout of a compiled (not eager) concrete function."""
+    if cf.built is None or cf.graph is None:
+        raise errors.InternalError("a concrete function without a graph reached export")
+    return build_graph.BuiltGraph(cf.graph, cf.built.out_tree, cf.built.out_slots)
 
 
 def _concrete_functions(fn: Any) -> list[concrete.ConcreteFunction]:
@@ -282,10 +291,10 @@ def _read_input_spec(form: Any) -> tuple[Any, ...] | None:
 
 
 def _signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -> dict[str, Any]:
-    sig, built = cf.signature, cf.built
+    sig, built = cf.signature, built_of(cf)
     encoder = writer.encoder
     names = iter(_leaf_labels(sig))
-    slots = []
+    slots: list[Any] = []
     for slot in sig.slots:
         label = next(names)
         if isinstance(slot, int):
@@ -293,15 +302,15 @@ def _signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -> dic
         else:
             encoder.context = (f"argument {label} (a static value)", None)
             slots.append({"static": encoder.encode(slot.value)})
-    results = []
-    for i, slot in enumerate(built.out_slots):  # type: ignore[union-attr]
+    results: list[Any] = []
+    for i, slot in enumerate(built.out_slots):
         encoder.context = (f"result leaf {i} (a static value)", None)
         results.append(slot if isinstance(slot, int) else {"static": encoder.encode(slot.value)})
     return {
         "arguments": _tree(sig.tree, encoder),
         "slots": slots,
-        "graph": writer.graph(cf.graph),  # type: ignore[arg-type]
-        "result": {"tree": _tree(built.out_tree, encoder), "slots": results},  # type: ignore[union-attr]
+        "graph": writer.graph(built.graph),
+        "result": {"tree": _tree(built.out_tree, encoder), "slots": results},
     }
 
 
@@ -411,8 +420,8 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
         raise errors.LoadError(f"malformed tree {form!r:.60}")
     ((kind, body),) = form.items()
     if kind in ("tuple", "list"):
-        children = [_read_tree(c, decoder, depth + 1) for c in values.expect_list(body, kind)]
-        return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(children))
+        items = [_read_tree(c, decoder, depth + 1) for c in values.expect_list(body, kind)]
+        return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(items))
     if kind == "dict":
         pairs = [values.expect_list(p, "dict entry") for p in values.expect_list(body, "dict")]
         if any(len(p) != 2 for p in pairs):

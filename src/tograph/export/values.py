@@ -127,7 +127,8 @@ class Decoder:
                 f"({len(self.data)} bytes)"
             )
         flat = np.frombuffer(self.data, dtype, math.prod(shape), offset)
-        return flat.reshape(shape).copy()
+        made: np.ndarray = flat.reshape(shape).copy()
+        return made
 
     def namedtuple(self, name: str, fields: tuple[str, ...]) -> type:
         """A namedtuple class with this name and fields, the same one for each pair in a file."""
@@ -138,7 +139,7 @@ class Decoder:
             raise errors.LoadError(f"namedtuple {name} repeats a field name: {fields}")
         key = (name, fields)
         if key not in self._namedtuples:
-            self._namedtuples[key] = collections.namedtuple(name, fields)  # type: ignore[misc]
+            self._namedtuples[key] = collections.namedtuple(name, fields)
         return self._namedtuples[key]
 
 
@@ -147,7 +148,9 @@ _KEYWORDS = frozenset(keyword.kwlist)
 # ---- checks shared by the readers --------------------------------------------------------
 
 
-def expect_dict(form: Any, what: str, keys: set[str], optional: set[str] = frozenset()) -> Any:
+def expect_dict(
+    form: Any, what: str, keys: set[str], optional: frozenset[str] | set[str] = frozenset()
+) -> Any:
     """``form`` as a dict with exactly ``keys`` (and maybe some of ``optional``)."""
     if type(form) is not dict or not keys <= form.keys() <= keys | optional:
         raise errors.LoadError(f"{what} must be an object with keys {sorted(keys)}: {_short(form)}")
@@ -253,7 +256,8 @@ def _read_scalar(dec: Decoder, body: Any, depth: int) -> np.generic:
         raise errors.LoadError("scalar bytes are not hex") from None
     if len(raw) != dtype.itemsize:
         raise errors.LoadError(f"a {dtype} scalar needs {dtype.itemsize} bytes, got {len(raw)}")
-    return np.frombuffer(raw, dtype)[0]
+    scalar: np.generic = np.frombuffer(raw, dtype)[0]
+    return scalar
 
 
 def _write_exception(enc: Encoder, value: BaseException) -> Any:
