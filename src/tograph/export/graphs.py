@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from tograph import errors
-from tograph.export import values
+from tograph.export import schema, values
 from tograph.ir import check, core, primitives
 
 _MAX_NAME = 200
@@ -92,7 +92,7 @@ class GraphReader:
 
     def __init__(self, decoder: values.Decoder, locations: Any):
         self.decoder = decoder
-        self.locations = [_location(form) for form in values.expect_list(locations, "locations")]
+        self.locations = [_location(form) for form in schema.expect_list(locations, "locations")]
         self._vars: dict[int, core.Var] = {}
 
     def graph(self, form: Any) -> core.Graph:
@@ -118,21 +118,21 @@ class GraphReader:
     def _graph(self, form: Any, depth: int) -> core.Graph:
         if depth > values.MAX_DEPTH:
             raise errors.LoadError(f"graphs nest deeper than {values.MAX_DEPTH} levels")
-        fields = values.expect_dict(form, "graph", {"name", "inputs", "eqns", "outputs"})
+        fields = schema.expect_dict(form, "graph", {"name", "inputs", "eqns", "outputs"})
         name = _name(fields["name"], "graph name")
-        inputs = tuple(self._declare(d) for d in values.expect_list(fields["inputs"], "inputs"))
-        eqns = tuple(self._eqn(e, depth) for e in values.expect_list(fields["eqns"], "eqns"))
-        outputs = tuple(self._atom(a) for a in values.expect_list(fields["outputs"], "outputs"))
+        inputs = tuple(self._declare(d) for d in schema.expect_list(fields["inputs"], "inputs"))
+        eqns = tuple(self._eqn(e, depth) for e in schema.expect_list(fields["eqns"], "eqns"))
+        outputs = tuple(self._atom(a) for a in schema.expect_list(fields["outputs"], "outputs"))
         return core.Graph(name, inputs, eqns, outputs)
 
     def _declare(self, form: Any) -> core.Var:
-        fields = values.expect_dict(form, "variable", {"id", "type"}, {"hint"})
-        key = values.expect_int(fields["id"], "variable id")
+        fields = schema.expect_dict(form, "variable", {"id", "type"}, {"hint"})
+        key = schema.expect_int(fields["id"], "variable id")
         if key in self._vars:
             raise errors.LoadError(f"variable {key} is declared twice")
         hint = fields.get("hint")
         var = core.Var(
-            values.parse_value_type(fields["type"]),
+            schema.parse_value_type(fields["type"]),
             None if hint is None else _name(hint, "variable name"),
         )
         self._vars[key] = var
@@ -143,26 +143,26 @@ class GraphReader:
             if form not in self._vars:
                 raise errors.LoadError(f"variable {form} is used but never declared")
             return self._vars[form]
-        fields = values.expect_dict(form, "operand", {"value", "type"})
+        fields = schema.expect_dict(form, "operand", {"value", "type"})
         return core.Lit(
-            self.decoder.decode(fields["value"]), values.parse_value_type(fields["type"])
+            self.decoder.decode(fields["value"]), schema.parse_value_type(fields["type"])
         )
 
     def _eqn(self, form: Any, depth: int) -> core.Eqn:
-        fields = values.expect_dict(form, "equation", {"op", "in", "params", "out"}, {"loc"})
-        name = values.expect_str(fields["op"], "op")
+        fields = schema.expect_dict(form, "equation", {"op", "in", "params", "out"}, {"loc"})
+        name = schema.expect_str(fields["op"], "op")
         prim = primitives.REGISTRY.get(name)
         if prim is None:
             raise errors.LoadError(
                 f"unknown primitive {name!r}: this tograph has no op of that name "
                 "(was the file written by a newer version?)"
             )
-        inputs = tuple(self._atom(a) for a in values.expect_list(fields["in"], "inputs"))
+        inputs = tuple(self._atom(a) for a in schema.expect_list(fields["in"], "inputs"))
         params = self._params(fields["params"], depth)
-        outputs = tuple(self._declare(d) for d in values.expect_list(fields["out"], "outputs"))
+        outputs = tuple(self._declare(d) for d in schema.expect_list(fields["out"], "outputs"))
         loc = None
         if "loc" in fields:
-            index = values.expect_int(fields["loc"], "location")
+            index = schema.expect_int(fields["loc"], "location")
             if not 0 <= index < len(self.locations):
                 raise errors.LoadError(f"location {index} is not in the locations table")
             loc = self.locations[index]
@@ -187,7 +187,7 @@ _BUG = ". This is a bug in tograph; please report it."
 
 def _name(form: Any, what: str) -> str:
     """A graph or variable name, which generated code will use once made an identifier."""
-    text = values.expect_str(form, what)
+    text = schema.expect_str(form, what)
     usable = re.sub(r"\W", "_", text)
     if len(text) > _MAX_NAME or not (usable == "" or usable[0].isdigit() or usable.isidentifier()):
         raise errors.LoadError(f"{what} {text!r:.60} cannot name a value in generated code")
@@ -195,14 +195,14 @@ def _name(form: Any, what: str) -> str:
 
 
 def _location(form: Any) -> errors.SourceLocation:
-    parts = values.expect_list(form, "location")
+    parts = schema.expect_list(form, "location")
     if len(parts) != 5:
         raise errors.LoadError("a location has five parts: file, line, column, source, function")
     file, line, col, source, function = parts
     return errors.SourceLocation(
-        values.expect_str(file, "location file"),
-        values.expect_int(line, "location line"),
-        values.expect_int(col, "location column"),
-        values.expect_str(source, "location source line"),
-        values.expect_str(function, "location function"),
+        schema.expect_str(file, "location file"),
+        schema.expect_int(line, "location line"),
+        schema.expect_int(col, "location column"),
+        schema.expect_str(source, "location source line"),
+        schema.expect_str(function, "location function"),
     )

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tograph import api, concrete, errors
-from tograph.export import serialize
+from tograph.export import serialize, signatures
 
 
 def _reduce_static(fn: api.StaticFunction) -> Any:
@@ -64,7 +64,7 @@ def _rebuild_static(
     static = api.StaticFunction(python_function, input_spec, fallback)
     if graphs is not None:
         for cf in serialize.loads(graphs).concrete_functions:
-            built = serialize.built_of(cf)
+            built = signatures.built_of(cf)
             rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built)
             static._cache[cf.signature.key] = rebuilt  # noqa: SLF001 - traced already, elsewhere
     return static

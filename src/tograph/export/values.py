@@ -21,19 +21,16 @@ import collections
 import dataclasses
 import keyword
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from tograph import errors
+from tograph.export import schema
 from tograph.ir import types
 from tograph.ops import effects, indexing
 
-# Dtype kinds a file may hold: bool, signed and unsigned ints, floats, complex. Object, string,
-# structured and datetime dtypes are refused (an object array would hold pointers).
-_KINDS = "biufc"
 MAX_DEPTH = 64
 
 
@@ -77,7 +74,7 @@ class Encoder:
         return errors.ExportError(f"{where} is {what}, which a file cannot hold", loc=loc)
 
     def array(self, value: np.ndarray) -> dict[str, Any]:
-        dtype = _checked_dtype(value.dtype, self.error)
+        dtype = schema.checked_dtype(value.dtype, self.error)
         offset = len(self.data)
         self.data += np.ascontiguousarray(value).tobytes()
         return {"dtype": dtype.str, "shape": list(value.shape), "offset": offset}
@@ -112,12 +109,13 @@ class Decoder:
         raise errors.LoadError(f"unknown value form {_short(form)}")
 
     def array(self, body: Any) -> np.ndarray:
-        fields = expect_dict(body, "array", {"dtype", "shape", "offset"})
-        dtype = parse_dtype(fields["dtype"])
+        fields = schema.expect_dict(body, "array", {"dtype", "shape", "offset"})
+        dtype = schema.parse_dtype(fields["dtype"])
         shape = tuple(
-            expect_int(d, "array dimension") for d in expect_list(fields["shape"], "shape")
+            schema.expect_int(d, "array dimension")
+            for d in schema.expect_list(fields["shape"], "shape")
         )
-        offset = expect_int(fields["offset"], "array offset")
+        offset = schema.expect_int(fields["offset"], "array offset")
         if any(d < 0 for d in shape) or offset < 0:
             raise errors.LoadError(f"array of shape {shape} at offset {offset} is malformed")
         nbytes = math.prod(shape) * dtype.itemsize
@@ -145,86 +143,6 @@ class Decoder:
 
 _KEYWORDS = frozenset(keyword.kwlist)
 
-# ---- checks shared by the readers --------------------------------------------------------
-
-
-def expect_dict(
-    form: Any, what: str, keys: set[str], optional: frozenset[str] | set[str] = frozenset()
-) -> Any:
-    """``form`` as a dict with exactly ``keys`` (and maybe some of ``optional``)."""
-    if type(form) is not dict or not keys <= form.keys() <= keys | optional:
-        raise errors.LoadError(f"{what} must be an object with keys {sorted(keys)}: {_short(form)}")
-    return form
-
-
-def expect_list(form: Any, what: str) -> list[Any]:
-    if type(form) is not list:
-        raise errors.LoadError(f"{what} must be a list, got {_short(form)}")
-    return form
-
-
-def expect_int(form: Any, what: str) -> int:
-    if type(form) is not int:
-        raise errors.LoadError(f"{what} must be an integer, got {_short(form)}")
-    return form
-
-
-def expect_str(form: Any, what: str) -> str:
-    if type(form) is not str:
-        raise errors.LoadError(f"{what} must be a string, got {_short(form)}")
-    return form
-
-
-def parse_dtype(form: Any) -> np.dtype:
-    """A dtype from its name or ``dtype.str``; only plain numeric and bool dtypes."""
-    text = expect_str(form, "dtype")
-    if not re.fullmatch(r"[<>|=]?[a-z]+[0-9]*", text):
-        raise errors.LoadError(f"{text!r} is not a dtype name")
-    try:
-        dtype = np.dtype(text)
-    except TypeError:
-        raise errors.LoadError(f"unknown dtype {text!r}") from None
-    return _checked_dtype(dtype, lambda what: errors.LoadError(f"the file holds {what}"))
-
-
-def _checked_dtype(dtype: np.dtype, error: Callable[[str], Exception]) -> np.dtype:
-    if dtype.kind not in _KINDS or dtype.fields is not None or dtype.subdtype is not None:
-        raise error(f"an array of dtype {dtype}, which is not a number or bool dtype")
-    return dtype
-
-
-def parse_type(form: Any) -> types.TensorType:
-    """A tensor type from its printed form, ``f64[3,None]`` or ``i64[]~``."""
-    text = expect_str(form, "type")
-    match = re.fullmatch(r"([a-z]+[0-9]*)\[((?:None|[0-9]+)(?:,(?:None|[0-9]+))*)?\](~?)", text)
-    if match is None:
-        raise errors.LoadError(f"{text!r} is not a tensor type")
-    name, dims, weak = match.groups()
-    try:
-        parsed = types.parse_type(f"{name}[]")
-    except ValueError:
-        raise errors.LoadError(f"unknown dtype {name!r} in type {text!r}") from None
-    _checked_dtype(parsed.dtype, lambda what: errors.LoadError(f"type {text!r} is {what}"))
-    shape = tuple(None if d == "None" else int(d) for d in dims.split(",")) if dims else ()
-    if weak and shape:
-        raise errors.LoadError(f"type {text!r} is weak but not a scalar")
-    return types.TensorType(parsed.dtype, shape, bool(weak))
-
-
-def parse_value_type(form: Any) -> types.ValueType:
-    """A tensor type, or a list type ``list[f64[3]]`` / ``list[?]``."""
-    text = expect_str(form, "type")
-    return parse_list_type(text) if text.startswith("list[") else parse_type(text)
-
-
-def parse_list_type(form: Any) -> types.ListType:
-    """A list type from its printed form, ``list[f64[3]]`` or ``list[?]``."""
-    text = expect_str(form, "list type")
-    if not (text.startswith("list[") and text.endswith("]")):
-        raise errors.LoadError(f"{text!r} is not a list type")
-    inner = text[5:-1]
-    return types.ListType(None if inner == "?" else parse_type(inner))
-
 
 def _short(value: Any) -> str:
     text = repr(value)
@@ -232,7 +150,7 @@ def _short(value: Any) -> str:
 
 
 def _float(form: Any) -> float:
-    text = expect_str(form, "float")
+    text = schema.expect_str(form, "float")
     try:
         return float.fromhex(text)
     except ValueError:
@@ -243,15 +161,15 @@ def _float(form: Any) -> float:
 
 
 def _write_scalar(enc: Encoder, value: np.generic) -> Any:
-    dtype = _checked_dtype(value.dtype, enc.error)
+    dtype = schema.checked_dtype(value.dtype, enc.error)
     return {"dtype": dtype.str, "bytes": value.tobytes().hex()}
 
 
 def _read_scalar(dec: Decoder, body: Any, depth: int) -> np.generic:
-    fields = expect_dict(body, "scalar", {"dtype", "bytes"})
-    dtype = parse_dtype(fields["dtype"])
+    fields = schema.expect_dict(body, "scalar", {"dtype", "bytes"})
+    dtype = schema.parse_dtype(fields["dtype"])
     try:
-        raw = bytes.fromhex(expect_str(fields["bytes"], "scalar bytes"))
+        raw = bytes.fromhex(schema.expect_str(fields["bytes"], "scalar bytes"))
     except ValueError:
         raise errors.LoadError("scalar bytes are not hex") from None
     if len(raw) != dtype.itemsize:
@@ -271,8 +189,8 @@ def _write_exception(enc: Encoder, value: BaseException) -> Any:
 
 
 def _read_exception(dec: Decoder, body: Any, depth: int) -> BaseException:
-    fields = expect_dict(body, "exception", {"class", "args"})
-    name = expect_str(fields["class"], "exception class")
+    fields = schema.expect_dict(body, "exception", {"class", "args"})
+    name = schema.expect_str(fields["class"], "exception class")
     cls = getattr(builtins, name, None)
     if not (isinstance(cls, type) and issubclass(cls, BaseException)):
         raise errors.LoadError(f"{name!r} is not a built-in exception class")
@@ -326,7 +244,7 @@ def _allowed_numpy(path: str, value: Any) -> bool:
 
 
 def _read_numpy(dec: Decoder, body: Any, depth: int) -> Any:
-    return resolve_numpy(expect_str(body, "NumPy function"))
+    return resolve_numpy(schema.expect_str(body, "NumPy function"))
 
 
 def _write_object(enc: Encoder, value: Any) -> Any:
@@ -335,8 +253,8 @@ def _write_object(enc: Encoder, value: Any) -> Any:
 
 
 def _read_object(dec: Decoder, body: Any, depth: int) -> Any:
-    fields = expect_dict(body, "object", {"class", "fields"})
-    name = expect_str(fields["class"], "class")
+    fields = schema.expect_dict(body, "object", {"class", "fields"})
+    name = schema.expect_str(fields["class"], "class")
     if name not in _CLASSES:
         raise errors.LoadError(f"unknown param class {name!r}; known: {sorted(_CLASSES)}")
     cls, _, make = _CLASSES[name]
@@ -370,10 +288,13 @@ _CLASSES: dict[str, tuple[type, Callable[[Any], tuple[Any, ...]], Callable[..., 
 _CLASS_TYPES = tuple(c[0] for c in _CLASSES.values())
 
 _WRITERS: dict[str, tuple[Callable[[Any], bool], Callable[[Encoder, Any], Any]]] = {
-    "dtype": (lambda v: isinstance(v, np.dtype), lambda e, v: _checked_dtype(v, e.error).name),
+    "dtype": (
+        lambda v: isinstance(v, np.dtype),
+        lambda e, v: schema.checked_dtype(v, e.error).name,
+    ),
     "scalar_type": (
         lambda v: isinstance(v, type) and issubclass(v, np.generic),
-        lambda e, v: _checked_dtype(np.dtype(v), e.error).name,
+        lambda e, v: schema.checked_dtype(np.dtype(v), e.error).name,
     ),
     "type": (lambda v: isinstance(v, types.TensorType), lambda e, v: str(v)),
     "list_type": (lambda v: isinstance(v, types.ListType), lambda e, v: str(v)),
@@ -386,25 +307,25 @@ _WRITERS: dict[str, tuple[Callable[[Any], bool], Callable[[Encoder, Any], Any]]]
 
 
 def _read_complex(dec: Decoder, body: Any, depth: int) -> complex:
-    parts = expect_list(body, "complex")
+    parts = schema.expect_list(body, "complex")
     if len(parts) != 2:
         raise errors.LoadError("a complex number needs two parts")
     return complex(_float(parts[0]), _float(parts[1]))
 
 
 def _read_scalar_type(dec: Decoder, body: Any, depth: int) -> type:
-    return parse_dtype(body).type
+    return schema.parse_dtype(body).type
 
 
 _READERS: dict[str, Callable[[Decoder, Any, int], Any]] = {
     "float": lambda d, b, depth: _float(b),
     "complex": _read_complex,
-    "list": lambda d, b, depth: list(d.decode(expect_list(b, "list"), depth)),
+    "list": lambda d, b, depth: list(d.decode(schema.expect_list(b, "list"), depth)),
     "ellipsis": lambda d, b, depth: Ellipsis,
-    "dtype": lambda d, b, depth: parse_dtype(b),
+    "dtype": lambda d, b, depth: schema.parse_dtype(b),
     "scalar_type": _read_scalar_type,
-    "type": lambda d, b, depth: parse_type(b),
-    "list_type": lambda d, b, depth: parse_list_type(b),
+    "type": lambda d, b, depth: schema.parse_type(b),
+    "list_type": lambda d, b, depth: schema.parse_list_type(b),
     "array": lambda d, b, depth: d.array(b),
     "scalar": _read_scalar,
     "exception": _read_exception,
