@@ -12,6 +12,7 @@ import pytest
 
 import tograph as tg
 from tograph.backend import codegen
+from tograph.ir import core
 
 from . import compiled as corpus
 from . import onnx_run
@@ -223,6 +224,22 @@ def test_indexing_with_tensor_bounds_and_updates():
 def test_weak_python_scalars_keep_float32():
     model = _check(lambda x: x * 0.5 + 1, np.ones(3, np.float32))
     assert model.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
+
+
+def test_a_literal_output_is_an_output():
+    """Passes fold constant results away; a loaded graph may still return a literal."""
+    from tograph.export import container
+
+    header, data = container.unpack(tg.export.saves(tg.to_static(lambda x: x + 1).concrete(V)))
+    signature = header["signatures"][0]
+    signature["graph"]["outputs"].append({"value": {"float": "0x1.8p+1"}, "type": "f64[]~"})
+    signature["result"] = {"tree": {"tuple": [None, None]}, "slots": [0, 1]}
+    loaded = tg.export.loads(container.pack(header, bytes(data)))
+    assert isinstance(loaded.graph.outputs[1], core.Lit)
+    cf = loaded.concrete_functions[0]
+    model = tg.export_onnx(cf)
+    assert [o.name for o in model.graph.output] == ["t0", "output_1"]
+    _assert_same(*onnx_run.run_both(model, cf, (V,), {}))
 
 
 def test_dynamic_dims_stay_dynamic():
