@@ -166,9 +166,9 @@ def test_a_loaded_function_runs_inside_converted_code():
 
     @tg.to_static
     def outer(x):
-        return loaded(x)["y"] + 1.0
+        return loaded(x)["y"] + loaded(factor=2.0, x=x)["y"]
 
-    assert outer(np.ones(3)).tolist() == [3.0, 3.0, 3.0]
+    assert outer(np.ones(3)).tolist() == [4.0, 4.0, 4.0]
     assert "cond" in outer.concrete(np.ones(3)).op_counts()
 
 

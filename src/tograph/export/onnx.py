@@ -141,10 +141,6 @@ class Writer:
         """Adds a single-output node; returns its output name."""
         return self.node(op, inputs, 1, **attrs)[0]
 
-    def ones(self, op: str, *inputs: str, **attrs: Any) -> list[str]:
-        """``[one(op, ...)]``, what an op's converter returns."""
-        return [self.one(op, *inputs, **attrs)]
-
     def const(self, value: Any, dtype: Any = None) -> str:
         """A constant tensor (shared within the graph being written and the graphs it holds)."""
         array = np.asarray(value, dtype=dtype)

@@ -125,11 +125,13 @@ class LoadedFunction(api.StaticFunction):
         return list(self._saved)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves, tree = pytree.flatten((list(args), kwargs))
-        if not any(isinstance(leaf, tensor.TensorBase) for leaf in leaves):
+        if not any(isinstance(v, tensor.TensorBase) for v in pytree.flatten((args, kwargs))[0]):
             return super().__call__(*args, **kwargs)
         # Called from code being converted (symbolic tensors) or on an eager tape: the saved graph
-        # of the tensors' types is inlined or run on the tape, as a grad function's is.
+        # of the tensors' types is inlined or run on the tape, as a grad function's is. Leaves are
+        # taken in the order a signature lists them: arguments bound, defaults filled in.
+        bound_args, bound_kwargs, _ = signature.bind(self._signature, args, kwargs)
+        leaves, tree = pytree.flatten((list(bound_args), bound_kwargs))
         stand_ins = [
             signatures.stand_in(leaf.type) if isinstance(leaf, tensor.TensorBase) else leaf
             for leaf in leaves
