@@ -5,19 +5,33 @@ from tograph import backend as _backend  # noqa: F401  (registers the control-fl
 from tograph import ops as _ops  # noqa: F401  (registers the primitives)
 from tograph.api import StaticFunction, TensorSpec, to_static
 from tograph.concrete import ConcreteFunction
-from tograph.errors import ConversionError, FallbackWarning, RetracingWarning, ToGraphError
+from tograph.errors import (
+    ConversionError,
+    ExportError,
+    FallbackWarning,
+    LoadError,
+    RetracingWarning,
+    ToGraphError,
+)
+from tograph.export import LoadedFunction, export_onnx, load, save
 from tograph.gradients import GradFunction, grad, value_and_grad
 
 __all__ = [
     "ConcreteFunction",
     "ConversionError",
+    "ExportError",
     "GradFunction",
     "FallbackWarning",
+    "LoadError",
+    "LoadedFunction",
     "RetracingWarning",
     "StaticFunction",
     "TensorSpec",
     "ToGraphError",
+    "export_onnx",
     "grad",
+    "load",
+    "save",
     "to_static",
     "value_and_grad",
 ]

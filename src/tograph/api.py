@@ -107,6 +107,11 @@ class StaticFunction:
         return found
 
     @property
+    def concrete_functions(self) -> list[concrete.ConcreteFunction]:
+        """Every concrete function traced so far, one per signature, oldest first."""
+        return list(self._cache.values())
+
+    @property
     def code(self) -> str | None:
         """The generated source of the most recent concrete function."""
         return None if self._last is None else self._last.code

@@ -1,6 +1,7 @@
 """The ``tograph`` command: show every stage of a function, run the conformance suite, benchmark.
 
     tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], f32[None,4], 5, 2.5, True
+    tograph show FILE.py:FUNCTION --arg SPEC --dot   # the graph as Graphviz DOT (--svg: as SVG)
     tograph conformance [-k PATTERN] [-v]
     tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none]
 
@@ -19,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from tograph.export import dot as export_dot
 from tograph.ir import types
 
 
@@ -87,8 +89,11 @@ def _highlight(code: str, color: bool) -> str:
     return pygments.highlight(code, PythonLexer(), TerminalFormatter()).rstrip("\n")
 
 
-def show(target: str, arg_specs: Sequence[str], out: Any = None) -> None:
-    """Prints the lowered source, SSA, types and graph of ``target`` for these argument specs."""
+def show(target: str, arg_specs: Sequence[str], out: Any = None, view: str = "stages") -> None:
+    """Prints the lowered source, SSA, types and graph of ``target`` for these argument specs.
+
+    With ``view`` "dot" or "svg" it prints the graph alone, as Graphviz DOT or SVG.
+    """
     import tograph as tg
 
     out = out or sys.stdout
@@ -99,6 +104,14 @@ def show(target: str, arg_specs: Sequence[str], out: Any = None) -> None:
     static = tg.to_static(fn, input_spec=specs if any(specs) else None)
     cf = static.concrete(*values)
     color = hasattr(out, "isatty") and out.isatty()
+    if view != "stages":
+        if cf.graph is None:
+            raise UsageError(f"{target} runs eagerly, so it has no graph to draw: {cf.fallback}")
+        try:
+            out.write(cf.graph.to_dot() if view == "dot" else export_dot.to_svg(cf.graph))
+        except tg.ExportError as exc:
+            raise UsageError(exc.message + (f" ({exc.hint})" if exc.hint else "")) from None
+        return
     if cf.fallback is not None:
         out.write(_section("fallback", f"runs eagerly: {cf.fallback}", color))
         return
@@ -121,6 +134,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_show.add_argument(
         "--arg", action="append", default=[], help="argument spec: f64[3], i64[], 5, 2.5, ..."
     )
+    drawing = p_show.add_mutually_exclusive_group()
+    drawing.add_argument(
+        "--dot", dest="view", action="store_const", const="dot", help="print the graph as DOT"
+    )
+    drawing.add_argument(
+        "--svg",
+        dest="view",
+        action="store_const",
+        const="svg",
+        help="print the graph as SVG (needs Graphviz: the dot program or tograph[svg])",
+    )
     p_conf = sub.add_parser("conformance", help="run the control-flow conformance suite")
     p_conf.add_argument(
         "-k", dest="pattern", default=None, help="only cases whose name contains PATTERN"
@@ -136,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if opts.command == "show":
-            show(opts.target, opts.arg)
+            show(opts.target, opts.arg, view=opts.view or "stages")
             return 0
         if opts.command == "conformance":
             from tograph_conformance import runner

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import io
 import sys
 import warnings
@@ -58,6 +59,27 @@ class ConcreteFunction:
             self._run = codegen.compile_graph(self.graph)
             self._recipe = built.checking(self.graph)
 
+    @classmethod
+    def from_graph(
+        cls, owner: Any, sig: signature.Signature, built: build_graph.BuiltGraph
+    ) -> ConcreteFunction:
+        """A concrete function for a graph that is optimised already (a loaded one).
+
+        The graph is compiled as it is, not optimised again; it has no source stages (``code``,
+        ``ssa`` and ``types`` are empty).
+        """
+        made = cls(owner, sig, None, None)
+        made._built = built
+        made.graph = built.graph
+        made._run = codegen.compile_graph(built.graph)
+        made._recipe = built.checking(built.graph)
+        return made
+
+    @property
+    def owner(self) -> Any:
+        """The function this is one signature of (a ``StaticFunction`` or ``GradFunction``)."""
+        return self._owner
+
     @property
     def built(self) -> build_graph.BuiltGraph | None:
         """The graph as built and how its outputs make the Python result (None for a fallback)."""
@@ -87,6 +109,13 @@ class ConcreteFunction:
 
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()
+
+    @property
+    def functional_graph(self) -> core.Graph | None:
+        """The optimised graph as a pure function (None for a fallback): its outputs are the
+        result's arrays, arguments returned included, then the final values of the arguments
+        the function writes in place. What an exporter without aliasing saves."""
+        return None if self._recipe is None else self._recipe.functional_graph()
 
     @property
     def writes_arguments(self) -> bool:
@@ -132,6 +161,16 @@ class ConcreteFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
+
+    def _repr_svg_(self) -> str | None:
+        """The graph drawn by Graphviz, for notebooks; None without a graph or a renderer."""
+        return None if self.graph is None else core.view(self.graph, "svg")
+
+    def _repr_html_(self) -> str:
+        """The graph as SVG where Graphviz is installed, else as printed (notebooks)."""
+        if self.graph is None:
+            return f"<pre>{html.escape(repr(self))}</pre>"
+        return str(core.view(self.graph, "html"))
 
     def __repr__(self) -> str:
         if self.graph is None:

@@ -105,6 +105,14 @@ class GraphRuntimeError(ToGraphError, RuntimeError):
     """An error raised while executing a graph, located at the user's source line."""
 
 
+class ExportError(ToGraphError):
+    """A graph that cannot be saved or exported: an op or value the target format cannot hold."""
+
+
+class LoadError(ToGraphError):
+    """A file ``tograph.load`` refuses: not a tograph file, damaged, or of another version."""
+
+
 class InternalError(ToGraphError):
     """A broken invariant inside tograph. This is a bug."""
 

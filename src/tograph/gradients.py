@@ -67,7 +67,7 @@ class GradFunction:
             if cf.graph is None:
                 return cf.run(tensors, args, kwargs)
             outputs = tuple(tape_mod.run_eagerly(cf.graph, tensors))
-            return cf.built.unflatten(outputs)  # type: ignore[union-attr]
+            return cf.built.unflatten(outputs, tensors)  # type: ignore[union-attr]
         return eager.unwrap(cf.run(tensors, args, kwargs))
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete_module.ConcreteFunction:
@@ -81,6 +81,11 @@ class GradFunction:
             found = self._build(sig)
             self._cache[sig.key] = found
         return found
+
+    @property
+    def concrete_functions(self) -> list[concrete_module.ConcreteFunction]:
+        """Every gradient concrete function built so far, one per signature, oldest first."""
+        return list(self._cache.values())
 
     def python_function(self, *args: Any, **kwargs: Any) -> Any:
         """The gradient computed eagerly, on a tape (what a fallback runs)."""
@@ -167,7 +172,7 @@ class GradFunction:
                 f"{self.__name__} runs eagerly ({cf.fallback}), so it cannot be part of a graph",
                 construct="gradient of an eager function",
             )
-        return cf.built.unflatten(tuple(vjp.inline(cf.graph, tensors)))
+        return cf.built.unflatten(tuple(vjp.inline(cf.graph, tensors)), tensors)
 
     def __repr__(self) -> str:
         return f"<GradFunction {self.__name__} argnums={self._argnums}>"

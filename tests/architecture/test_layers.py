@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("passes", "backend", "autodiff"),
     ("concrete", "api"),
     ("gradients",),
+    ("export",),
     ("__init__", "cli", "__main__", "bench"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -30,7 +30,7 @@ import dataclasses
 import itertools
 import keyword
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -126,10 +126,35 @@ class Graph:
     def replace(self, **changes: Any) -> Graph:
         return dataclasses.replace(self, **changes)
 
+    def to_dot(self) -> str:
+        """The graph in Graphviz's DOT language: a box per equation labelled with its printed
+        line, nested graphs as clusters (``tograph.export.dot``; needs no Graphviz)."""
+        return str(view(self, "dot"))
+
     def __str__(self) -> str:
         return print_graph(self)
 
     __repr__ = __str__
+
+
+# ---- other views -------------------------------------------------------------------------------
+
+# Graphviz views (DOT, SVG, notebook HTML) are written by tograph.export.dot, which installs them
+# when tograph is imported: this module depends on nothing above it.
+_VIEWS: dict[str, Callable[[Graph], Any]] = {}
+
+
+def set_view(kind: str, writer: Callable[[Graph], Any]) -> None:
+    """Installs ``writer`` as the ``kind`` view of graphs (``"dot"``, ``"svg"``, ``"html"``)."""
+    _VIEWS[kind] = writer
+
+
+def view(graph: Graph, kind: str) -> Any:
+    """``graph`` shown as ``kind`` by the installed writer (``tograph.export.dot``)."""
+    writer = _VIEWS.get(kind)
+    if writer is None:
+        raise errors.InternalError(f"no {kind!r} view of graphs is installed")
+    return writer(graph)
 
 
 # ---- the printed form --------------------------------------------------------------------------

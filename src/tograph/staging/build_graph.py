@@ -41,10 +41,33 @@ class AliasOut:
     operands: tuple[int, ...]
 
     def replay(self, array: Any, outputs: Sequence[Any]) -> Any:
+        """The view of ``array``: a NumPy view of a caller's array; of a tensor (the graph
+        inlined in another trace), the view's value, which may not be written in place."""
         operands = iter(outputs[i] for i in self.operands)
         for prim, count, params in self.steps:
-            array = prim.impl(array, *(next(operands) for _ in range(count)), **params)
+            args = [next(operands) for _ in range(count)]
+            if isinstance(array, np.ndarray):
+                array = prim.impl(array, *args, **params)
+            else:
+                array = prim.bind(array, *args, **params)
+                if isinstance(array, tensor.SymbolicTensor):
+                    functional.freeze(array, "a view of an argument returned by an inlined graph")
         return array
+
+    def functional(
+        self, argument: core.Atom, outputs: Sequence[core.Atom], eqns: list[core.Eqn]
+    ) -> core.Atom:
+        """The view as a graph value: its steps, taken of ``argument`` (the argument's final
+        value) with operands among ``outputs``, appended to ``eqns`` as equations."""
+        value = argument
+        operands = iter(outputs[i] for i in self.operands)
+        for prim, count, params in self.steps:
+            args = (value, *(next(operands) for _ in range(count)))
+            (out_type,) = prim.out_types([a.type for a in args], params)
+            out = core.Var(out_type)
+            eqns.append(core.Eqn(prim, args, dict(params), (out,)))
+            value = out
+        return value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,12 +106,37 @@ class BuiltGraph:
             and all(isinstance(s, (int, signature.Static)) for s in self.out_slots)
         )
 
+    @property
+    def keeps_arguments(self) -> bool:
+        """Whether a call neither writes into its arguments nor returns one or a view of one."""
+        return not self.write_backs and not any(isinstance(s, AliasOut) for s in self.out_slots)
+
     def checking(self, graph: core.Graph) -> BuiltGraph:
         """This recipe for ``graph`` (the optimised graph): its outputs that may share memory
         with an argument or a constant are checked and copied at run time."""
         sharing = _may_share_inputs(graph)
         check = frozenset(i for i, atom in enumerate(graph.outputs) if atom in sharing)
         return dataclasses.replace(self, graph=graph, check_outputs=check)
+
+    def functional_graph(self) -> core.Graph:
+        """The function as a pure graph: its outputs are the result's arrays in order (an
+        argument returned, or a view of one, computed from the input), then the final value of
+        each argument written in place. For exporters, which have no aliasing or write-back."""
+        graph = self.graph
+        eqns = list(graph.eqns)
+        final: list[core.Atom] = list(graph.inputs)  # each argument as the call leaves it
+        for arg, index in self.write_backs:
+            final[arg] = graph.outputs[index]
+        outputs: list[core.Atom] = []
+        for slot in self.out_slots:
+            if isinstance(slot, int):
+                outputs.append(graph.outputs[slot])
+            elif isinstance(slot, Copy):
+                outputs.append(graph.outputs[slot.index])
+            elif isinstance(slot, AliasOut):
+                outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
+        outputs.extend(graph.outputs[index] for _, index in self.write_backs)
+        return graph.replace(eqns=tuple(eqns), outputs=tuple(outputs))
 
     def unflatten(self, outputs: Sequence[Any], inputs: Sequence[Any] = ()) -> Any:
         """The Python result from the graph's outputs, after writing back into ``inputs``."""

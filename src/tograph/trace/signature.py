@@ -105,6 +105,27 @@ class Signature:
     # why the call cannot be traced (e.g. an ndarray subclass), or None
     refuse: str | None = None
 
+    def with_input_kinds(
+        self,
+        layouts: Sequence[str | None],
+        array0d: Sequence[bool],
+        twins: Sequence[int | None],
+    ) -> Signature:
+        """This signature for arguments of these kinds (layout, 0-d array or scalar, twin of
+        an earlier argument): the one a call with such arrays makes."""
+        tree, entries = self.key
+        key = list(entries)
+        for leaf, slot in enumerate(self.slots):
+            if isinstance(slot, int):
+                key[leaf] = (self.input_types[slot], layouts[slot], array0d[slot], twins[slot])
+        return dataclasses.replace(
+            self,
+            key=(tree, tuple(key)),
+            input_layouts=tuple(layouts),
+            input_array0d=tuple(array0d),
+            input_twins=tuple(twins),
+        )
+
     def rebuild(self, tensors: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The call's ``(args, kwargs)`` with tensor leaves replaced by ``tensors``."""
         leaves = [tensors[s] if isinstance(s, int) else s.value for s in self.slots]
