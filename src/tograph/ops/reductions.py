@@ -157,6 +157,10 @@ def _spread(
     keepdims: Any,
     rest: dict[str, Any],
 ) -> Any:
+    if "correction" in rest:  # NumPy 2's Array API name for ddof
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = rest.pop("correction")
     _reject(prim.name, out, rest)
     if tensor.is_tensor(ddof):
         raise dispatch.unsupported(f"np.{prim.name} with a tensor ddof")

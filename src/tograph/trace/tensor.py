@@ -187,6 +187,16 @@ class TensorBase:
     def min(self, axis: Any = None, keepdims: bool = False) -> Any:
         return np.min(self, axis=axis, keepdims=keepdims)
 
+    def var(
+        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
+    ) -> Any:
+        return np.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def std(
+        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
+    ) -> Any:
+        return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
     def argmax(self, axis: Any = None) -> Any:
         return np.argmax(self, axis=axis)
 
