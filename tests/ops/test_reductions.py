@@ -221,6 +221,17 @@ def test_unsupported_arguments():
         out_type(lambda x: np.mean(x, out=np.zeros(())), t)
 
 
+@pytest.mark.filterwarnings("ignore:Casting complex values")
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_cumprod(axis, dtype):
+    x = sample((2, 3), dtype, seed=2)
+    check(lambda x: (np.cumprod(x, axis=axis), x.cumprod(axis=axis)), x)
+    check(lambda x: np.cumprod(x, axis=axis, dtype=np.float32), x)
+    check(lambda x: np.cumprod(x, axis=axis), np.zeros((0, 3), dtype))
+    check(lambda x: np.cumprod(x, axis=axis), x, unknown={0: (0, 1)})
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_var_std_methods_and_correction():
     # Regression: x.var() and x.std() were left to the tensor (lowering lists them as tensor

@@ -51,6 +51,7 @@ TENSOR_METHODS = frozenset(
         "all",
         "std",
         "var",
+        "cumprod",
     ]
 )
 

@@ -197,6 +197,9 @@ class TensorBase:
     ) -> Any:
         return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
+    def cumprod(self, axis: Any = None) -> Any:
+        return np.cumprod(self, axis=axis)
+
     def argmax(self, axis: Any = None) -> Any:
         return np.argmax(self, axis=axis)
 

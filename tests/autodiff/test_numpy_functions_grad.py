@@ -1,0 +1,92 @@
+"""Gradients of the NumPy functions built on the stacking, rearranging, padding, statistics,
+NaN-reduction, ufunc-method, scatter and dynamic-shape families, against central finite
+differences (and the eager tape), with static and run-time (None) dims.
+
+As in ``test_vjp_rules``, the loss is the output weighted by fixed random numbers and summed.
+Inputs avoid ties and kinks (distinct values, away from quantile breakpoints), where a
+derivative is one-sided.
+"""
+
+import numpy as np
+import pytest
+from gradcheck import assert_grads
+
+import tograph as tg
+from tograph import gradients as api
+
+RNG = np.random.default_rng(0)
+
+
+def check(fn, *args, **options):
+    weights = RNG.uniform(0.5, 1.5, size=np.shape(fn(*args)))
+
+    def loss(*xs):
+        return np.sum(fn(*xs) * weights)
+
+    return assert_grads(loss, *args, **options)
+
+
+def distinct(shape):
+    """Values with distinct magnitudes and signs mixed, so no sort or extremum has a tie."""
+    values = RNG.permutation(int(np.prod(shape))).reshape(shape) + 1.0
+    return values / values.size * RNG.choice([-1.0, 1.0], size=shape) + RNG.uniform(-0.01, 0.01)
+
+
+NAN_PLACES = np.zeros((3, 4), bool)
+NAN_PLACES[0, 2] = NAN_PLACES[1, 1] = NAN_PLACES[2, 3] = True  # never a whole row or column
+
+
+def nans(x):
+    return np.where(NAN_PLACES, np.nan, x)
+
+
+CASES = [
+    ("diag", lambda x: np.diag(x, -1)),
+    ("trace", lambda x: np.trace(x, 1)),
+    ("cumprod", lambda x: np.cumprod(x, axis=1)),
+    ("cumprod flat", lambda x: np.cumprod(x)),
+    ("std ddof", lambda x: np.std(x, ddof=1, axis=0)),
+    ("var correction", lambda x: np.var(x, correction=1)),
+    ("mask", lambda x: x[x > 0]),
+]
+
+
+@pytest.mark.parametrize("name", [c[0] for c in CASES])
+def test_gradient(name):
+    fn = dict(CASES)[name]
+    check(fn, distinct((3, 4)))
+
+
+RUNTIME_DIMS = [
+    ("sort", lambda x: np.sort(x, axis=1)),
+    ("cumprod", lambda x: np.cumprod(x, axis=0)),
+]
+
+
+@pytest.mark.parametrize("name", [c[0] for c in RUNTIME_DIMS])
+def test_gradient_with_runtime_dims(name):
+    fn = dict(RUNTIME_DIMS)[name]
+    check(fn, distinct((3, 4)), input_spec=[tg.TensorSpec((None, None))])
+
+
+# ---- products of zeros: no division by the input --------------------------------------------
+
+ZEROS = np.array([[2.0, 0.0, 3.0, 0.0, 1.5], [1.0, 2.0, 0.5, 3.0, 0.0], [0.5, 1.5, 2.0, 1.0, 3.0]])
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)], ids=str)
+def test_prod_gradient_at_zeros(axis):
+    # Regression: prod's rule was g * out / x, NaN wherever x is 0.
+    check(lambda z: np.prod(z, axis=axis), ZEROS)
+    check(lambda z: np.prod(z, axis=axis, keepdims=True), ZEROS)
+    got = api.grad(lambda z: np.prod(z))(np.array([0.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(got, [6.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_cumprod_gradient_at_zeros(axis):
+    check(lambda z: np.cumprod(z, axis=axis), ZEROS)
+    check(lambda z: np.cumprod(z, axis=axis), np.zeros((2, 3)))
+
+
+# ---- no gradient, and where none is defined -------------------------------------------------
