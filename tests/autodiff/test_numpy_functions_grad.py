@@ -12,6 +12,7 @@ import pytest
 from gradcheck import assert_grads
 
 import tograph as tg
+from tograph import errors
 from tograph import gradients as api
 
 RNG = np.random.default_rng(0)
@@ -47,6 +48,19 @@ CASES = [
     ("cumprod flat", lambda x: np.cumprod(x)),
     ("std ddof", lambda x: np.std(x, ddof=1, axis=0)),
     ("var correction", lambda x: np.var(x, correction=1)),
+    ("add.reduce", lambda x: np.add.reduce(x)),
+    ("multiply.reduce", lambda x: np.multiply.reduce(x, axis=1)),
+    ("subtract.reduce", lambda x: np.subtract.reduce(x, axis=1)),
+    ("divide.reduce", lambda x: np.divide.reduce(x + 2, axis=0)),
+    ("logaddexp.reduce", lambda x: np.logaddexp.reduce(x, axis=1)),
+    ("hypot.reduce", lambda x: np.hypot.reduce(x, axis=None)),
+    ("fmax.reduce", lambda x: np.fmax.reduce(nans(x), axis=0)),
+    ("maximum.accumulate", lambda x: np.maximum.accumulate(x, axis=1)),
+    ("minimum.accumulate", lambda x: np.minimum.accumulate(x)),
+    ("fmax.accumulate", lambda x: np.fmax.accumulate(nans(x), axis=1)),
+    ("fmin.accumulate", lambda x: np.fmin.accumulate(nans(x), axis=1)),
+    ("subtract.accumulate", lambda x: np.subtract.accumulate(x, axis=0)),
+    ("multiply.outer", lambda x: np.multiply.outer(x[0], x[1:])),
     ("mask", lambda x: x[x > 0]),
 ]
 
@@ -60,6 +74,7 @@ def test_gradient(name):
 RUNTIME_DIMS = [
     ("sort", lambda x: np.sort(x, axis=1)),
     ("cumprod", lambda x: np.cumprod(x, axis=0)),
+    ("maximum.accumulate", lambda x: np.maximum.accumulate(x, axis=1)),
 ]
 
 
@@ -90,3 +105,8 @@ def test_cumprod_gradient_at_zeros(axis):
 
 
 # ---- no gradient, and where none is defined -------------------------------------------------
+
+
+def test_accumulations_without_a_rule_say_so():
+    with pytest.raises(errors.UnsupportedError, match="gradient of np.logaddexp.accumulate"):
+        api.grad(lambda x: np.sum(np.logaddexp.accumulate(x)))(distinct((4,)))

@@ -10,4 +10,5 @@ from tograph.autodiff import (
     control_flow,  # noqa: F401
     cumulative_rules,  # noqa: F401
     rules,  # noqa: F401
+    ufunc_method_rules,  # noqa: F401
 )

@@ -14,4 +14,5 @@ from tograph.ops import (
     shape,  # noqa: F401
     solvers,  # noqa: F401
     stacks,  # noqa: F401
+    ufunc_methods,  # noqa: F401
 )

@@ -6,12 +6,15 @@ eager ones run and record on the tape) or, with none among them, runs the kernel
 what ``Primitive.bind`` calls.
 ``UFUNCS`` and ``FUNCTIONS`` map NumPy ufuncs and functions (and ``operator.getitem``) to handlers
 that the ops modules register with ``implements``; tensors' operators, methods and NumPy protocols
-look their handlers up there, keyed by the NumPy callable. ``OVERRIDES`` holds handlers for
-callables NumPy does not dispatch on, registered with ``overrides``.
+look their handlers up there, keyed by the NumPy callable. ``UFUNC_METHODS`` holds the handlers of
+ufunc methods other than a call (``np.add.reduce``, ``np.maximum.accumulate``, ``np.add.at``),
+keyed by ufunc and method name and registered with ``implements_method``. ``OVERRIDES`` holds
+handlers for callables NumPy does not dispatch on, registered with ``overrides``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +29,7 @@ FUNCTIONS: dict[Any, Callable[..., Any]] = {}
 # converted
 # code calls these handlers instead when any argument, however deeply nested, is a tensor.
 OVERRIDES: dict[Any, Callable[..., Any]] = {}
+UFUNC_METHODS: dict[tuple[Any, str], Callable[..., Any]] = {}
 
 
 def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -46,6 +50,20 @@ def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable
         for fn in numpy_callables:
             table = UFUNCS if isinstance(fn, np.ufunc) else FUNCTIONS
             table[fn] = handler
+        return handler
+
+    return register
+
+
+def implements_method(
+    method: str, *ufuncs: np.ufunc
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a handler for ``ufunc.<method>`` (``reduce``, ``accumulate``, ``outer``, ``at``)
+    called with a tensor argument; the handler takes the ufunc first, then NumPy's arguments."""
+
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        for ufunc in ufuncs:
+            UFUNC_METHODS[ufunc, method] = functools.partial(handler, ufunc)
         return handler
 
     return register

@@ -76,7 +76,10 @@ class TensorBase:
 
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        handler = dispatch.UFUNCS.get(ufunc) if method == "__call__" else None
+        if method == "__call__":
+            handler = dispatch.UFUNCS.get(ufunc)
+        else:
+            handler = dispatch.UFUNC_METHODS.get((ufunc, method))
         if handler is None or kwargs.get("out") is not None or "where" in kwargs:
             suffix = "" if method == "__call__" else f".{method}"
             raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
