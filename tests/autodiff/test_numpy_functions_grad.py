@@ -42,8 +42,29 @@ def nans(x):
 
 
 CASES = [
+    ("hstack", lambda x: np.hstack([x, 2 * x])),
+    ("vstack", lambda x: np.vstack([x, x[0]])),
+    ("column_stack", lambda x: np.column_stack([x[0], x[1] * x[2]])),
+    ("dstack", lambda x: np.dstack([x, x * x])),
+    ("atleast_3d", lambda x: np.atleast_3d(x[0]) * 2),
+    ("split", lambda x: np.split(x, 2, axis=1)[1] * np.split(x, [1, 3])[0][0, 0]),
+    ("array_split", lambda x: np.array_split(x, 3, axis=1)[0]),
+    ("split out of order", lambda x: np.concatenate(np.split(x, [3, 1], axis=1), axis=1)),
+    ("broadcast_arrays", lambda x: np.broadcast_arrays(x, x[0])[1] * 3),
+    ("meshgrid", lambda x: np.meshgrid(x[0], x[1, :2] * 2)[0] * np.meshgrid(x[0], x[1, :2])[1]),
+    ("copy", lambda x: np.copy(x) * x),
+    ("tile", lambda x: np.tile(x, (2, 1, 3))),
+    ("repeat", lambda x: np.repeat(x, 2, axis=1)),
+    ("repeat counts", lambda x: np.repeat(x, [1, 0, 3], axis=0)),
+    ("take", lambda x: np.take(x, [0, 5, 5, -1])),
+    ("take clip", lambda x: np.take(x, [[0, 7], [-2, 1]], axis=1, mode="clip")),
+    ("diagonal", lambda x: np.diagonal(x, 1)),
     ("diag", lambda x: np.diag(x, -1)),
     ("trace", lambda x: np.trace(x, 1)),
+    ("insert", lambda x: np.insert(x, [1, 1, 3], x[0, :1] * 3, axis=1)),
+    ("insert block", lambda x: np.insert(x, 2, x[0], axis=0)),
+    ("delete", lambda x: np.delete(x, [0, 2], axis=1)),
+    ("append", lambda x: np.append(x, x[0])),
     ("cumprod", lambda x: np.cumprod(x, axis=1)),
     ("cumprod flat", lambda x: np.cumprod(x)),
     ("std ddof", lambda x: np.std(x, ddof=1, axis=0)),
@@ -72,6 +93,16 @@ def test_gradient(name):
 
 
 RUNTIME_DIMS = [
+    ("vstack", lambda x: np.vstack(x) * 2),
+    ("split", lambda x: np.array_split(x, 3, axis=1)[1]),
+    ("broadcast_arrays", lambda x: np.broadcast_arrays(x, x[:1])[1]),
+    ("tile", lambda x: np.tile(x, (2, 2))),
+    ("repeat", lambda x: np.repeat(x, 2, axis=1)),
+    ("repeat counts", lambda x: np.repeat(x, [1, 0, 2], axis=0)),
+    ("take wrap", lambda x: np.take(x, [0, 5, -1], axis=1, mode="wrap")),
+    ("diagonal", lambda x: np.diagonal(x, 1)),
+    ("insert", lambda x: np.insert(x, 1, 7.0 * x[0], axis=0)),
+    ("delete", lambda x: np.delete(x, 1, axis=0)),
     ("sort", lambda x: np.sort(x, axis=1)),
     ("cumprod", lambda x: np.cumprod(x, axis=0)),
     ("maximum.accumulate", lambda x: np.maximum.accumulate(x, axis=1)),
@@ -82,6 +113,10 @@ RUNTIME_DIMS = [
 def test_gradient_with_runtime_dims(name):
     fn = dict(RUNTIME_DIMS)[name]
     check(fn, distinct((3, 4)), input_spec=[tg.TensorSpec((None, None))])
+
+
+def test_repeat_by_a_tensor_count():
+    check(lambda x, n: np.repeat(x, n, axis=0), distinct((3, 2)), np.array([2, 0, 1]))
 
 
 # ---- products of zeros: no division by the input --------------------------------------------

@@ -52,6 +52,10 @@ TENSOR_METHODS = frozenset(
         "std",
         "var",
         "cumprod",
+        "repeat",
+        "take",
+        "diagonal",
+        "trace",
     ]
 )
 

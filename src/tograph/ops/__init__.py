@@ -10,9 +10,11 @@ from tograph.ops import (
     join,  # noqa: F401
     linalg,  # noqa: F401
     lists,  # noqa: F401
+    rearrange,  # noqa: F401
     reductions,  # noqa: F401
     shape,  # noqa: F401
     solvers,  # noqa: F401
+    stacking,  # noqa: F401
     stacks,  # noqa: F401
     ufunc_methods,  # noqa: F401
 )

@@ -203,6 +203,18 @@ class TensorBase:
     def cumprod(self, axis: Any = None) -> Any:
         return np.cumprod(self, axis=axis)
 
+    def repeat(self, repeats: Any, axis: Any = None) -> Any:
+        return np.repeat(self, repeats, axis=axis)
+
+    def take(self, indices: Any, axis: Any = None, mode: str = "raise") -> Any:
+        return np.take(self, indices, axis=axis, mode=mode)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        return np.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
+        return np.trace(self, offset, axis1, axis2, dtype)
+
     def argmax(self, axis: Any = None) -> Any:
         return np.argmax(self, axis=axis)
 
