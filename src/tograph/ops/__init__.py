@@ -17,5 +17,6 @@ from tograph.ops import (
     solvers,  # noqa: F401
     stacking,  # noqa: F401
     stacks,  # noqa: F401
+    statistics,  # noqa: F401
     ufunc_methods,  # noqa: F401
 )
