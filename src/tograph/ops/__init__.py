@@ -10,6 +10,7 @@ from tograph.ops import (
     join,  # noqa: F401
     linalg,  # noqa: F401
     lists,  # noqa: F401
+    nan_reductions,  # noqa: F401
     padding,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
