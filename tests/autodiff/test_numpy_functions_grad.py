@@ -14,6 +14,7 @@ from gradcheck import assert_grads
 import tograph as tg
 from tograph import errors
 from tograph import gradients as api
+from tograph.ops import scatter
 
 RNG = np.random.default_rng(0)
 
@@ -108,6 +109,13 @@ CASES = [
     ("fmin.accumulate", lambda x: np.fmin.accumulate(nans(x), axis=1)),
     ("subtract.accumulate", lambda x: np.subtract.accumulate(x, axis=0)),
     ("multiply.outer", lambda x: np.multiply.outer(x[0], x[1:])),
+    ("put_along_axis", lambda x: scatter.put_along_axis(x, [[0, 2], [1, 1], [3, 0]], x[:, :2], 1)),
+    ("add.at", lambda x: scatter.ufunc_at(np.add, x, ([0, 0, 2], 1), x[1, 1:])),
+    ("subtract.at", lambda x: scatter.ufunc_at(np.subtract, x, (slice(None), [1, 1]), x[:, :1])),
+    ("multiply.at", lambda x: scatter.ufunc_at(np.multiply, x, [0, 2, 0], x[1])),
+    ("divide.at", lambda x: scatter.ufunc_at(np.divide, x, [0, 2, 0], x[1] + 2)),
+    ("maximum.at", lambda x: scatter.ufunc_at(np.maximum, x, [0, 2, 0], x[1])),
+    ("fill_diagonal", lambda x: scatter.fill_diagonal(x, x[0, :2] * 3, wrap=True)),
     ("mask", lambda x: x[x > 0]),
 ]
 
@@ -138,6 +146,7 @@ RUNTIME_DIMS = [
     ("nanvar", lambda x: np.nanvar(nans(x), axis=0)),
     ("cumprod", lambda x: np.cumprod(x, axis=0)),
     ("maximum.accumulate", lambda x: np.maximum.accumulate(x, axis=1)),
+    ("put_along_axis", lambda x: scatter.put_along_axis(x, np.zeros((1, 1), int), x[:, :1], 1)),
 ]
 
 

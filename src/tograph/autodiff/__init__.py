@@ -12,5 +12,6 @@ from tograph.autodiff import (
     index_rules,  # noqa: F401
     rearrange_rules,  # noqa: F401
     rules,  # noqa: F401
+    scatter_rules,  # noqa: F401
     ufunc_method_rules,  # noqa: F401
 )

@@ -6,9 +6,9 @@ integer operands, non-differentiable primitives). Rules are written with NumPy f
 tensors, so they emit ordinary equations while a gradient graph is built: the gradient graph is a
 graph like any other. A rule may return a cotangent of a broader dtype than its input; the sweep
 converts it (``vjp.fit``). Inputs may be constants (NumPy values or Python numbers).
-Rules of the array primitives are in ``array_rules``, ``rearrange_rules`` and ``index_rules``, of
-products in ``cumulative_rules``, of the generic ufunc methods in ``ufunc_method_rules``; ``cond``
-and ``while_loop`` in ``control_flow``.
+Rules of the array primitives are in ``array_rules``, ``rearrange_rules``, ``scatter_rules`` and
+``index_rules``, of products in ``cumulative_rules``, of the generic ufunc methods in
+``ufunc_method_rules``; ``cond`` and ``while_loop`` in ``control_flow``.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from tograph.ops import (
     padding,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
+    scatter,  # noqa: F401
     shape,  # noqa: F401
     solvers,  # noqa: F401
     stacking,  # noqa: F401

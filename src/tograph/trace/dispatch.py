@@ -88,10 +88,11 @@ def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     return owner.bind_primitive(prim, args, params)
 
 
-def unsupported(name: str) -> errors.UnsupportedError:
-    """The error for a NumPy function that has no primitive (the compiler falls back on it)."""
+def unsupported(name: str, reason: str | None = None) -> errors.UnsupportedError:
+    """The error for a NumPy function that has no primitive (the compiler falls back on it);
+    ``reason``, if given, ends the message (it is what the fallback warning shows)."""
     return errors.UnsupportedError(
-        f"NumPy function {name} is not supported on tensors",
+        f"NumPy function {name} is not supported on tensors" + (f": {reason}" if reason else ""),
         hint="tograph runs this function eagerly instead, or call it on static values",
         construct=name,
     )
