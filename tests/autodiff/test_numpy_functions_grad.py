@@ -116,6 +116,10 @@ CASES = [
     ("divide.at", lambda x: scatter.ufunc_at(np.divide, x, [0, 2, 0], x[1] + 2)),
     ("maximum.at", lambda x: scatter.ufunc_at(np.maximum, x, [0, 2, 0], x[1])),
     ("fill_diagonal", lambda x: scatter.fill_diagonal(x, x[0, :2] * 3, wrap=True)),
+    ("extract", lambda x: np.extract(x > 0, x) ** 2),
+    ("compress", lambda x: np.compress(x[0] > 0, x, axis=1)),
+    ("unique", lambda x: np.unique(np.round(x * 2) + x * 0.01)),
+    ("nonzero", lambda x: x[np.nonzero(x > 0)] * 2),
     ("mask", lambda x: x[x > 0]),
 ]
 
@@ -147,6 +151,8 @@ RUNTIME_DIMS = [
     ("cumprod", lambda x: np.cumprod(x, axis=0)),
     ("maximum.accumulate", lambda x: np.maximum.accumulate(x, axis=1)),
     ("put_along_axis", lambda x: scatter.put_along_axis(x, np.zeros((1, 1), int), x[:, :1], 1)),
+    ("unique", lambda x: np.unique(x)),
+    ("argwhere", lambda x: x[tuple(np.argwhere(x > 0).T)]),
 ]
 
 
@@ -181,6 +187,12 @@ def test_cumprod_gradient_at_zeros(axis):
 
 
 # ---- no gradient, and where none is defined -------------------------------------------------
+
+
+def test_index_valued_results_pass_no_gradient():
+    x = distinct((3, 4))
+    check(lambda x: x * np.nanargmax(x) + x[0, 0] * np.flatnonzero(x > 0).size, x)
+    check(lambda x: x * np.unique(np.round(x), return_counts=True)[1].sum(), x)
 
 
 def test_accumulations_without_a_rule_say_so():

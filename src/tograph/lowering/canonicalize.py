@@ -56,6 +56,8 @@ TENSOR_METHODS = frozenset(
         "take",
         "diagonal",
         "trace",
+        "nonzero",
+        "compress",
     ]
 )
 

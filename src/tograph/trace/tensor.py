@@ -215,6 +215,12 @@ class TensorBase:
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
         return np.trace(self, offset, axis1, axis2, dtype)
 
+    def nonzero(self) -> Any:
+        return np.nonzero(self)
+
+    def compress(self, condition: Any, axis: Any = None) -> Any:
+        return np.compress(condition, self, axis=axis)
+
     def argmax(self, axis: Any = None) -> Any:
         return np.argmax(self, axis=axis)
 
