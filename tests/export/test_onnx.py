@@ -309,6 +309,8 @@ def test_the_ops_without_onnx_form_are_the_documented_ones():
         *("inv", "solve", "argsort", "tensordot", "trace", "diag", "linspace", "eye"),
         *("arctan2", "logaddexp", "cbrt", "print", "assert", "raise", "reduce_to"),
         *("list_pop", "list_pop_ct", "list_holes", "list_unstack", "list_add", "list_add_at"),
+        *("cumprod", "nanargmax", "nanargmin", "nonzero", "pad_index", "put_along_axis"),
+        *("repeat", "split", "ufunc_accumulate", "ufunc_at", "ufunc_reduce", "unique"),
     }
     docs = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md").read_text()
     assert [name for name in sorted(missing) if f"`{name}`" not in docs] == []

@@ -328,7 +328,26 @@ _OPS = [
     ),
     (lambda m, v: (np.hypot(v, 1.0), np.allclose(v, v), np.diff(v), np.roll(v, 1)), (_M, _V)),
     (lambda m, v: (np.triu(m), np.tril(m), np.invert(np.arange(4)), np.full((2,), v[0])), (_M, _V)),
+    (
+        lambda m, v: (np.cumprod(v), np.nanargmax(v), np.nanargmin(m, axis=0), np.unique(v)),
+        (_M, _V),
+    ),
+    (
+        lambda m, v: (np.nonzero(v > 0), np.split(v, [1, 3]), np.repeat(v, (v > 0).astype(int))),
+        (_M, _V),
+    ),
+    (
+        lambda m, v: (np.logaddexp.reduce(v), np.logaddexp.accumulate(v), *_writes(m, v)),
+        (_M, _V),
+    ),
 ]
+
+
+def _writes(m, v):
+    m, v = m.copy(), v.copy()
+    np.put_along_axis(m, np.array([[1], [0]]), -1.0, axis=1)
+    np.add.at(v, [0, 0], 1.0)
+    return m, v
 
 
 def _grad_graphs():
@@ -356,7 +375,15 @@ def _dynamic():
     """Shapes known only at run time keep size, dim, arange and eye in the graph."""
     spec = [tg.TensorSpec((None,)), None]
     fn = tg.to_static(
-        lambda v, n: (v.size, v.shape[0], np.arange(n), np.eye(n), np.floor(v)), input_spec=spec
+        lambda v, n: (
+            v.size,
+            v.shape[0],
+            np.arange(n),
+            np.eye(n),
+            np.floor(v),
+            np.pad(v, 2, mode="edge"),
+        ),
+        input_spec=spec,
     )
     return [(fn, (_V, np.int64(3)))]
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from op_harness import check
+from op_harness import check, trace
 
 from tograph import errors
 from tograph.ir import types
@@ -59,3 +59,17 @@ def test_dynamic_dims_are_unsupported_only_where_a_static_grid_is_needed():
         assert np.diff(x).type == types.TensorType(np.float64, (None, 3))
         v = b.add_input(types.TensorType(np.float64, (None,)), "v")
         assert np.sort(v).type == types.TensorType(np.float64, (None,))
+
+
+def test_take_along_axis_broadcasts_indices_against_the_array():
+    # Regression: the index grid came from the indices' dims, so indices of shape (1, 2) along
+    # axis 1 of a (3, 4) array picked from row 0 only, where NumPy broadcasts them to every row.
+    check(lambda x, i: np.take_along_axis(x, i, axis=1), X, np.array([[3, 0]]))
+    check(lambda x, i: np.take_along_axis(x, i, axis=0), X, np.array([[2], [0]]))
+
+
+def test_take_along_axis_and_sort_with_runtime_dims():
+    check(lambda x: np.sort(x, axis=1), X, unknown={0: (0, 1)})
+    check(lambda x: np.take_along_axis(x, np.argsort(x, axis=0), axis=0), X, unknown={0: (0,)})
+    with pytest.raises(errors.ShapeError, match="same number of dimensions"):
+        trace(lambda x: np.take_along_axis(x, np.array([0]), 1), types.type_of(X))

@@ -219,3 +219,27 @@ def test_unsupported_arguments():
         out_type(lambda x: np.max(x, initial=0.0), t)
     with pytest.raises(errors.UnsupportedError, match="np.mean with out="):
         out_type(lambda x: np.mean(x, out=np.zeros(())), t)
+
+
+@pytest.mark.filterwarnings("ignore:Casting complex values")
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_cumprod(axis, dtype):
+    x = sample((2, 3), dtype, seed=2)
+    check(lambda x: (np.cumprod(x, axis=axis), x.cumprod(axis=axis)), x)
+    check(lambda x: np.cumprod(x, axis=axis, dtype=np.float32), x)
+    check(lambda x: np.cumprod(x, axis=axis), np.zeros((0, 3), dtype))
+    check(lambda x: np.cumprod(x, axis=axis), x, unknown={0: (0, 1)})
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_var_std_methods_and_correction():
+    # Regression: x.var() and x.std() were left to the tensor (lowering lists them as tensor
+    # methods) but tensors had no such methods: an AttributeError at graph build.
+    x = sample((3, 4), np.float32, seed=1)
+    check(lambda x: (x.var(), x.std(axis=0, ddof=1), x.var(axis=(0, 1), keepdims=True)), x)
+    check(lambda x: (np.var(x, correction=1), np.std(x, axis=1, correction=2)), x)
+    check(lambda x: np.var(x, ddof=12), x.astype(np.float64))  # no degrees of freedom: inf
+    check(lambda x: (np.var(x > 0), np.std(x.astype(np.int8), ddof=1)), x)
+    with pytest.raises(ValueError, match="ddof and correction"):
+        trace(lambda x: np.var(x, ddof=1, correction=1), types.type_of(x))

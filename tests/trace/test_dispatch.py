@@ -208,17 +208,17 @@ def test_is_not_numpy(obj):
 
 
 def test_a_numpy_function_without_a_primitive_is_unsupported():
-    exc = dispatch.unsupported("np.median")
+    exc = dispatch.unsupported("np.histogram")
     assert isinstance(exc, errors.UnsupportedError)
-    assert exc.construct == "np.median"
-    assert exc.message == "NumPy function np.median is not supported on tensors"
+    assert exc.construct == "np.histogram"
+    assert exc.message == "NumPy function np.histogram is not supported on tensors"
     assert "eagerly" in exc.hint
     b = builder_mod.GraphBuilder("g")
     with b.active():
         x = b.add_input(F64_3, "x")
-        with pytest.raises(errors.UnsupportedError, match="np.median is not") as info:
-            np.median(x)
-        assert info.value.construct == "np.median"
+        with pytest.raises(errors.UnsupportedError, match="np.histogram is not") as info:
+            np.histogram(x)
+        assert info.value.construct == "np.histogram"
     assert b.eqns == []
 
 

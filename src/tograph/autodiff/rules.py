@@ -6,8 +6,9 @@ integer operands, non-differentiable primitives). Rules are written with NumPy f
 tensors, so they emit ordinary equations while a gradient graph is built: the gradient graph is a
 graph like any other. A rule may return a cotangent of a broader dtype than its input; the sweep
 converts it (``vjp.fit``). Inputs may be constants (NumPy values or Python numbers).
-Rules of the array primitives are in ``array_rules``; ``cond`` and ``while_loop`` in
-``control_flow``.
+Rules of the array primitives are in ``array_rules``, ``rearrange_rules``, ``scatter_rules`` and
+``index_rules``, of products in ``cumulative_rules``, of the generic ufunc methods in
+``ufunc_method_rules``; ``cond`` and ``while_loop`` in ``control_flow``.
 """
 
 from __future__ import annotations
@@ -350,11 +351,6 @@ def _sum(g: Any, x: Any, *, out: Any, axis: Any, dtype: Any, keepdims: bool) -> 
 @defvjp(reductions.mean_p)
 def _mean(g: Any, x: Any, *, out: Any, axis: Any, dtype: Any, keepdims: bool) -> tuple[Any, ...]:
     return (spread(g, x, axis, keepdims) / count(x, axis),)
-
-
-@defvjp(reductions.prod_p)
-def _prod(g: Any, x: Any, *, out: Any, axis: Any, dtype: Any, keepdims: bool) -> tuple[Any, ...]:
-    return (spread(g * out, x, axis, keepdims) / x,)
 
 
 @defvjp(reductions.max_p, reductions.min_p)

@@ -52,6 +52,13 @@ TENSOR_METHODS = frozenset(
         "all",
         "std",
         "var",
+        "cumprod",
+        "repeat",
+        "take",
+        "diagonal",
+        "trace",
+        "nonzero",
+        "compress",
     ]
 )
 

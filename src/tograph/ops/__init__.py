@@ -4,6 +4,7 @@ from tograph.ops import (
     composites,  # noqa: F401
     control,  # noqa: F401
     creation,  # noqa: F401
+    dynamic_shape,  # noqa: F401
     effects,  # noqa: F401
     elementwise,  # noqa: F401
     indexing,  # noqa: F401
@@ -11,8 +12,15 @@ from tograph.ops import (
     join,  # noqa: F401
     linalg,  # noqa: F401
     lists,  # noqa: F401
+    nan_reductions,  # noqa: F401
+    padding,  # noqa: F401
+    rearrange,  # noqa: F401
     reductions,  # noqa: F401
+    scatter,  # noqa: F401
     shape,  # noqa: F401
     solvers,  # noqa: F401
+    stacking,  # noqa: F401
     stacks,  # noqa: F401
+    statistics,  # noqa: F401
+    ufunc_methods,  # noqa: F401
 )

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, indexing, join, reductions, shape
+from tograph.ops import common, creation, elementwise, indexing, join, reductions, shape
 from tograph.trace import dispatch, tensor
 
 
@@ -57,16 +58,29 @@ def _static_shape(x: Any, name: str) -> tuple[int, ...]:
 
 @dispatch.implements(np.take_along_axis)
 def take_along_axis(arr: Any, indices: Any, axis: Any = None) -> Any:
-    """``np.take_along_axis`` as one advanced index: a static grid on every other axis."""
+    """``np.take_along_axis`` as one advanced index: ``indices`` along ``axis`` and, on every
+    other axis, an arange over ``arr``'s dim (which ``indices`` broadcasts against, as in NumPy;
+    a run-time dim gives a run-time arange)."""
     arr, axis = _flat_or_axis(arr, axis, "take_along_axis")
-    dims = _static_shape(indices, "take_along_axis")
+    return indexing.getitem(arr, along_axis_index(arr, indices, axis))
+
+
+def along_axis_index(arr: Any, indices: Any, axis: int) -> tuple[Any, ...]:
+    """The advanced index that picks ``indices`` along ``axis`` of ``arr`` (NumPy's
+    ``_make_along_axis_idx``)."""
+    t, ndim = common.operand_type(arr), common.operand_type(indices).ndim
+    if ndim != t.ndim:
+        raise errors.ShapeError(
+            f"`indices` and `arr` must have the same number of dimensions (got {ndim} and {t.ndim})"
+        )
     grid: list[Any] = []
-    for d, n in enumerate(dims):
+    for d, n in enumerate(t.shape):
         if d == axis:
             grid.append(indices)
-        else:
-            grid.append(np.arange(n).reshape([n if k == d else 1 for k in range(len(dims))]))
-    return indexing.getitem(arr, tuple(grid))
+            continue
+        steps = np.arange(n) if n is not None else creation.arange(arr.shape[d])
+        grid.append(shape.reshape(steps, [-1 if k == d else 1 for k in range(ndim)]))
+    return tuple(grid)
 
 
 @dispatch.implements(np.sort)

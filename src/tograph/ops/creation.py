@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, join, shape
+from tograph.ops import common, elementwise, join, shape
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, functional, tensor
 
@@ -272,11 +272,15 @@ def linspace(
 def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
     """``np.copy`` (and ``x.copy()``): a new array, which later writes to ``a`` leave alone.
 
-    The graph value is shared, since graph values never change in place; writes to either one
-    make a new value for it alone (``trace.functional``).
+    A symbolic array shares its graph value, since graph values never change in place; writes
+    to either one make a new value for it alone (``trace.functional``). A Python number becomes
+    a NumPy array; an eager tensor's value is copied on the tape.
     """
-    if not isinstance(a, tensor.SymbolicTensor):
-        return np.copy(a.numpy(), order=order)
+    if not isinstance(a, tensor.SymbolicTensor) or a.type.weak:
+        out = elementwise.astype_p.bind(a, dtype=a.type.dtype, weak=False)
+        if isinstance(out, tensor.SymbolicTensor):
+            out.array0d = True
+        return out
     out = tensor.SymbolicTensor(a.graph_var, a.builder)
     out.array0d, out.layout = a.array0d, ("C" if order == "C" else a.layout)
     return out

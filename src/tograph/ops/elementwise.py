@@ -198,8 +198,11 @@ where_p = primitives.Primitive("where", np.where, elementwise_rule("where", np.w
 
 @dispatch.implements(np.where)
 def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """``np.where(c, x, y)``; ``np.where(c)`` is ``np.nonzero(c)`` (``ops.dynamic_shape``)."""
+    if x is None and y is None:
+        return dispatch.FUNCTIONS[np.nonzero](condition)
     if x is None or y is None:
-        raise dispatch.unsupported("np.where with one argument (use np.nonzero on static values)")
+        raise ValueError("either both or neither of x and y should be given")
     return where_p.bind(condition, x, y)
 
 

@@ -1,12 +1,13 @@
 """NumPy's in-place operations on tensors: ``x[i] = v``, ``x += y``, ``ufunc(..., out=x)``,
-``x.sort()``, ``x.fill(v)``, ``np.copyto``.
+``x.sort()``, ``x.fill(v)``, ``np.copyto``, ``np.put_along_axis``, ``np.fill_diagonal``,
+``np.add.at`` and the other ``ufunc.at``.
 
 Stage: graph building. Each computes the array's new value with the functional primitives
-(``setitem``, the ufunc's primitive, ``sort``...) and writes it into the array in place
-(``trace.functional.assign``): into its base and so into every alias and view, as NumPy's
-mutation would. NumPy's own refusals are kept, with NumPy's messages: item assignment to a scalar,
-a result that does not broadcast to ``out``, a cast ``same_kind`` forbids; inside a branch or loop
-over tensors they are raised when (and if) that code runs (``effects.raise_``).
+(``setitem``, the ufunc's primitive, ``sort``, ``ops.scatter``...) and writes it into the array
+in place (``trace.functional.assign``): into its base and so into every alias and view, as
+NumPy's mutation would. NumPy's own refusals are kept, with NumPy's messages: item assignment to
+a scalar, a result that does not broadcast to ``out``, a cast ``same_kind`` forbids; inside a
+branch or loop over tensors they are raised when (and if) that code runs (``effects.raise_``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import types
-from tograph.ops import common, composites, effects, elementwise, indexing
+from tograph.ops import common, composites, effects, elementwise, indexing, scatter
 from tograph.trace import dispatch, functional, tensor
 
 
@@ -134,18 +135,26 @@ def fill(a: Any, value: Any) -> None:
         functional.assign(a, indexing.setitem(a, Ellipsis, value))
 
 
+def _symbolic_target(dst: Any, name: str, update: Any, *args: Any) -> bool:
+    """Whether ``dst``, the array a NumPy function writes, is a symbolic array to write into.
+    An eager tensor is updated by ``update(value, *args)`` here; a NumPy array (one from
+    outside the function, as those made in it are tensors) cannot be written while tracing."""
+    if tensor.is_symbolic(dst):
+        return _writable(dst, name)
+    if not tensor.is_tensor(dst):
+        raise errors.UnsupportedError(
+            f"{name} writes tensor values into a NumPy array that tograph does not track",
+            construct="in-place update of a NumPy array",
+        )
+    dst.mutate(update, *args)
+    return False
+
+
 @dispatch.implements(np.copyto)
 def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
     """``np.copyto(dst, src)``: ``src`` broadcast and cast into ``dst``."""
-    if not tensor.is_symbolic(dst):
-        if not tensor.is_tensor(dst):
-            raise errors.UnsupportedError(
-                "np.copyto writes tensor values into a NumPy array that tograph does not track",
-                construct="in-place update of a NumPy array",
-            )
-        dst.mutate(lambda v, s: np.copyto(v, s, casting=casting, where=where), src)
-        return
-    if not _writable(dst, "np.copyto"):
+    update = lambda v, s: np.copyto(v, s, casting=casting, where=where)  # noqa: E731
+    if not _symbolic_target(dst, "np.copyto", update, src):
         return
     have, want = common.operand_type(src), dst.type.dtype
     if not have.weak and not np.can_cast(have.dtype, want, casting=casting):
@@ -154,3 +163,28 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
         return
     value = src if where is True else np.where(where, src, dst)
     functional.assign(dst, indexing.setitem(dst, Ellipsis, value))
+
+
+@dispatch.implements(np.put_along_axis)
+def put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
+    """``np.put_along_axis(arr, indices, values, axis)`` in place."""
+    if _symbolic_target(arr, "np.put_along_axis", np.put_along_axis, indices, values, axis):
+        functional.assign(arr, scatter.put_along_axis(arr, indices, values, axis))
+
+
+@dispatch.implements(np.fill_diagonal)
+def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
+    """``np.fill_diagonal(a, val, wrap)`` in place."""
+    if _symbolic_target(a, "np.fill_diagonal", np.fill_diagonal, val, wrap):
+        functional.assign(a, scatter.fill_diagonal(a, val, wrap))
+
+
+def _ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> None:
+    """``ufunc.at(a, indices, b)`` in place (unbuffered: repeated indices combine each time)."""
+    if b is None:
+        raise dispatch.unsupported(f"np.{ufunc.__name__}.at of a unary ufunc")
+    if _symbolic_target(a, f"np.{ufunc.__name__}.at", ufunc.at, indices, b):
+        functional.assign(a, scatter.ufunc_at(ufunc, a, indices, b))
+
+
+dispatch.implements_method("at", *(getattr(np, name) for name in scatter.AT_UFUNCS))(_ufunc_at)

@@ -87,7 +87,8 @@ concatenate_p = primitives.Primitive(
 stack_p = primitives.Primitive("stack", _stack_impl, _stack_rule, layout="C")
 
 
-def _operands(arrays: Any) -> list[Any]:
+def operands(arrays: Any) -> list[Any]:
+    """The arrays of a sequence argument, lists holding tensors made tensors (``as_array``)."""
     return [as_array(a) if isinstance(a, (list, tuple)) else a for a in arrays]
 
 
@@ -97,7 +98,7 @@ def _reject(name: str, kwargs: dict[str, Any]) -> None:
         raise dispatch.unsupported(f"np.{name} with {', '.join(f'{k}=' for k in given)}")
 
 
-def _as_sequence(arrays: Any) -> Any:
+def as_sequence(arrays: Any) -> Any:
     """A tensor list as the tensor of its stacked elements (NumPy iterates both the same way)."""
     return lists.stack(arrays) if _is_tensor_list(arrays) else arrays
 
@@ -110,10 +111,10 @@ def concatenate(
     """``np.concatenate``; ``axis=None`` joins the flattened arrays. ``arrays`` may be one tensor
     (its subarrays along axis 0 are joined) or a tensor list."""
     _reject("concatenate", {"out": out, "dtype": dtype, "casting": casting})
-    arrays = _as_sequence(arrays)
+    arrays = as_sequence(arrays)
     if tensor.is_tensor(arrays):
         return _concatenate_subarrays(arrays, axis)
-    return concatenate_p.bind(*_operands(arrays), axis=None if axis is None else int(axis))
+    return concatenate_p.bind(*operands(arrays), axis=None if axis is None else int(axis))
 
 
 def _concatenate_subarrays(x: Any, axis: Any) -> Any:
@@ -139,15 +140,15 @@ def stack(
     """``np.stack``; elements may be (nested) lists holding tensors, converted like ``np.array``.
     ``arrays`` may be one tensor (its subarrays along axis 0 are stacked) or a tensor list."""
     _reject("stack", {"out": out, "dtype": dtype, "casting": casting})
-    arrays = _as_sequence(arrays)
+    arrays = as_sequence(arrays)
     if tensor.is_tensor(arrays):
         if arrays.ndim == 0:
             raise errors.ShapeError("stack: a 0-d array is not a sequence of arrays")
         k = common.normalize_axis(axis, arrays.type, "stack")
         return arrays if k == 0 else shape.moveaxis(arrays, 0, k)
-    operands = _operands(arrays)
-    first = common.operand_type(operands[0]) if operands else types.TensorType(np.float64, ())
-    return stack_p.bind(*operands, axis=common.normalize_axis(axis, first, "stack", first.ndim + 1))
+    items = operands(arrays)
+    first = common.operand_type(items[0]) if items else types.TensorType(np.float64, ())
+    return stack_p.bind(*items, axis=common.normalize_axis(axis, first, "stack", first.ndim + 1))
 
 
 def as_array(value: Any, dtype: Any = None) -> Any:

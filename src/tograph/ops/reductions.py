@@ -1,10 +1,12 @@
-"""Reduction primitives: sum, mean, prod, max, min, any, all, var, std, argmax, argmin, cumsum.
+"""Reduction primitives: sum, mean, prod, max, min, any, all, var, std, argmax, argmin, cumsum,
+cumprod.
 
 Stage: graph building. Input: NumPy reductions called on tensors (``np.sum(x, axis=0)``,
 ``x.max()``). Output: one equation per call whose params are normalised (``axis`` None or a sorted
-tuple of non-negative ints; a single int or None for argmax, argmin and cumsum). The kernels are
-NumPy's functions themselves, called with those params. Result dtypes are NumPy's, found by
-probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the result is strong.
+tuple of non-negative ints; a single int or None for argmax, argmin, cumsum and cumprod). The
+kernels are NumPy's functions themselves, called with those params. Result dtypes are NumPy's,
+found by probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the result is
+strong.
 """
 
 from __future__ import annotations
@@ -55,13 +57,14 @@ def _arg_reduction_rule(name: str, fn: Callable[..., Any]) -> primitives.TypeRul
     return rule
 
 
-def _cumsum_rule(
-    x: types.TensorType, *, axis: int | None, dtype: np.dtype | None
-) -> types.TensorType:
-    if axis is not None:
-        common.normalize_axis(axis, x, "cumsum")
-    out_dtype = common.probe_dtype("cumsum", np.cumsum, (x,), axis=axis, dtype=dtype)
-    return types.TensorType(out_dtype, (x.size,) if axis is None else x.shape)
+def _cumulative_rule(name: str, fn: Callable[..., Any]) -> primitives.TypeRule:
+    def rule(x: types.TensorType, *, axis: int | None, dtype: np.dtype | None) -> types.TensorType:
+        if axis is not None:
+            common.normalize_axis(axis, x, name)
+        out_dtype = common.probe_dtype(name, fn, (x,), axis=axis, dtype=dtype)
+        return types.TensorType(out_dtype, (x.size,) if axis is None else x.shape)
+
+    return rule
 
 
 # ---- primitives --------------------------------------------------------------------------
@@ -85,7 +88,12 @@ argmax_p = primitives.Primitive(
 argmin_p = primitives.Primitive(
     "argmin", np.argmin, _arg_reduction_rule("argmin", np.argmin), layout="K"
 )
-cumsum_p = primitives.Primitive("cumsum", np.cumsum, _cumsum_rule, layout="K")
+cumsum_p = primitives.Primitive(
+    "cumsum", np.cumsum, _cumulative_rule("cumsum", np.cumsum), layout="K"
+)
+cumprod_p = primitives.Primitive(
+    "cumprod", np.cumprod, _cumulative_rule("cumprod", np.cumprod), layout="K"
+)
 
 
 # ---- NumPy functions ---------------------------------------------------------------------
@@ -165,6 +173,10 @@ def _spread(
     keepdims: Any,
     rest: dict[str, Any],
 ) -> Any:
+    if "correction" in rest:  # NumPy 2's Array API name for ddof
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = rest.pop("correction")
     _reject(prim.name, out, rest)
     if tensor.is_tensor(ddof):
         raise dispatch.unsupported(f"np.{prim.name} with a tensor ddof")
@@ -214,12 +226,21 @@ def _argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False)
     return _arg_reduce(argmin_p, a, axis, out, keepdims)
 
 
+def _cumulative(prim: primitives.Primitive, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
+    _reject(prim.name, out, {})
+    if axis is not None:
+        axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
+    return prim.bind(a, axis=axis, dtype=_dtype(dtype))
+
+
 @dispatch.implements(np.cumsum)
 def _cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-    _reject("cumsum", out, {})
-    if axis is not None:
-        axis = common.normalize_axis(axis, common.operand_type(a), "cumsum")
-    return cumsum_p.bind(a, axis=axis, dtype=_dtype(dtype))
+    return _cumulative(cumsum_p, a, axis, dtype, out)
+
+
+@dispatch.implements(np.cumprod)
+def _cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    return _cumulative(cumprod_p, a, axis, dtype, out)
 
 
 # ---- reduce_to -----------------------------------------------------------------------------

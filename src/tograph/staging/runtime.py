@@ -348,6 +348,8 @@ def _check_writes(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
     owner = getattr(fn, "__self__", None)
     if getattr(fn, "__name__", "") in mutation.IN_PLACE_METHODS:
         written.append(owner)
+    if isinstance(owner, np.ufunc) and fn.__name__ == "at" and args:
+        written.append(args[0])  # np.add.at(a, ...) writes a
     if _hashable(fn) and fn in mutation.WRITERS and args:
         written.append(args[0])
     if any(isinstance(w, np.ndarray) for w in written):

@@ -8,12 +8,16 @@ what ``Primitive.bind`` calls.
 register with ``implements``; tensors' operators, methods and NumPy protocols look their handlers
 up there, keyed by the callable they stand for: ``operator.getitem``/``operator.setitem`` for
 ``x[i]`` and ``x[i] = v``, ``np.ndarray.sort`` and ``np.ndarray.fill`` for those in-place
-methods, ``np.ufunc.__call__`` for a ufunc writing into ``out=``. ``OVERRIDES`` holds handlers for
-callables NumPy does not dispatch on, registered with ``overrides``.
+methods, ``np.ufunc.__call__`` for a ufunc writing into ``out=``. ``UFUNC_METHODS`` holds the
+handlers of ufunc methods other than a call (``np.add.reduce``, ``np.maximum.accumulate``,
+``np.add.at``), keyed by ufunc and method name and registered with ``implements_method``.
+``OVERRIDES`` holds handlers for callables NumPy does not dispatch on, registered with
+``overrides``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +32,7 @@ FUNCTIONS: dict[Any, Callable[..., Any]] = {}
 # converted
 # code calls these handlers instead when any argument, however deeply nested, is a tensor.
 OVERRIDES: dict[Any, Callable[..., Any]] = {}
+UFUNC_METHODS: dict[tuple[Any, str], Callable[..., Any]] = {}
 
 
 def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -42,12 +47,29 @@ def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., A
 
 
 def implements(*numpy_callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Registers a handler for NumPy ufuncs or functions called with a tensor argument."""
+    """Registers a handler for NumPy ufuncs or functions called with a tensor argument (one
+    handler per callable: a second registration is a programming error)."""
 
     def register(handler: Callable[..., Any]) -> Callable[..., Any]:
         for fn in numpy_callables:
             table = UFUNCS if isinstance(fn, np.ufunc) else FUNCTIONS
+            if fn in table:
+                raise ValueError(f"{fn!r} already has a handler, {table[fn].__qualname__}")
             table[fn] = handler
+        return handler
+
+    return register
+
+
+def implements_method(
+    method: str, *ufuncs: np.ufunc
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a handler for ``ufunc.<method>`` (``reduce``, ``accumulate``, ``outer``, ``at``)
+    called with a tensor argument; the handler takes the ufunc first, then NumPy's arguments."""
+
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        for ufunc in ufuncs:
+            UFUNC_METHODS[ufunc, method] = functools.partial(handler, ufunc)
         return handler
 
     return register
@@ -72,10 +94,11 @@ def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     return owner.bind_primitive(prim, args, params)
 
 
-def unsupported(name: str) -> errors.UnsupportedError:
-    """The error for a NumPy function that has no primitive (the compiler falls back on it)."""
+def unsupported(name: str, reason: str | None = None) -> errors.UnsupportedError:
+    """The error for a NumPy function that has no primitive (the compiler falls back on it);
+    ``reason``, if given, ends the message (it is what the fallback warning shows)."""
     return errors.UnsupportedError(
-        f"NumPy function {name} is not supported on tensors",
+        f"NumPy function {name} is not supported on tensors" + (f": {reason}" if reason else ""),
         hint="tograph runs this function eagerly instead, or call it on static values",
         construct=name,
     )

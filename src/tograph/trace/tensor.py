@@ -104,7 +104,12 @@ class TensorBase:
 
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        handler = dispatch.UFUNCS.get(ufunc) if method == "__call__" else None
+        if method == "__call__":
+            handler = dispatch.UFUNCS.get(ufunc)
+        else:
+            handler = dispatch.UFUNC_METHODS.get((ufunc, method))
+            if kwargs.get("out") is not None or "where" in kwargs:
+                handler = None
         if handler is None:
             suffix = "" if method == "__call__" else f".{method}"
             raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
@@ -209,6 +214,37 @@ class TensorBase:
 
     def min(self, axis: Any = None, keepdims: bool = False) -> Any:
         return np.min(self, axis=axis, keepdims=keepdims)
+
+    def var(
+        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
+    ) -> Any:
+        return np.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def std(
+        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
+    ) -> Any:
+        return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def cumprod(self, axis: Any = None) -> Any:
+        return np.cumprod(self, axis=axis)
+
+    def repeat(self, repeats: Any, axis: Any = None) -> Any:
+        return np.repeat(self, repeats, axis=axis)
+
+    def take(self, indices: Any, axis: Any = None, mode: str = "raise") -> Any:
+        return np.take(self, indices, axis=axis, mode=mode)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        return np.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
+        return np.trace(self, offset, axis1, axis2, dtype)
+
+    def nonzero(self) -> Any:
+        return np.nonzero(self)
+
+    def compress(self, condition: Any, axis: Any = None) -> Any:
+        return np.compress(condition, self, axis=axis)
 
     def argmax(self, axis: Any = None) -> Any:
         return np.argmax(self, axis=axis)
