@@ -7,6 +7,7 @@ The public ``grad`` and ``value_and_grad`` live in ``tograph.gradients``.
 
 from tograph.autodiff import (
     array_rules,  # noqa: F401  (registers the rules)
+    complex_rules,  # noqa: F401
     control_flow,  # noqa: F401
     rules,  # noqa: F401
 )

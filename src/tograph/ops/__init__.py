@@ -1,6 +1,7 @@
 """The primitives, one module per family; importing this package registers them all."""
 
 from tograph.ops import (
+    complex_parts,  # noqa: F401
     composites,  # noqa: F401
     control,  # noqa: F401
     creation,  # noqa: F401
