@@ -9,5 +9,6 @@ from tograph.autodiff import (
     array_rules,  # noqa: F401  (registers the rules)
     complex_rules,  # noqa: F401
     control_flow,  # noqa: F401
+    decomposition_rules,  # noqa: F401
     rules,  # noqa: F401
 )

@@ -5,6 +5,7 @@ from tograph.ops import (
     composites,  # noqa: F401
     control,  # noqa: F401
     creation,  # noqa: F401
+    decompositions,  # noqa: F401
     effects,  # noqa: F401
     elementwise,  # noqa: F401
     indexing,  # noqa: F401
