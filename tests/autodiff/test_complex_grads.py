@@ -21,6 +21,7 @@ LOSSES = {
     "conj": lambda z: np.sum(np.real(z.conj() * (1 + 2j))),
     "holomorphic": lambda z: np.sum(np.abs(np.exp(z) + z @ z.T @ z)),
     "var": lambda z: np.var(z) + np.std(z),
+    "norm": lambda z: np.linalg.norm(z) + np.linalg.norm(z, axis=1)[0],
 }
 
 
