@@ -12,6 +12,7 @@ from tograph.ops import (
     join,  # noqa: F401
     linalg,  # noqa: F401
     lists,  # noqa: F401
+    matrix_functions,  # noqa: F401
     reductions,  # noqa: F401
     shape,  # noqa: F401
     solvers,  # noqa: F401
