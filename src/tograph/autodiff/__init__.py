@@ -10,6 +10,7 @@ from tograph.autodiff import (
     complex_rules,  # noqa: F401
     control_flow,  # noqa: F401
     decomposition_rules,  # noqa: F401
+    fft_rules,  # noqa: F401
     matrix_function_rules,  # noqa: F401
     norm_rules,  # noqa: F401
     rules,  # noqa: F401

@@ -8,6 +8,7 @@ from tograph.ops import (
     decompositions,  # noqa: F401
     effects,  # noqa: F401
     elementwise,  # noqa: F401
+    fft,  # noqa: F401
     indexing,  # noqa: F401
     join,  # noqa: F401
     linalg,  # noqa: F401

@@ -350,3 +350,17 @@ def whiten_until_small(a):
         steps += 1
     q, r = np.linalg.qr(a)
     return np.abs(np.diag(r)), steps
+
+
+@CASES.case(
+    args=[(np.array([0.0, 3.0, -1.0, 4.0, 0.5, -2.0, 1.0, 2.5]),)],
+    expect_ops={"while_loop", "rfft", "irfft"},
+)
+def low_pass_until_smooth(x):
+    steps = 0
+    while np.max(np.abs(np.diff(x))) > 0.5 and steps < 20:
+        spectrum = np.fft.rfft(x)
+        spectrum[len(spectrum) // 2 :] = 0
+        x = np.fft.irfft(spectrum, len(x))
+        steps += 1
+    return x, steps
