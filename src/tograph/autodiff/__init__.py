@@ -14,4 +14,5 @@ from tograph.autodiff import (
     matrix_function_rules,  # noqa: F401
     norm_rules,  # noqa: F401
     rules,  # noqa: F401
+    signal_rules,  # noqa: F401
 )

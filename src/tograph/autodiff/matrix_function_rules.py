@@ -64,11 +64,17 @@ def _lstsq(
         m, n = require_static("np.linalg.lstsq", *shape_of(a))
         rcond = float(np.finfo(dtype_of(out[0])).eps) * max(m, n)
     p = mf.pinv_p.bind(a, rcond=rcond, hermitian=False)
+    return solution_cotangents(gx, a, b, out[0], p)
+
+
+def solution_cotangents(g: Any, a: Any, b: Any, x: Any, p: Any) -> tuple[Any, Any]:
+    """The cotangents of ``a`` and ``b`` for the least-squares solution ``x = p @ b``, where
+    ``p = pinv(a)``; ``b``, ``x`` and ``g`` are vectors or matrices alike."""
     vector = np.ndim(b) == 1
-    x, gx2, b2 = (np.expand_dims(v, -1) if vector else v for v in (out[0], gx, b))
-    gb = mT(p) @ gx2
-    residual = b2 - a @ x
-    off_range = gx2 - p @ (a @ gx2)  # (I - p a) g
+    x, g, b = (np.expand_dims(v, -1) if vector else v for v in (x, g, b))
+    gb = mT(p) @ g
+    residual = b - a @ x
+    off_range = g - p @ (a @ g)  # (I - p a) g
     ga = -(gb @ mT(x)) + residual @ mT(p @ gb) + (mT(p) @ x) @ mT(off_range)
     return ga, gb[..., 0] if vector else gb
 
