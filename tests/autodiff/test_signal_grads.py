@@ -1,5 +1,5 @@
-"""Gradients of convolve, correlate, interp, polyval and polyfit against central finite
-differences (complex operands included where they apply)."""
+"""Gradients of convolve, correlate, interp, polyval, polyfit, vdot, kron, cross, trapezoid, cov
+and corrcoef against central finite differences (complex operands included where they apply)."""
 
 import numpy as np
 import pytest
@@ -65,3 +65,26 @@ def test_polyval_and_polyfit():
         assert_grads(
             lambda x, y: np.sum(np.polyfit(x, y, deg) ** 2), xs, rand(7, 2), argnums=(0, 1)
         )
+
+
+def test_products():
+    a, b = rand(4, 3), rand(4, 3)
+    z = a + 1j * b
+    assert_grads(lambda a, b: np.vdot(a, b), a, b, argnums=(0, 1))
+    assert_grads(lambda z, b: np.abs(np.vdot(z, b * 1j + z)), z, b, argnums=(0, 1))
+    weights = rand(8, 9)
+    assert_grads(lambda a, b: np.sum(np.kron(a, b[:2]) * weights), a, b, argnums=(0, 1))
+    assert_grads(lambda a, b: np.sum(np.cross(a, b) * np.arange(3.0)), a, b, argnums=(0, 1))
+    assert_grads(lambda a, b: np.sum(np.cross(a, b[0], axisc=0) ** 2), a, b, argnums=(0, 1))
+
+
+def test_statistics():
+    y, x = rand(3, 5), np.cumsum(np.abs(rand(3, 5)), axis=1)
+    assert_grads(lambda y, x: np.sum(np.trapezoid(y, x) ** 2), y, x, argnums=(0, 1))
+    assert_grads(lambda y: np.sum(np.trapezoid(y, dx=0.3, axis=0) ** 2), y)
+    m, n = rand(3, 6), rand(2, 6)
+    weights = rand(5, 5)
+    assert_grads(lambda m, n: np.sum(np.cov(m, n) * weights), m, n, argnums=(0, 1))
+    assert_grads(lambda m: np.sum(np.cov(m.T, rowvar=False, bias=True) * weights[:3, :3]), m)
+    assert_grads(lambda m: np.sum(np.corrcoef(m) * weights[:3, :3]), m)
+    assert_grads(lambda m: np.sum(np.abs(np.cov(m * (1 + 0.5j) + m[::-1]))), m)

@@ -1,4 +1,4 @@
-"""VJP rules of ``convolve``, ``correlate``, ``interp``, ``polyval`` and ``polyfit``
+"""VJP rules of ``convolve``, ``correlate``, ``interp``, ``polyval``, ``polyfit`` and ``vdot``
 (``searchsorted`` is integer-valued: no cotangent).
 
 Stage: autodiff. Input and output as in ``rules``; complex values follow ``complex_rules``.
@@ -17,6 +17,8 @@ Stage: autodiff. Input and output as in ``rules``; complex values follow ``compl
 - ``polyval``: ``x`` gets the derivative polynomial, ``p_k`` the power ``x^(n-1-k)``.
 - ``polyfit``: the coefficients are the least-squares solution ``pinv(V) y`` of the Vandermonde
   matrix ``V`` (``matrix_function_rules.solution_cotangents``), and ``V`` depends on ``x``.
+- ``vdot``: ``sum(conj(a) b)`` is linear in ``b`` and in ``conj(a)``: ``gb = g conj(a)``,
+  ``ga = conj(g b)``, each reshaped to its operand.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from tograph import errors
 from tograph.autodiff.matrix_calculus import arange, dtype_of, require_real, require_static
 from tograph.autodiff.matrix_function_rules import solution_cotangents
 from tograph.autodiff.rules import conj, defvjp, shape_of, zero
-from tograph.ops import creation, indexing, polynomials, signal
+from tograph.ops import creation, indexing, polynomials, products, signal
 from tograph.ops import matrix_functions as mf
+from tograph.ops import shape as shape_ops
 
 defvjp(signal.searchsorted_p)(zero)
 
@@ -123,3 +126,10 @@ def _polyfit(g: Any, x: Any, y: Any, *, out: Any, deg: int, rcond: float | None)
     g_vander, g_y = solution_cotangents(g, vander, y, out, p)
     slopes = powers * np.expand_dims(x, -1) ** np.maximum(powers - 1, 0)
     return np.sum(g_vander * slopes, axis=-1), g_y
+
+
+@defvjp(products.vdot_p)
+def _vdot(g: Any, a: Any, b: Any, *, out: Any) -> tuple[Any, ...]:
+    ga = conj(g * shape_ops.reshape(b, shape_of(a)))
+    gb = g * shape_ops.reshape(conj(a), shape_of(b))
+    return ga, gb

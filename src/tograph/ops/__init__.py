@@ -15,9 +15,11 @@ from tograph.ops import (
     lists,  # noqa: F401
     matrix_functions,  # noqa: F401
     polynomials,  # noqa: F401
+    products,  # noqa: F401
     reductions,  # noqa: F401
     shape,  # noqa: F401
     signal,  # noqa: F401
     solvers,  # noqa: F401
     stacks,  # noqa: F401
+    statistics,  # noqa: F401
 )
