@@ -117,3 +117,18 @@ def test_complex_decomposition_gradients_are_refused():
 
     with pytest.raises(errors.UnsupportedError, match=r"np\.linalg\.svd of complex matrices"):
         tg.grad(loss)(rand((3, 3)))
+
+
+def test_run_time_sizes():
+    spec = [tg.TensorSpec((None, None))]
+    a = rand((5, 3))
+    s = a.T @ a + np.eye(3)
+    assert_grads(svd_loss, a, input_spec=spec)
+    assert_grads(lambda a: np.sum(np.linalg.svd(a, compute_uv=False)), a, input_spec=spec)
+    assert_grads(eigh_loss, s, input_spec=spec)
+    assert_grads(lambda a: np.sum(np.linalg.cholesky(a)), s, input_spec=spec)
+    assert_grads(lambda a: np.sum(np.linalg.pinv(a) ** 2), a, input_spec=spec)
+    assert_grads(lambda a: np.linalg.slogdet(a)[1] + np.linalg.norm(a, "nuc"), s, input_spec=spec)
+    qr_r = tg.grad(tg.to_static(lambda a: np.sum(np.abs(np.linalg.qr(a)[1])), input_spec=spec))
+    with pytest.raises(errors.UnsupportedError, match="qr needs the matrix sizes"):
+        qr_r(a)

@@ -88,3 +88,13 @@ def test_statistics():
     assert_grads(lambda m: np.sum(np.cov(m.T, rowvar=False, bias=True) * weights[:3, :3]), m)
     assert_grads(lambda m: np.sum(np.corrcoef(m) * weights[:3, :3]), m)
     assert_grads(lambda m: np.sum(np.abs(np.cov(m * (1 + 0.5j) + m[::-1]))), m)
+
+
+def test_run_time_lengths():
+    spec = [tg.TensorSpec((None,))]
+    p = rand(4)
+    assert_grads(lambda p: np.sum(np.polyval(p, np.arange(3.0))), p, input_spec=spec)
+    assert_grads(lambda p: np.sum(np.convolve(p, np.arange(3.0), "same") ** 2), p, input_spec=spec)
+    assert_grads(lambda p: np.sum(np.correlate(np.arange(5.0), p, "same") ** 2), p, input_spec=spec)
+    points = np.array([0.5, 1.7])
+    assert_grads(lambda fp: np.sum(np.interp(points, np.arange(4.0), fp)), p, input_spec=spec)
