@@ -109,7 +109,8 @@ class GradFunction:
 
     # ---- arguments ----------------------------------------------------------------------
     def _prepare(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``args`` with Python floats at ``argnums`` made arrays; rejects non-float arguments."""
+        """``args`` with Python floats and complexes at ``argnums`` made NumPy scalars; rejects
+        other arguments."""
         fixed = list(args)
         names = list(self._signature.parameters)
         for i in self._argnums:
@@ -184,15 +185,17 @@ def grad(fn: Callable[..., Any], argnums: Argnums = 0) -> GradFunction:
     Args:
       fn: a ``to_static`` function, a ``grad`` function or a plain Python function.
       argnums: the positional argument(s) to differentiate with respect to: an int, or a tuple
-        (the gradients are then a tuple too). Each is a float array, a Python float, or a nested
-        list, tuple or dict of them (its gradient has the same structure).
+        (the gradients are then a tuple too). Each is a float or complex array, a Python float
+        or complex, or a nested list, tuple or dict of them (its gradient has the same
+        structure). The gradient with respect to a complex ``z = x + iy`` is
+        ``dL/dx - i dL/dy``, as in JAX (``tograph.autodiff.complex_rules``).
 
     Returns:
       A ``GradFunction``: call it like ``fn``; each gradient has its argument's dtype and shape.
 
     Raises (when called):
-      DTypeError: an argument at ``argnums`` is not a float value (naming it), or ``fn`` returns
-        a non-float value.
+      DTypeError: an argument at ``argnums`` is not a float or complex value (naming it), or
+        ``fn`` returns a non-float value.
       ShapeError: ``fn`` does not return a scalar.
     """
     return GradFunction(fn, argnums, with_value=False)
@@ -209,12 +212,14 @@ def value_and_grad(fn: Callable[..., Any], argnums: Argnums = 0) -> GradFunction
 def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
     if isinstance(leaf, float) and not isinstance(leaf, np.floating):
         return np.float64(leaf)
+    if isinstance(leaf, complex) and not isinstance(leaf, np.complexfloating):
+        return np.complex128(leaf)
     kind = (
         leaf.type.dtype.kind
         if isinstance(leaf, tensor.TensorBase)
         else getattr(leaf, "dtype", np.dtype(object)).kind
     )
-    if isinstance(leaf, (bool, int)) or kind != "f":
+    if isinstance(leaf, (bool, int)) or kind not in "fc":
         described = (
             f"{type(leaf).__name__} {leaf!r}"
             if types.is_python_scalar(leaf) or kind == "O"
@@ -223,7 +228,7 @@ def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
         raise errors.DTypeError(
             f"{fn_name}: cannot differentiate with respect to argument '{name}', which is "
             f"{described}: "
-            "gradients are defined for float arguments only",
+            "gradients are defined for float and complex arguments only",
             hint=f"pass '{name}' as floats (np.asarray({name}, float)) or leave it out of argnums",
         )
     return leaf

@@ -22,16 +22,23 @@ from tograph.ir import check
 def numerical_grad(
     fn: Callable[..., Any], args: Sequence[Any], i: int, eps: float = 1e-6
 ) -> np.ndarray:
-    """d fn / d args[i] by central differences, each element perturbed in turn."""
-    x = np.array(args[i], dtype=np.float64)
+    """d fn / d args[i] by central differences, each element perturbed in turn.
+
+    For a complex argument ``z = x + iy`` this is ``d fn/dx - i d fn/dy``, tograph's (and JAX's)
+    convention: the real and the imaginary part of each element are perturbed in turn.
+    """
+    is_complex = np.iscomplexobj(args[i])
+    x = np.array(args[i], dtype=np.complex128 if is_complex else np.float64)
     out = np.zeros_like(x)
+    directions = (1, 1j) if is_complex else (1,)
     for idx in np.ndindex(x.shape):
-        values = []
-        for step in (eps, -eps):
-            moved = x.copy()
-            moved[idx] += step
-            values.append(float(fn(*args[:i], moved, *args[i + 1 :])))
-        out[idx] = (values[0] - values[1]) / (2 * eps)
+        for direction in directions:
+            values = []
+            for step in (eps, -eps):
+                moved = x.copy()
+                moved[idx] += step * direction
+                values.append(float(fn(*args[:i], moved, *args[i + 1 :])))
+            out[idx] += np.conj(direction) * (values[0] - values[1]) / (2 * eps)
     return out
 
 

@@ -343,6 +343,35 @@ _OPS = [
 ]
 
 
+_LINALG = [
+    (lambda m, v: (np.linalg.cholesky(m), np.linalg.eigh(m), np.linalg.eigvalsh(m)), (_M, _V)),
+    (lambda m, v: (np.linalg.eig(m), np.linalg.eigvals(m), np.linalg.qr(m)), (_M, _V)),
+    (lambda m, v: (np.linalg.svd(m), np.linalg.svdvals(m), np.linalg.pinv(m)), (_M, _V)),
+    (
+        lambda m, v: (
+            np.linalg.lstsq(m, v[:2]),
+            np.linalg.slogdet(m),
+            np.linalg.matrix_power(m, 3),
+        ),
+        (_M, _V),
+    ),
+    (lambda m, v: (np.fft.fft(v, n=6), np.fft.rfft(v), np.fft.fftshift(v)), (_M, _V)),
+    (
+        lambda m, v: (np.fft.irfft(np.fft.rfft(v)), np.real(v * 1j), np.imag(np.conj(v * 1j))),
+        (_M, _V),
+    ),
+    (
+        lambda m, v: (np.convolve(v, m[0]), np.correlate(v, m[0]), np.interp(v, [0, 5], [1, 2])),
+        (_M, _V),
+    ),
+    (
+        lambda m, v: (np.polyval(v, m), np.polyfit(v, v * v, 2), np.searchsorted(np.sort(v), 1.5)),
+        (_M, _V),
+    ),
+    (lambda m, v: (np.vdot(v, v), np.fft.fftfreq(v.size)), (_M, _V)),
+]
+
+
 def _writes(m, v):
     m, v = m.copy(), v.copy()
     np.put_along_axis(m, np.array([[1], [0]]), -1.0, axis=1)
@@ -372,7 +401,8 @@ def _grad_graphs():
 
 
 def _dynamic():
-    """Shapes known only at run time keep size, dim, arange and eye in the graph."""
+    """Shapes known only at run time keep size, dim, arange, eye, pad_index and fftfreq in the
+    graph."""
     spec = [tg.TensorSpec((None,)), None]
     fn = tg.to_static(
         lambda v, n: (
@@ -382,6 +412,7 @@ def _dynamic():
             np.eye(n),
             np.floor(v),
             np.pad(v, 2, mode="edge"),
+            np.fft.fftfreq(n),
         ),
         input_spec=spec,
     )
@@ -392,7 +423,7 @@ def test_every_primitive_round_trips():
     """Every registered primitive, in the corpus or here, saves and loads with its params; a new
     primitive fails this test until a graph that holds it round-trips (a view of an argument
     that is returned is saved as the view's steps, replayed on the caller's array)."""
-    cases = [(tg.to_static(fn, fallback="error"), args) for fn, args in _OPS]
+    cases = [(tg.to_static(fn, fallback="error"), args) for fn, args in [*_OPS, *_LINALG]]
     seen = {name for entry in ENTRIES for name in entry.cf.op_counts()}
     for fn, args in [*cases, *_grad_graphs(), *_dynamic()]:
         cf = fn.concrete(*args)

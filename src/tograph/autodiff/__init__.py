@@ -7,11 +7,17 @@ The public ``grad`` and ``value_and_grad`` live in ``tograph.gradients``.
 
 from tograph.autodiff import (
     array_rules,  # noqa: F401  (registers the rules)
+    complex_rules,  # noqa: F401
     control_flow,  # noqa: F401
     cumulative_rules,  # noqa: F401
+    decomposition_rules,  # noqa: F401
+    fft_rules,  # noqa: F401
     index_rules,  # noqa: F401
+    matrix_function_rules,  # noqa: F401
+    norm_rules,  # noqa: F401
     rearrange_rules,  # noqa: F401
     rules,  # noqa: F401
     scatter_rules,  # noqa: F401
+    signal_rules,  # noqa: F401
     ufunc_method_rules,  # noqa: F401
 )

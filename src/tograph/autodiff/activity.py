@@ -21,10 +21,10 @@ from tograph.ops import control
 
 
 def differentiable(t: types.ValueType) -> bool:
-    """Whether values of type ``t`` carry cotangents: float tensors and lists of them."""
+    """Whether values of type ``t`` carry cotangents: float and complex tensors, lists of them."""
     if isinstance(t, types.ListType):
-        return t.elem is not None and t.elem.dtype.kind == "f"
-    return t.dtype.kind == "f"
+        return t.elem is not None and t.elem.dtype.kind in "fc"
+    return t.dtype.kind in "fc"
 
 
 def active_vars(

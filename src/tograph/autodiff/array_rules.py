@@ -15,7 +15,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.autodiff import vjp
-from tograph.autodiff.rules import defvjp, shape_of, spread, unbroadcast, zero
+from tograph.autodiff.rules import defvjp, shape_of, unbroadcast, zero
 from tograph.ops import common, creation, indexing, join, linalg, lists, reductions, solvers, stacks
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
@@ -239,28 +239,6 @@ def _tokens(term: str) -> list[str]:
     """The labels of an einsum term, with ``...`` as one token."""
     head, dots, tail = term.partition("...")
     return [*head, *([dots] if dots else []), *tail]
-
-
-@defvjp(linalg.norm_p)
-def _norm(g: Any, x: Any, *, out: Any, ord: Any, axis: Any, keepdims: bool) -> tuple[Any, ...]:
-    ndim = np.ndim(x)
-    axes = tuple(range(ndim)) if axis is None else tuple(sorted(axis))
-    reduced = None if axis is None else axes
-    if ord in (None, "fro") or (ord == 2 and len(axes) == 1):
-        return (spread(g / np.where(out > 0, out, 1), x, reduced, keepdims) * x,)
-    if len(axes) != 1:
-        raise errors.UnsupportedError(
-            f"the gradient of the matrix norm ord={ord!r} is not supported",
-            construct="norm gradient",
-        )
-    if ord == 1:
-        return (spread(g, x, reduced, keepdims) * np.sign(x),)
-    if ord in (np.inf, -np.inf):
-        hits = np.abs(x) == spread(out, x, reduced, keepdims)
-        ties = np.sum(hits, axis=reduced, keepdims=True, dtype=common.operand_type(x).dtype)
-        return (np.where(hits, spread(g, x, reduced, keepdims), 0) * np.sign(x) / ties,)
-    scale = spread(g / np.where(out > 0, out, 1) ** (ord - 1), x, reduced, keepdims)
-    return (scale * np.sign(x) * np.abs(x) ** (ord - 1),)
 
 
 @defvjp(linalg.trace_p)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives
-from tograph.ops import common, composites, creation, reductions
+from tograph.ops import common, complex_parts, composites, creation, reductions
 from tograph.ops import elementwise as ew
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
@@ -46,6 +46,11 @@ def unbroadcast(g: Any, x: Any) -> Any:
 def shape_of(x: Any) -> tuple[Any, ...]:
     """The shape of a tensor (run-time dims as scalar tensors) or of a constant."""
     return x.shape if tensor.is_tensor(x) else np.shape(x)
+
+
+def conj(x: Any) -> Any:
+    """``x`` conjugated if it is complex; a real ``x`` itself (no equation)."""
+    return complex_parts.conj_p.bind(x) if complex_parts.is_complex(x) else x
 
 
 def is_number(x: Any, value: float) -> bool:
@@ -174,7 +179,7 @@ def _identity(g: Any, x: Any, *, out: Any, **params: Any) -> tuple[Any, ...]:
 
 @defvjp(ew.abs_p)
 def _abs(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
-    return (g * np.sign(x),)
+    return (g * conj(np.sign(x)),)  # z / |z| for complex z, conjugated (see complex_rules)
 
 
 @defvjp(ew.exp_p)
@@ -364,7 +369,7 @@ def _extremum(g: Any, x: Any, *, out: Any, axis: Any, keepdims: bool) -> tuple[A
 def _var(
     g: Any, x: Any, *, out: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool
 ) -> tuple[Any, ...]:
-    centred = x - np.mean(x, axis=axis, keepdims=True)
+    centred = conj(x - np.mean(x, axis=axis, keepdims=True))
     return (spread(g, x, axis, keepdims) * (2 * centred) / (count(x, axis) - ddof),)
 
 
@@ -372,7 +377,7 @@ def _var(
 def _std(
     g: Any, x: Any, *, out: Any, axis: Any, dtype: Any, ddof: Any, keepdims: bool
 ) -> tuple[Any, ...]:
-    centred = x - np.mean(x, axis=axis, keepdims=True)
+    centred = conj(x - np.mean(x, axis=axis, keepdims=True))
     return (spread(g / out, x, axis, keepdims) * centred / (count(x, axis) - ddof),)
 
 

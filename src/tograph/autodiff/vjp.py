@@ -34,7 +34,7 @@ import numpy as np
 from tograph import errors
 from tograph.autodiff import activity
 from tograph.ir import core, types
-from tograph.ops import creation, elementwise, lists, stacks
+from tograph.ops import complex_parts, creation, elementwise, lists, stacks
 from tograph.ops import shape as shape_ops
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
@@ -286,6 +286,9 @@ def fit(ct: Any, t: types.ValueType) -> Any:
     """``ct`` converted to the dtype, weakness and (if it is less specific) the shape of ``t``."""
     if isinstance(t, types.ListType):
         return ct
+    if t.dtype.kind != "c" and complex_parts.is_complex(ct):
+        # A real value's cotangent is the real part (see complex_rules: x = Re x as a complex).
+        ct = complex_parts.real(ct) if isinstance(ct, tensor.TensorBase) else np.real(ct)
     if not isinstance(ct, tensor.TensorBase):
         value = np.asarray(ct, dtype=t.dtype)
         if t.weak:

@@ -153,6 +153,14 @@ class TensorBase:
     def T(self) -> Any:
         return np.transpose(self)
 
+    @property
+    def real(self) -> Any:
+        return dispatch.FUNCTIONS[np.real](self)
+
+    @property
+    def imag(self) -> Any:
+        return dispatch.FUNCTIONS[np.imag](self)
+
     def __len__(self) -> int:
         if self.ndim == 0:
             raise TypeError("len() of unsized object (a 0-d tensor)")
@@ -273,6 +281,12 @@ class TensorBase:
 
     def dot(self, other: Any) -> Any:
         return np.dot(self, other)
+
+    def conj(self) -> Any:
+        # unlike np.conjugate, the method leaves bools bools
+        return dispatch.UFUNCS[np.conjugate](self) if self.dtype.kind == "c" else self
+
+    conjugate = conj
 
     def clip(self, a_min: Any = None, a_max: Any = None) -> Any:
         return np.clip(self, a_min, a_max)

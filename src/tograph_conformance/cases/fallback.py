@@ -65,30 +65,30 @@ def del_statement(x):
     return y
 
 
-@CASES.case(args=[(VEC,)], expect="fallback", error="fft", at="np.fft.fft(x)")
-def numpy_fft(x):
-    spectrum = np.fft.fft(x)
+@CASES.case(args=[(VEC,)], expect="fallback", error="hfft", at="np.fft.hfft(x)")
+def numpy_fft_without_primitive(x):
+    spectrum = np.fft.hfft(x)
     return np.abs(spectrum)
 
 
-@CASES.case(args=[(SYM,)], expect="fallback", error="eig", at="np.linalg.eig(a)")
-def numpy_linalg_eig(a):
-    w, v = np.linalg.eig(a)
-    if w[0] > w[1]:
-        return w[0], v[:, 0]
-    return w[1], v[:, 1]
+@CASES.case(args=[(SYM,)], expect="fallback", error="tensorinv", at="np.linalg.tensorinv(a")
+def numpy_linalg_without_primitive(a):
+    inverse = np.linalg.tensorinv(a, ind=1)
+    if inverse[0, 0] > inverse[1, 1]:
+        return inverse[0, 0], inverse[:, 0]
+    return inverse[1, 1], inverse[:, 1]
 
 
 @CASES.case(
     args=[(np.stack([SYM, SYM * 2]),)],
     expect="fallback",
-    error="eigvalsh",
-    at="np.linalg.eigvalsh(m)",
+    error="tensorsolve",
+    at="np.linalg.tensorsolve(m, m[0])",
 )
 def unknown_numpy_in_tensor_loop(mats):
     largest = 0.0 * mats[0, 0, 0]
     for m in mats:
-        largest = np.maximum(largest, np.linalg.eigvalsh(m)[-1])
+        largest = np.maximum(largest, np.linalg.tensorsolve(m, m[0])[-1])
     return largest
 
 

@@ -331,3 +331,36 @@ def max_subarray_kadane(x):
         current = max(v, current + v)
         best = max(best, current)
     return best
+
+
+@CASES.case(args=[(np.stack([SPD, SPD * 2, SPD + 1.0]),)], expect_ops={"eigvalsh"})
+def largest_eigenvalue_over_a_stack(mats):
+    largest = 0.0 * mats[0, 0, 0]
+    for m in mats:
+        largest = np.maximum(largest, np.linalg.eigvalsh(m)[-1])
+    return largest
+
+
+@CASES.case(args=[(SPD,), (SPD * 0.25,)], expect_ops={"while_loop", "cholesky"})
+def whiten_until_small(a):
+    steps = 0
+    while np.linalg.norm(a, 2) > 1.0:
+        chol = np.linalg.cholesky(a)
+        a = a @ np.linalg.inv(chol @ chol.T + np.eye(3))
+        steps += 1
+    q, r = np.linalg.qr(a)
+    return np.abs(np.diag(r)), steps
+
+
+@CASES.case(
+    args=[(np.array([0.0, 3.0, -1.0, 4.0, 0.5, -2.0, 1.0, 2.5]),)],
+    expect_ops={"while_loop", "rfft", "irfft"},
+)
+def low_pass_until_smooth(x):
+    steps = 0
+    while np.max(np.abs(np.diff(x))) > 0.5 and steps < 20:
+        spectrum = np.fft.rfft(x)
+        spectrum[len(spectrum) // 2 :] = 0
+        x = np.fft.irfft(spectrum, len(x))
+        steps += 1
+    return x, steps

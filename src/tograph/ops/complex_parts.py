@@ -1,0 +1,68 @@
+"""Parts of complex values: ``np.real``, ``np.imag`` and ``np.conj`` (also ``.real``, ``.imag``,
+``.conj()`` on tensors).
+
+Stage: build (ops). Input: calls on tensors of any numeric dtype. Output: ``real``, ``imag`` and
+``conj`` equations for complex operands; for real operands ``np.real`` and ``np.conj`` return the
+operand itself and ``np.imag`` zeros of its type, as NumPy does (no equation for the first two;
+``np.conj`` of bools is an ``int8`` equation, as in NumPy).
+Their VJP rules, and the convention for cotangents of complex values, are in
+``tograph.autodiff.complex_rules``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tograph.ir import primitives, types
+from tograph.ops import common, creation
+from tograph.trace import dispatch
+
+
+def _part_rule(name: str, fn: Any) -> primitives.TypeRule:
+    def rule(x: types.TensorType) -> types.TensorType:
+        return types.TensorType(common.probe_dtype(name, fn, (x,)), x.shape, x.weak)
+
+    return rule
+
+
+def _real_impl(x: Any) -> Any:
+    return np.real(x)
+
+
+def _imag_impl(x: Any) -> Any:
+    return np.imag(x)
+
+
+real_p = primitives.Primitive("real", _real_impl, _part_rule("real", np.real))
+imag_p = primitives.Primitive("imag", _imag_impl, _part_rule("imag", np.imag))
+conj_p = primitives.Primitive("conj", np.conjugate, _part_rule("conj", np.conjugate))
+
+
+def is_complex(x: Any) -> bool:
+    """Whether ``x`` (a tensor or a constant) has a complex dtype."""
+    return common.operand_type(x).dtype.kind == "c"
+
+
+@dispatch.implements(np.real)
+def real(val: Any) -> Any:
+    """``np.real``: the real part; a real operand itself."""
+    return real_p.bind(val) if is_complex(val) else val
+
+
+@dispatch.implements(np.imag)
+def imag(val: Any) -> Any:
+    """``np.imag``: the imaginary part; zeros of a real operand's type."""
+    if is_complex(val):
+        return imag_p.bind(val)
+    return creation.zeros_like(val)
+
+
+@dispatch.implements(np.conjugate)
+def conj(x: Any, **kwargs: Any) -> Any:
+    """``np.conj`` (``np.conjugate``): the complex conjugate; a real operand itself."""
+    if kwargs:
+        raise dispatch.unsupported(f"np.conjugate with {', '.join(sorted(kwargs))}=")
+    # NumPy conjugates bools to int8; other real values come back as they are
+    return x if common.operand_type(x).dtype.kind in "iuf" else conj_p.bind(x)
