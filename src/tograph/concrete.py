@@ -19,7 +19,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen
+from tograph.backend import python_scalars
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -56,7 +56,7 @@ class ConcreteFunction:
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
-            self._run = codegen.compile_graph(self.graph)
+            self._run = python_scalars.compile_graph(self.graph)
             self._recipe = built.checking(self.graph)
 
     @classmethod
@@ -71,7 +71,7 @@ class ConcreteFunction:
         made = cls(owner, sig, None, None)
         made._built = built
         made.graph = built.graph
-        made._run = codegen.compile_graph(built.graph)
+        made._run = python_scalars.compile_graph(built.graph)
         made._recipe = built.checking(built.graph)
         return made
 
