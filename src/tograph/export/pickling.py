@@ -33,7 +33,8 @@ def _reduce_static(fn: api.StaticFunction) -> Any:
     if module not in (None, "__main__") and _lookup(module, qualname) is fn:
         return qualname  # by reference: pickle finds the object at module.qualname
     graphs = _saved_graphs(fn.concrete_functions)
-    return _rebuild_static, (fn.python_function, fn.input_spec, fn.fallback_mode, graphs)
+    state = (fn.python_function, fn.input_spec, fn.fallback_mode, graphs, fn.backend)
+    return _rebuild_static, state
 
 
 def _lookup(module: str, qualname: str) -> Any:
@@ -60,12 +61,13 @@ def _rebuild_static(
     input_spec: Any,
     fallback: str,
     graphs: bytes | None,
+    backend: str = "numpy",
 ) -> api.StaticFunction:
-    static = api.StaticFunction(python_function, input_spec, fallback)
+    static = api.StaticFunction(python_function, input_spec, fallback, backend)
     if graphs is not None:
         for cf in serialize.loads(graphs).concrete_functions:
             built = signatures.built_of(cf)
-            rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built)
+            rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built, backend)
             static._cache[cf.signature.key] = rebuilt  # noqa: SLF001 - traced already, elsewhere
     return static
 
