@@ -339,6 +339,17 @@ def _unary(kind: str) -> Emitter:
     return emit
 
 
+def _int_extremum(name: str) -> Emitter:
+    def emit(w: _Writer, eqn: core.Eqn) -> str:
+        out = _out(eqn)
+        if out.dtype.kind != "i":  # float maxima: NumPy's SIMD kernels pick among signed zeros
+            raise Unsupported(f"{name} of {out.dtype}")
+        a, b = (w.cast(x, out.dtype) for x in eqn.inputs)
+        return f"{name}({a}, {b})" if out.shape == () else f"np.{name}imum({a}, {b})"
+
+    return emit
+
+
 def _float_test(name: str) -> Emitter:
     def emit(w: _Writer, eqn: core.Eqn) -> str:
         (x,) = eqn.inputs
@@ -417,6 +428,8 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.floor_p: _unary("floor"),
     elementwise.ceil_p: _unary("ceil"),
     elementwise.trunc_p: _unary("trunc"),
+    elementwise.maximum_p: _int_extremum("max"),
+    elementwise.minimum_p: _int_extremum("min"),
     elementwise.isnan_p: _float_test("isnan"),
     elementwise.isfinite_p: _float_test("isfinite"),
     elementwise.isinf_p: _float_test("isinf"),
