@@ -6,6 +6,8 @@ picks numba for small loops only; without numba, "numba" is an error and "auto" 
 Each compiled function is built once per module (numba compiles in 0.1-0.5 s, then its cache on
 disk serves later runs)."""
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -144,3 +146,23 @@ def test_unknown_backend():
     with pytest.raises(ValueError, match="backend must be one of"):
         tg.to_static(shrink, backend="jax")
     assert backends.BACKENDS == ("numpy", "numba", "auto")
+
+
+def test_numba_is_imported_only_when_a_graph_is_compiled_for_it(tmp_path):
+    script = tmp_path / "no_numba.py"
+    script.write_text(
+        "import sys\n"
+        "import numpy as np\n"
+        "import tograph as tg\n"
+        "def shrink(x):\n"
+        "    while x > 1.0:\n"
+        "        x = x * 0.5\n"
+        "    return x\n"
+        "def twice(x):\n"
+        "    return x * 2.0\n"
+        "tg.to_static(shrink)(np.float64(8.0))\n"
+        "tg.to_static(twice, backend='auto')(np.float64(8.0))\n"
+        "print('numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

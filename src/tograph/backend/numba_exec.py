@@ -15,7 +15,8 @@ executor runs the call instead. That is the case for an argument the signature d
 flag NumPy reports (overflow, invalid, division by zero, and underflow when ``np.errstate``
 watches it), a checked int64 operation that would wrap or divide by zero (``Bail``), and any
 exception (an index out of range): the graph has no effects, so running it again is safe, and
-the NumPy executor gives NumPy's warning, error or value.
+the NumPy executor, given the very arguments of the call (NumPy scalars stay NumPy scalars),
+gives NumPy's warning, error or value.
 """
 
 from __future__ import annotations
@@ -130,7 +131,9 @@ def _runner(
     written out for speed (the call costs about 0.3 us more than numba's own dispatch)."""
     n = len(graph.inputs)
     params = [f"a{k}" for k in range(n)]
-    args = ", ".join(params + [f"c{k}" for k in range(len(generated.consts))])
+    # numba's arguments: the Python numbers of scalar inputs; the fallback gets the originals
+    passed = [f"u{k}" if _is_unboxed(v) else f"a{k}" for k, v in enumerate(graph.inputs)]
+    args = ", ".join(passed + [f"c{k}" for k in range(len(generated.consts))])
     namespace: dict[str, Any] = {
         "jitted": jitted,
         "fallback": fallback,
@@ -155,13 +158,13 @@ def _runner(
     call = ", ".join(params)
     checks = []
     for k, v in enumerate(graph.inputs):
-        t = types.tensor_type(v.type)
-        if t.shape == () and not t.weak and t.dtype.name in _PYTHON:
+        if _is_unboxed(v):
             # numba types a Python number faster than a NumPy scalar; a 0-d array goes to NumPy
+            t = types.tensor_type(v.type)
             namespace[f"t{k}"] = t.dtype.type
             checks.append(f"    if type(a{k}) is not t{k}:")
             checks.append(f"        return fallback({call})")
-            checks.append(f"    a{k} = {_PYTHON[t.dtype.name]}(a{k})")
+            checks.append(f"    u{k} = {_PYTHON[t.dtype.name]}(a{k})")
     source = "\n".join(
         [
             f"def run({call}):",
@@ -181,6 +184,13 @@ def _runner(
 
 
 _PYTHON = {"float64": "float", "int64": "int", "bool": "bool"}
+
+
+def _is_unboxed(var: core.Var) -> bool:
+    """Whether the input ``var`` (a strong float64, int64 or bool scalar) is handed to numba as
+    a Python number."""
+    t = types.tensor_type(var.type)
+    return t.shape == () and not t.weak and t.dtype.name in _PYTHON
 
 
 def _underflow_ignored() -> bool:

@@ -9,7 +9,9 @@ A compiled graph clears the processor's exception flags on entry (``feclearexcep
 them on exit (``fetestexcept``): a flag NumPy would have reported sends the call to the NumPy
 executor, which reports it as NumPy does. Integer operations set no flag, so the int64 helpers
 check the conditions NumPy (scalar overflow, zero divisors) or Python (weak ints, which do not
-wrap) would not let pass, and raise ``Bail``, which does the same.
+wrap) would not let pass, and raise ``Bail``, which does the same. The checks compare the
+operands before the operation: LLVM takes signed overflow for impossible and folds away a test
+of the wrapped result (``(a * b) // a != b``).
 """
 
 from __future__ import annotations
@@ -36,26 +38,30 @@ class Bail(Exception):
 
 @_jit
 def add_i64(a: int, b: int) -> int:
-    r = a + b
-    if (a >= 0) == (b >= 0) and (r >= 0) != (a >= 0):
+    if (b > 0 and a > _MAX - b) or (b < 0 and a < _MIN - b):
         raise Bail()
-    return r
+    return a + b
 
 
 @_jit
 def sub_i64(a: int, b: int) -> int:
-    r = a - b
-    if (a >= 0) != (b >= 0) and (r >= 0) != (a >= 0):
+    if (b < 0 and a > _MAX + b) or (b > 0 and a < _MIN + b):
         raise Bail()
-    return r
+    return a - b
 
 
 @_jit
 def mul_i64(a: int, b: int) -> int:
-    r = a * b
-    if a != 0 and (r // a != b or (a == -1 and b == _MIN)):
+    # b against the bounds a allows, as floor or ceiling divisions that cannot overflow themselves
+    if a > 0:
+        wraps = b > _MAX // a if b > 0 else b < (_MIN + a - 1) // a
+    elif a < 0:
+        wraps = a < (_MIN + b - 1) // b if b > 0 else b < -((_MIN + 1) // a)
+    else:
+        wraps = False
+    if wraps:
         raise Bail()
-    return r
+    return a * b
 
 
 @_jit
