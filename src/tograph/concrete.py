@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import html
+import inspect
 import io
 import sys
 import warnings
@@ -119,8 +120,9 @@ class ConcreteFunction:
 
     @property
     def writes_arguments(self) -> bool:
-        """Whether a call writes into argument arrays (as the function writes them in place)."""
-        return self._recipe is not None and bool(self._recipe.write_backs)
+        """Whether a call writes into argument arrays, lists or dicts (as the function writes
+        them in place)."""
+        return self._recipe is not None and self._recipe.writes_arguments
 
     def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
@@ -136,8 +138,10 @@ class ConcreteFunction:
                 warning, self.pending_warning = self.pending_warning, None
                 warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
             return result
-        if not self._recipe.write_backs:
-            return self._recipe.unflatten(self._run(*tensors), tensors)
+        recipe = self._recipe
+        arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
+        if not recipe.writes_arguments:
+            return recipe.unflatten(self._run(*tensors), tensors, arguments)
         if _overlapping(tensors, self.signature.input_twins):
             return self._owner.python_function(*args, **kwargs)
         held = io.StringIO()
@@ -147,13 +151,23 @@ class ConcreteFunction:
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
             return self._owner.python_function(*args, **kwargs)
         sys.stdout.write(held.getvalue())
-        return self._recipe.unflatten(outputs, tensors)
+        return recipe.unflatten(outputs, tensors, arguments)
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+        """The call's arguments bound to the parameters (defaults filled in), as the signature
+        saw them: where the argument lists and dicts the result refers to are found."""
+        bound_args, bound_kwargs, _ = signature.bind(self._fn_signature, args, kwargs)
+        return bound_args, bound_kwargs
+
+    @functools.cached_property
+    def _fn_signature(self) -> inspect.Signature:
+        return inspect.signature(self._owner.python_function)
 
     def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
         """Runs the graph on the call's tensor leaves, already in signature order; None when a
         call needs more than its leaves (it writes arguments back: see ``run``)."""
         run, recipe = self._run, self._recipe
-        if run is None or recipe is None or recipe.write_backs:
+        if run is None or recipe is None or recipe.writes_arguments or recipe.needs_arguments:
             return None
         if recipe.plain and recipe.out_slots == (0,) and recipe.out_tree.kind is None:
             return lambda leaves: run(*leaves)[0]

@@ -488,3 +488,20 @@ def test_grad_of_a_loaded_function_returning_its_argument():
         return np.sum(a * b)
 
     np.testing.assert_allclose(tg.grad(total)(x), np.sin(x) + x * np.cos(x))
+
+
+def test_a_loaded_function_changes_argument_lists_as_the_original():
+    @tg.to_static
+    def record(history, x):
+        history.append(x * 2)
+        history[0] = history[0] + 1
+        return history
+
+    cf = record.concrete([np.ones(2)], np.ones(2))
+    loaded = tg.export.loads(tg.export.saves(cf))
+    expected, actual = [np.ones(2)], [np.ones(2)]
+    record.python_function(expected, np.ones(2))
+    result = loaded(actual, np.ones(2))
+    assert result is actual and len(actual) == 2
+    for a, b in zip(actual, expected):
+        np.testing.assert_array_equal(a, b)

@@ -32,7 +32,11 @@ def built_of(cf: concrete.ConcreteFunction) -> build_graph.BuiltGraph:
     if cf.built is None or cf.graph is None:
         raise errors.InternalError("a concrete function without a graph reached export")
     return build_graph.BuiltGraph(
-        cf.graph, cf.built.out_tree, cf.built.out_slots, cf.built.write_backs
+        cf.graph,
+        cf.built.out_tree,
+        cf.built.out_slots,
+        cf.built.write_backs,
+        container_writes=cf.built.container_writes,
     )
 
 
@@ -124,6 +128,15 @@ def write_signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -
     result: dict[str, Any] = {"tree": _tree(built.out_tree, encoder), "slots": results}
     if built.write_backs:
         result["write_backs"] = [list(pair) for pair in built.write_backs]
+    if built.container_writes:
+        result["container_writes"] = [
+            {
+                "path": _path(write.target, encoder),
+                "tree": _tree(write.tree, encoder),
+                "slots": [_result_slot(s, encoder) for s in write.slots],
+            }
+            for write in built.container_writes
+        ]
     kinds = [
         {"layout": layout, "array0d": array0d, "twin": twin}
         for layout, array0d, twin in zip(sig.input_layouts, sig.input_array0d, sig.input_twins)
@@ -145,6 +158,8 @@ def _result_slot(slot: Any, encoder: values.Encoder) -> Any:
         return {"copy": slot.index}
     if isinstance(slot, build_graph.Fresh):
         return {"fresh": encoder.encode(slot.value)}
+    if isinstance(slot, build_graph.ArgContainer):
+        return {"argument": _path(slot, encoder)}
     if isinstance(slot, build_graph.AliasOut):
         steps = [
             {
@@ -172,7 +187,9 @@ def read_signature(
     graph = reader.graph(fields["graph"])
     tree = _read_tree(fields["arguments"], decoder)
     slots = _read_slots(fields["slots"], decoder, len(graph.inputs))
-    result = schema.expect_dict(fields["result"], "result", {"tree", "slots"}, {"write_backs"})
+    result = schema.expect_dict(
+        fields["result"], "result", {"tree", "slots"}, {"write_backs", "container_writes"}
+    )
     out_tree = _read_tree(result["tree"], decoder)
     out_slots = _read_slots(result["slots"], decoder, len(graph.outputs))
     if len(slots) != tree.num_leaves or len(out_slots) != out_tree.num_leaves:
@@ -180,7 +197,12 @@ def read_signature(
     write_backs = _read_write_backs(result.get("write_backs", []), graph)
     sig = _rebuild_signature(tree, slots, [v.type for v in graph.inputs], fn_signature, input_spec)
     sig = _read_input_kinds(fields["inputs"], sig)
-    return sig, build_graph.BuiltGraph(graph, out_tree, tuple(out_slots), write_backs)
+    container_writes = _read_container_writes(
+        result.get("container_writes", []), decoder, len(graph.outputs)
+    )
+    return sig, build_graph.BuiltGraph(
+        graph, out_tree, tuple(out_slots), write_backs, container_writes=container_writes
+    )
 
 
 def _read_input_kinds(form: Any, sig: signature.Signature) -> signature.Signature:
@@ -202,6 +224,34 @@ def _read_input_kinds(form: Any, sig: signature.Signature) -> signature.Signatur
         array0d.append(is_0d)
         twins.append(twin)
     return sig.with_input_kinds(layouts, array0d, twins)
+
+
+def _path(ref: build_graph.ArgContainer, encoder: values.Encoder) -> list[Any]:
+    encoder.context = ("the path of an argument list or dict", None)
+    return [encoder.encode(key) for key in ref.path]
+
+
+def _read_path(form: Any, decoder: values.Decoder) -> build_graph.ArgContainer:
+    keys = tuple(decoder.decode(k) for k in schema.expect_list(form, "argument path"))
+    if len(keys) < 2 or keys[0] not in (0, 1) or not all(type(k) in (int, str) for k in keys):
+        raise errors.LoadError(f"argument path {keys!r:.60} does not lead into the arguments")
+    return build_graph.ArgContainer(keys)
+
+
+def _read_container_writes(
+    form: Any, decoder: values.Decoder, count: int
+) -> tuple[build_graph.ContainerWrite, ...]:
+    writes = []
+    for item in schema.expect_list(form, "container_writes"):
+        fields = schema.expect_dict(item, "container write", {"path", "tree", "slots"})
+        tree = _read_tree(fields["tree"], decoder)
+        slots = _read_slots(fields["slots"], decoder, count)
+        if len(slots) != tree.num_leaves:
+            raise errors.LoadError("a container write's slots do not match its tree")
+        writes.append(
+            build_graph.ContainerWrite(_read_path(fields["path"], decoder), tree, tuple(slots))
+        )
+    return tuple(writes)
 
 
 def _read_write_backs(form: Any, graph: Any) -> tuple[tuple[int, int], ...]:
@@ -233,6 +283,8 @@ def _read_slots(form: Any, decoder: values.Decoder, count: int) -> list[Any]:
             slots.append(build_graph.Fresh(decoder.decode(item["fresh"])))
         elif type(item) is dict and "alias" in item:
             slots.append(_read_alias(item, decoder, count))
+        elif type(item) is dict and item.keys() == {"argument"}:
+            slots.append(_read_path(item["argument"], decoder))
         else:
             fields = schema.expect_dict(item, "static slot", {"static"})
             slots.append(signature.Static(decoder.decode(fields["static"])))

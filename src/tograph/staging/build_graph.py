@@ -27,7 +27,7 @@ from tograph import errors
 from tograph.ir import core, pytree
 from tograph.staging import carried
 from tograph.trace import builder as builder_mod
-from tograph.trace import functional, signature, tensor
+from tograph.trace import containers, functional, signature, tensor
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,31 +85,73 @@ class Copy:
 
 
 @dataclasses.dataclass(frozen=True)
+class ArgContainer:
+    """A list or dict among the call's arguments: the caller's very object, found by the keys
+    ``path`` from ``(args, kwargs)`` (the arguments bound to the parameters, defaults filled)."""
+
+    path: tuple[Any, ...]
+
+    def resolve(self, arguments: Any) -> Any:
+        for key in self.path:
+            arguments = arguments[key]
+        return arguments
+
+
+@dataclasses.dataclass(frozen=True)
+class ContainerWrite:
+    """A list or dict of the arguments that the function changes in place (``append``,
+    ``d[k] = v``...): after the graph runs, the caller's container is given the contents the
+    function left in it, a tree of result slots."""
+
+    target: ArgContainer
+    tree: pytree.TreeDef
+    slots: tuple[Any, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class BuiltGraph:
     """A graph plus the recipe to turn its outputs into the function's Python result."""
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh or AliasOut
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
+    # ArgContainer
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
     # graph output indices whose arrays may share memory with an argument at run time
     check_outputs: frozenset[int] = frozenset()
+    # argument lists and dicts changed in place, given their new contents after a call
+    container_writes: tuple[ContainerWrite, ...] = ()
 
     @property
     def plain(self) -> bool:
         """Whether the result is the graph's outputs alone (no write-back, alias or copy)."""
         return (
-            not self.write_backs
+            not self.writes_arguments
             and not self.check_outputs
             and all(isinstance(s, (int, signature.Static)) for s in self.out_slots)
         )
 
     @property
+    def writes_arguments(self) -> bool:
+        """Whether a call writes into argument arrays, lists or dicts."""
+        return bool(self.write_backs or self.container_writes)
+
+    @property
+    def needs_arguments(self) -> bool:
+        """Whether the result needs the call's arguments themselves (``unflatten``'s
+        ``arguments``): it holds or changes an argument list or dict."""
+        return bool(self.container_writes) or any(
+            isinstance(s, ArgContainer) for s in self.out_slots
+        )
+
+    @property
     def keeps_arguments(self) -> bool:
         """Whether a call neither writes into its arguments nor returns one or a view of one."""
-        return not self.write_backs and not any(isinstance(s, AliasOut) for s in self.out_slots)
+        return not self.writes_arguments and not any(
+            isinstance(s, (AliasOut, ArgContainer)) for s in self.out_slots
+        )
 
     def checking(self, graph: core.Graph) -> BuiltGraph:
         """This recipe for ``graph`` (the optimised graph): its outputs that may share memory
@@ -136,16 +178,34 @@ class BuiltGraph:
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
         outputs.extend(graph.outputs[index] for _, index in self.write_backs)
+        for write in self.container_writes:
+            outputs.extend(graph.outputs[s] for s in write.slots if isinstance(s, int))
         return graph.replace(eqns=tuple(eqns), outputs=tuple(outputs))
 
-    def unflatten(self, outputs: Sequence[Any], inputs: Sequence[Any] = ()) -> Any:
-        """The Python result from the graph's outputs, after writing back into ``inputs``."""
+    def unflatten(
+        self, outputs: Sequence[Any], inputs: Sequence[Any] = (), arguments: Any = None
+    ) -> Any:
+        """The Python result from the graph's outputs, after writing back into ``inputs`` (the
+        argument arrays) and into the argument lists and dicts (``arguments``: the call's
+        ``(args, kwargs)`` bound to the parameters, needed when ``needs_arguments``)."""
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
-        leaves = [self._leaf(s, outputs, inputs) for s in self.out_slots]
+        for write in self.container_writes:
+            contents = write.tree.unflatten(
+                [self._leaf(s, outputs, inputs, arguments) for s in write.slots]
+            )
+            target = write.target.resolve(arguments)
+            if isinstance(target, dict):
+                target.clear()
+                target.update(contents)
+            else:
+                target[:] = contents
+        leaves = [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
         return self.out_tree.unflatten(leaves)
 
-    def _leaf(self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any]) -> Any:
+    def _leaf(
+        self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any], arguments: Any = None
+    ) -> Any:
         if isinstance(slot, int):
             value = outputs[slot]
             if slot in self.check_outputs and _shares_memory(value, inputs):
@@ -158,6 +218,8 @@ class BuiltGraph:
         if isinstance(slot, Copy):
             value = outputs[slot.index]
             return value.copy() if isinstance(value, np.ndarray) else value
+        if isinstance(slot, ArgContainer):
+            return slot.resolve(arguments)
         return slot.value
 
 
@@ -190,13 +252,70 @@ def build_graph(
     with builder.active():
         inputs = _inputs(builder, sig)
         args, kwargs = sig.rebuild(inputs)
+        containers = _ArgContainers((args, kwargs))
         result = lowered(*args, **kwargs)
-        leaves, out_tree = pytree.flatten(result)
+        leaves, out_tree = pytree.flatten(result, containers.known)
         outputs: list[Any] = []
-        slots = [_result_slot(leaf, inputs, outputs, outside) for leaf in leaves]
+
+        def slot_of(leaf: Any) -> Any:
+            found = containers.ref(leaf)
+            return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
+
+        slots = [slot_of(leaf) for leaf in leaves]
         write_backs = _write_backs(inputs, builder.inputs, outputs)
+        container_writes = [
+            ContainerWrite(ref, tree, tuple(slot_of(leaf) for leaf in contents))
+            for ref, tree, contents in containers.changed()
+        ]
         graph = builder.finish(outputs)
-    return BuiltGraph(graph, out_tree, tuple(slots), tuple(write_backs))
+    return BuiltGraph(
+        graph,
+        out_tree,
+        tuple(slots),
+        tuple(write_backs),
+        container_writes=tuple(container_writes),
+    )
+
+
+class _ArgContainers:
+    """The lists and dicts among the arguments the lowered function is given (copies of the
+    caller's, holding tensors), with their contents before it runs: those it changes in place
+    are written back into the caller's containers, and one it returns is the caller's."""
+
+    def __init__(self, arguments: tuple[Any, Any]):
+        self.paths: dict[int, tuple[Any, ...]] = {}
+        self.before: list[tuple[Any, Any]] = []
+        for path, node in pytree.nodes(arguments):
+            if len(path) >= 2 and type(node) in (list, dict):
+                containers.register(node)
+                self.paths[id(node)] = path
+                self.before.append((node, dict(node) if type(node) is dict else list(node)))
+
+    def known(self, value: Any) -> bool:
+        return id(value) in self.paths
+
+    def ref(self, value: Any) -> ArgContainer | None:
+        path = self.paths.get(id(value))
+        return None if path is None else ArgContainer(path)
+
+    def changed(self) -> list[tuple[ArgContainer, pytree.TreeDef, list[Any]]]:
+        """Each container whose contents changed: its reference, and its contents' structure
+        and leaves (the argument containers among them left as leaves)."""
+        found = []
+        for node, before in self.before:
+            if not _same_contents(node, before):
+                leaves, tree = pytree.flatten(
+                    dict(node) if type(node) is dict else list(node), self.known
+                )
+                found.append((ArgContainer(self.paths[id(node)]), tree, leaves))
+        return found
+
+
+def _same_contents(node: Any, before: Any) -> bool:
+    """Whether a list or dict holds the very objects it held before, in the same order."""
+    if type(node) is dict:
+        return list(node) == list(before) and all(node[k] is before[k] for k in node)
+    return len(node) == len(before) and all(a is b for a, b in zip(node, before))
 
 
 def _inputs(builder: builder_mod.GraphBuilder, sig: signature.Signature) -> list[Any]:
