@@ -12,6 +12,7 @@ import html
 import inspect
 import io
 import sys
+import types
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -124,6 +125,18 @@ class ConcreteFunction:
         them in place)."""
         return self._recipe is not None and self._recipe.writes_arguments
 
+    def guard_inputs(self, root: Any) -> list[Any] | None:
+        """The graph inputs this function reads from the objects of a call (``root`` is its
+        ``(args, kwargs, bound)``), or None when the objects are not as they were when traced
+        (another graph is needed)."""
+        found: list[Any] = []
+        for read in self._recipe.reads if self._recipe is not None else ():
+            got = read.inputs(root)
+            if got is None:
+                return None
+            found.extend(got)
+        return found
+
     def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
 
@@ -153,11 +166,14 @@ class ConcreteFunction:
         sys.stdout.write(held.getvalue())
         return recipe.unflatten(outputs, tensors, arguments)
 
-    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
         """The call's arguments bound to the parameters (defaults filled in), as the signature
-        saw them: where the argument lists and dicts the result refers to are found."""
+        saw them, and the object a bound method has: where the lists, dicts and objects the
+        result refers to or changes are found."""
         bound_args, bound_kwargs, _ = signature.bind(self._fn_signature, args, kwargs)
-        return bound_args, bound_kwargs
+        fn = self._owner.python_function
+        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        return bound_args, bound_kwargs, bound
 
     @functools.cached_property
     def _fn_signature(self) -> inspect.Signature:

@@ -579,3 +579,22 @@ def test_a_second_name_for_a_changed_container_is_marked_shared():
             return a, d
         """,
     )
+
+
+def test_attributes_of_outside_objects_are_set_through_the_runtime():
+    expect(
+        """
+        def f(self, x):
+            self.m = x
+            table.count = 1
+            table.total += x
+            return x
+        """,
+        """
+        def f(self, x):
+            self.m = x
+            _t.setattr_outside(table, 'count', 1)
+            _t.setattr_outside(table, 'total', None)
+            return x
+        """,
+    )

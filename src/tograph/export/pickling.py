@@ -66,7 +66,7 @@ def _rebuild_static(
         for cf in serialize.loads(graphs).concrete_functions:
             built = signatures.built_of(cf)
             rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built)
-            static._cache[cf.signature.key] = rebuilt  # noqa: SLF001 - traced already, elsewhere
+            static._add(rebuilt)  # noqa: SLF001 - traced already, elsewhere
     return static
 
 

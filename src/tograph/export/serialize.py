@@ -117,7 +117,8 @@ class LoadedFunction(api.StaticFunction):
         self._saved = [
             concrete.ConcreteFunction.from_graph(self, sig, built) for sig, built in entries
         ]
-        self._cache.update((cf.signature.key, cf) for cf in self._saved)
+        for cf in self._saved:
+            self._add(cf)
 
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:

@@ -111,6 +111,12 @@ def read_input_spec(form: Any) -> tuple[Any, ...] | None:
 def write_signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -> dict[str, Any]:
     """The form of one signature: argument tree and slots, graph, result tree and slots."""
     sig, built = cf.signature, built_of(cf)
+    if cf.built is not None and (cf.built.reads or cf.built.attr_writes):
+        raise errors.ExportError(
+            f"{getattr(cf.owner, '__name__', 'the function')} reads or sets attributes of objects "
+            f"given to it ({describe(sig)}): a saved graph holds arrays, not objects",
+            hint="pass the arrays themselves as arguments",
+        )
     encoder = writer.encoder
     names = iter(_leaf_labels(sig))
     slots: list[Any] = []
@@ -158,7 +164,7 @@ def _result_slot(slot: Any, encoder: values.Encoder) -> Any:
         return {"copy": slot.index}
     if isinstance(slot, build_graph.Fresh):
         return {"fresh": encoder.encode(slot.value)}
-    if isinstance(slot, build_graph.ArgContainer):
+    if isinstance(slot, build_graph.ArgRef):
         return {"argument": _path(slot, encoder)}
     if isinstance(slot, build_graph.AliasOut):
         steps = [
@@ -226,16 +232,18 @@ def _read_input_kinds(form: Any, sig: signature.Signature) -> signature.Signatur
     return sig.with_input_kinds(layouts, array0d, twins)
 
 
-def _path(ref: build_graph.ArgContainer, encoder: values.Encoder) -> list[Any]:
+def _path(ref: build_graph.ArgRef, encoder: values.Encoder) -> list[Any]:
     encoder.context = ("the path of an argument list or dict", None)
+    if not all(type(key) in (int, str) for key in ref.path):
+        raise errors.ExportError("a saved graph holds arrays, lists and dicts, not objects")
     return [encoder.encode(key) for key in ref.path]
 
 
-def _read_path(form: Any, decoder: values.Decoder) -> build_graph.ArgContainer:
+def _read_path(form: Any, decoder: values.Decoder) -> build_graph.ArgRef:
     keys = tuple(decoder.decode(k) for k in schema.expect_list(form, "argument path"))
     if len(keys) < 2 or keys[0] not in (0, 1) or not all(type(k) in (int, str) for k in keys):
         raise errors.LoadError(f"argument path {keys!r:.60} does not lead into the arguments")
-    return build_graph.ArgContainer(keys)
+    return build_graph.ArgRef(keys)
 
 
 def _read_container_writes(

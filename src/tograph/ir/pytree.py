@@ -37,6 +37,15 @@ class TreeDef:
             for path in child.paths(f"{root}[{label(key)}]")
         ]
 
+    def key_paths(self) -> list[tuple[Any, ...]]:
+        """The keys (indices and dict keys) leading to each leaf, in order."""
+        if self.kind is None:
+            return [()]
+        keys = self.meta if self.kind is dict else range(len(self.children))
+        return [
+            (key, *rest) for key, child in zip(keys, self.children) for rest in child.key_paths()
+        ]
+
     @property
     def num_leaves(self) -> int:
         return 1 if self.kind is None else sum(c.num_leaves for c in self.children)

@@ -260,6 +260,8 @@ class _Canonicalize(gast.NodeTransformer):
             node.value = _rt_call("shared", [node.value], node)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             return self._item_store(node.targets[0], node.value, node)
+        if len(node.targets) == 1 and self._outside_attribute(node.targets[0]):
+            return self._attribute_store(node.targets[0], node.value, node)
         if len(node.targets) == 1 and not _unpacks_into_items(node.targets[0]):
             return node
         return self._unpack(node.targets, node.value, node)
@@ -293,6 +295,18 @@ class _Canonicalize(gast.NodeTransformer):
         kind = "setitem" if local else "setitem_outside"
         write = _rt_call(kind, [_as_load(target.value), target.slice, value], origin)
         return stmts + [self._rebind(target, write, local, origin)]
+
+    def _outside_attribute(self, target: Any) -> bool:
+        """Whether ``target`` is an attribute of a value from outside the function."""
+        return isinstance(target, gast.Attribute) and not self._is_local(target)
+
+    def _attribute_store(self, target: gast.Attribute, value: Any, origin: Any) -> Any:
+        """``obj.name = value`` for an ``obj`` from outside the function (a global, a closure
+        variable) as ``_t.setattr_outside(obj, 'name', value)``, which falls back: the object
+        would be changed once, while the graph is built, instead of on every call."""
+        name = gast.Constant(value=target.attr, kind=None)
+        call = _rt_call("setattr_outside", [_as_load(target.value), name, value], origin)
+        return templates.set_location(gast.Expr(value=call), origin)
 
     def _unpack(self, targets: list[Any], value: Any, origin: Any) -> list[Any]:
         """``x[i], x[j] = v`` (or ``a = x[i] = v``) as ``tmp = v`` then one assignment per
@@ -336,6 +350,10 @@ class _Canonicalize(gast.NodeTransformer):
             call = _rt_call("iop", [op, _as_load(node.target), node.value], node)
             assign = gast.Assign(targets=[node.target], value=call, type_comment=None)
             return templates.set_location(assign, node)
+        if self._outside_attribute(node.target):
+            # refused before anything is computed: ``+=`` on a list would extend it already
+            nothing = gast.Constant(value=None, kind=None)
+            return self._attribute_store(node.target, nothing, node)
         if not isinstance(node.target, gast.Subscript):
             return node
         target = node.target

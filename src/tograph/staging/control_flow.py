@@ -156,9 +156,10 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
             functional.freeze(value, _AMBIGUOUS.format(path))
 
 
-def _cell_name(storage: functional.Storage) -> str:
-    hint = storage.current.graph_var.hint
-    return f"{hint or 'array'} (written in place)"
+def _cell_name(cell: Any) -> str:
+    """How messages and graph names call a cell: an array written in place (a ``Storage``) or
+    an object's attribute (``objects.Cell``)."""
+    return str(cell.label)
 
 
 def _results(trace: _Trace, names: Sequence[str]) -> carried.Flat:
@@ -451,7 +452,7 @@ def _with_cells(
 
     def load(values: Sequence[Any]) -> None:
         for storage, value in zip(cells, values):
-            storage.set(value.plain())
+            storage.load(value)
 
     def test(*values: Any) -> Any:
         load(values[count:])

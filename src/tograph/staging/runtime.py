@@ -322,12 +322,27 @@ def list_append(target: Any, value: Any) -> Any:
     return target
 
 
+def setattr_outside(owner: Any, name: str, value: Any) -> None:
+    """``owner.name = value`` for an ``owner`` from outside the function (a global, a closure
+    variable): it would be set once, while the graph is built, instead of on every call, so the
+    compiler falls back."""
+    raise errors.UnsupportedError(
+        f"assignment to attribute '{name}' of a {type(owner).__name__} from outside the function "
+        "(a global or a closure variable), state that outlives the call",
+        loc=origin.current_location(),
+        construct="write to state outside the function",
+    )
+
+
 def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     """``owner.name(*args)``, a method that changes a list, dict or set in place, called on a
     value from outside the function (a global, a closure variable, an attribute): such a
     container would be changed once, while the graph is built, instead of on every call, so
-    the compiler falls back. Other owners (a tensor's ``sort``) are called as usual."""
-    if isinstance(owner, (list, dict, set, collections.deque)):
+    the compiler falls back. Other owners (a tensor's ``sort``), and the copies of the lists and
+    dicts of arguments and attributes (``trace.containers``), are called as usual."""
+    if isinstance(owner, (list, dict, set, collections.deque)) and not containers.is_registered(
+        owner
+    ):
         raise errors.UnsupportedError(
             f"{name}() changes a {type(owner).__name__} from outside the function (a global, a "
             "closure variable or an attribute), state that outlives the call",

@@ -70,7 +70,9 @@ class TensorSpec:
         return types.TensorType(dtype, self.shape)
 
 
-def _static_key(value: Any) -> Any:
+def static_key(value: Any) -> Any:
+    """What identifies a static value in a cache key: numbers by type and bits, hashable
+    values by equality, others by identity."""
     if isinstance(value, float):
         return (float, value.hex())
     if isinstance(value, complex):
@@ -190,7 +192,7 @@ def make_signature(
             tensors.append(leaf)
         else:
             slots.append(Static(leaf))
-            key.append(_static_key(leaf))
+            key.append(static_key(leaf))
     sig = Signature(
         (tree, tuple(key)),
         tree,
