@@ -191,11 +191,21 @@ class BuiltGraph:
         return graph.replace(eqns=tuple(eqns), outputs=tuple(outputs))
 
     def unflatten(
-        self, outputs: Sequence[Any], inputs: Sequence[Any] = (), arguments: Any = None
+        self,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any] = (),
+        arguments: Any = None,
+        values_only: bool = False,
     ) -> Any:
         """The Python result from the graph's outputs, after writing back into ``inputs`` (the
-        argument arrays) and into the argument lists and dicts (``arguments``: the call's
-        ``(args, kwargs)`` bound to the parameters, needed when ``needs_arguments``)."""
+        argument arrays) and into the argument lists, dicts and objects (``arguments``: the
+        call's ``(args, kwargs, bound)``, needed when ``needs_arguments``). With
+        ``values_only`` nothing is written: a graph inlined in another trace or run on a tape
+        for a gradient takes its arguments as values."""
+        if values_only:
+            return self.out_tree.unflatten(
+                [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+            )
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
         targets = [w.target.resolve(arguments) for w in self.container_writes]
