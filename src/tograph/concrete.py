@@ -1,7 +1,8 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly). A call
+whose tensors include dask arrays runs the same graph on the Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen
+from tograph.backend import codegen, dask_exec
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -53,6 +54,7 @@ class ConcreteFunction:
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
+        self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
@@ -136,6 +138,8 @@ class ConcreteFunction:
                 warning, self.pending_warning = self.pending_warning, None
                 warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
             return result
+        if dask_exec.takes(tensors):
+            return self._run_dask(self._recipe, tensors, args, kwargs)
         if not self._recipe.write_backs:
             return self._recipe.unflatten(self._run(*tensors), tensors)
         if _overlapping(tensors, self.signature.input_twins):
@@ -148,6 +152,28 @@ class ConcreteFunction:
             return self._owner.python_function(*args, **kwargs)
         sys.stdout.write(held.getvalue())
         return self._recipe.unflatten(outputs, tensors)
+
+    def _run_dask(
+        self,
+        recipe: build_graph.BuiltGraph,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """Runs the pure graph on dask arrays with the Dask backend (``backend.dask_exec``): the
+        result's arrays are lazy dask arrays. A graph that writes into its arguments runs
+        eagerly instead, with a warning: the backend writes into no dask array."""
+        if recipe.write_backs:
+            warnings.warn(
+                f"{self._owner.__name__} runs eagerly on dask arrays: it writes into an "
+                "argument in place, which the dask backend does not do",
+                errors.FallbackWarning,
+                stacklevel=4,
+            )
+            return self._owner.python_function(*args, **kwargs)
+        if self._functional is None:
+            self._functional = recipe.functional_graph()
+        return recipe.unflatten_functional(dask_exec.execute(self._functional, *tensors))
 
     def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
         """Runs the graph on the call's tensor leaves, already in signature order; None when a
