@@ -111,8 +111,8 @@ def map_futures(
     ]
 
 
-def _pick(results: list[Any], k: int) -> Any:
-    return results[k]
+def _pick(results: worker.Results, k: int) -> Any:
+    return results.values[k]
 
 
 def _run(client: Any, fn: Any, calls: list[tuple[Any, ...]], batch: int | None, show: Any) -> Any:
@@ -127,7 +127,7 @@ def _run(client: Any, fn: Any, calls: list[tuple[Any, ...]], batch: int | None, 
             if future.status == "error":
                 raise future.exception()
             bar.advance(counts[future.key])
-        return [result for part in client.gather(futures) for result in part]
+        return [result for part in client.gather(futures) for result in part.values]
     finally:
         bar.close()
         client.cancel([f for f in futures if not f.done()])
@@ -137,7 +137,7 @@ def _submit(
     client: Any, fn: Any, calls: list[tuple[Any, ...]], size: int, single: bool = False
 ) -> list[Any]:
     """One task per batch of ``size`` calls, each depending on the task that holds ``fn``; each
-    task's result is the list of its calls' results, or with ``single`` its one call's result."""
+    task's result is its calls' results (``worker.Results``), or with ``single`` its one call's."""
     shipped = _ship(client, fn, calls[0])
     run = _run_single if single else worker.run_batch
     tag = f"{getattr(fn, '__name__', 'f')}-map-{uuid.uuid4().hex[:12]}"

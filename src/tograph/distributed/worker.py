@@ -68,13 +68,30 @@ def load_function(payload: bytes) -> Shipped:
     return Shipped(payload)
 
 
-def run_batch(shipped: Shipped, start: int, calls: Sequence[tuple[Any, ...]]) -> list[Any]:
+class Results:
+    """A batch's results, in order. It pickles as one blob: Dask would serialize a list item by
+    item, which for thousands of small results costs far more than the calls themselves."""
+
+    def __init__(self, values: list[Any]):
+        self.values = values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        import cloudpickle  # a result's class may exist only in this process (a loaded namedtuple)
+
+        return _unpickled_results, (cloudpickle.dumps(self.values),)
+
+
+def _unpickled_results(blob: bytes) -> Results:
+    return Results(pickle.loads(blob))  # noqa: S301 - results of the caller's own function
+
+
+def run_batch(shipped: Shipped, start: int, calls: Sequence[tuple[Any, ...]]) -> Results:
     """The shipped function called on each call, whose items are numbered from ``start``.
 
     Raises:
       MapError: a call raised; it names the item and the user's line.
     """
-    return [run_call(shipped.fn, start + k, call) for k, call in enumerate(calls)]
+    return Results([run_call(shipped.fn, start + k, call) for k, call in enumerate(calls)])
 
 
 def run_call(fn: Any, index: int, call: tuple[Any, ...]) -> Any:
