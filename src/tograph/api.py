@@ -13,7 +13,7 @@ import functools
 import inspect
 import types
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -141,6 +141,30 @@ class StaticFunction:
         """Every concrete function traced so far, oldest first."""
         return [cf for found in self._cache.values() for cf in found]
 
+    def map(
+        self,
+        iterable: Iterable[Any],
+        *,
+        client: Any = None,
+        batch: int | None = None,
+        progress: bool | None = None,
+    ) -> list[Any]:
+        """This function called on every item of ``iterable`` (a tuple is the positional
+        arguments, anything else the one argument) on a ``dask.distributed`` cluster: the given
+        ``client``'s, or a ``LocalCluster`` started and closed for the call. Returns the results
+        in order, equal to local calls'. ``tograph.distributed.map_calls`` has the details.
+        """
+        return _distributed().map_calls(
+            self, iterable, client=client, batch=batch, progress=progress
+        )
+
+    def map_futures(
+        self, iterable: Iterable[Any], *, client: Any = None, batch: int | None = None
+    ) -> list[Any]:
+        """As ``map``, without waiting: one ``distributed.Future`` per item, in order, on
+        ``client`` (by default the current one). See ``tograph.distributed.map_futures``."""
+        return _distributed().map_futures(self, iterable, client=client, batch=batch)
+
     @property
     def code(self) -> str | None:
         """The generated source of the most recent concrete function."""
@@ -233,6 +257,22 @@ class StaticFunction:
                 errors.RetracingWarning,
                 stacklevel=5,
             )
+
+
+# tograph.distributed, which sits above this layer, installs itself here when tograph is imported.
+_DISTRIBUTED: Any = None
+
+
+def set_distributed(module: Any) -> None:
+    """Installs what ``StaticFunction.map`` and ``map_futures`` call (``tograph.distributed``)."""
+    global _DISTRIBUTED
+    _DISTRIBUTED = module
+
+
+def _distributed() -> Any:
+    if _DISTRIBUTED is None:
+        raise errors.InternalError("tograph.distributed did not install itself")
+    return _DISTRIBUTED
 
 
 def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> frozenset[int]:

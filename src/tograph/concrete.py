@@ -1,7 +1,8 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly). A call
+whose tensors include dask arrays runs the same graph on the Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen
+from tograph.backend import codegen, dask_exec
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -55,6 +56,7 @@ class ConcreteFunction:
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
+        self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
@@ -151,6 +153,8 @@ class ConcreteFunction:
                 warning, self.pending_warning = self.pending_warning, None
                 warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
             return result
+        if dask_exec.takes(tensors):
+            return self._run_dask(self._recipe, tensors, args, kwargs)
         recipe = self._recipe
         arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
         if not recipe.writes_arguments:
@@ -178,6 +182,28 @@ class ConcreteFunction:
     @functools.cached_property
     def _fn_signature(self) -> inspect.Signature:
         return inspect.signature(self._owner.python_function)
+
+    def _run_dask(
+        self,
+        recipe: build_graph.BuiltGraph,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """Runs the pure graph on dask arrays with the Dask backend (``backend.dask_exec``): the
+        result's arrays are lazy dask arrays. A graph that writes into its arguments runs
+        eagerly instead, with a warning: the backend writes into no dask array."""
+        if recipe.writes_arguments or recipe.needs_arguments:
+            warnings.warn(
+                f"{self._owner.__name__} runs eagerly on dask arrays: it changes or returns "
+                "its arguments in place, which the dask backend does not do",
+                errors.FallbackWarning,
+                stacklevel=4,
+            )
+            return self._owner.python_function(*args, **kwargs)
+        if self._functional is None:
+            self._functional = recipe.functional_graph()
+        return recipe.unflatten_functional(dask_exec.execute(self._functional, *tensors))
 
     def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
         """Runs the graph on the call's tensor leaves, already in signature order; None when a

@@ -190,6 +190,20 @@ class BuiltGraph:
             outputs.extend(graph.outputs[s] for s in attr.slots if isinstance(s, int))
         return graph.replace(eqns=tuple(eqns), outputs=tuple(outputs))
 
+    def unflatten_functional(self, outputs: Sequence[Any]) -> Any:
+        """The Python result from the outputs of ``functional_graph()`` (arguments written in
+        place are not written back: the caller decides what to do with their final values)."""
+        values = iter(outputs)
+        leaves = []
+        for slot in self.out_slots:
+            if isinstance(slot, signature.Static):
+                leaves.append(slot.value)
+            elif isinstance(slot, Fresh):
+                leaves.append(slot.value.copy())
+            else:
+                leaves.append(next(values))
+        return self.out_tree.unflatten(leaves)
+
     def unflatten(
         self,
         outputs: Sequence[Any],
