@@ -2,9 +2,11 @@
 
 Stage: optimize. Input: a graph from graph building. Output: an equivalent graph with the same
 input and output types. ``dce`` drops dead equations, ``cse`` reuses identical computations,
-``fold`` computes equations on constants at compile time, ``manager.run_passes`` iterates them to
-a fixed point. Every pass recurses into nested graphs (which are closed: graph building turns the
-outer values they use into explicit inputs), never removes, merges or folds an equation with
+``fold`` computes equations on constants at compile time, ``licm`` moves total equations out of
+loops and shared ones out of branches (``totality`` says which equations are total: they can
+neither raise nor warn), ``manager.run_passes`` iterates them to a fixed point. Every pass
+recurses into nested graphs (which are closed: graph building turns the outer values they use
+into explicit inputs), never removes, merges or folds an equation with
 effects, and leaves tensor lists to DCE alone (list values are used once; see ``ops.lists``).
 A pass that changes nothing returns the very same graph object.
 """

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 from tograph import errors
 from tograph.ir import check, core
-from tograph.passes import Pass, PassResult, cse, dce, fold
+from tograph.passes import Pass, PassResult, cse, dce, fold, licm
 
 DEFAULT_PASSES: tuple[Pass, ...] = (
     fold.fold_constants,
     cse.eliminate_common_subexpressions,
+    licm.hoist_loop_invariants,
     dce.eliminate_dead_code,
 )
 
