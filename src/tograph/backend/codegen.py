@@ -42,8 +42,10 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
+from tograph.backend import fusion, memory
 from tograph.ir import core, types
 from tograph.ops import control
+from tograph.ops import elementwise as ew
 
 _INDENT = "    "
 _CACHE_SIZE = 512
@@ -60,24 +62,45 @@ class _Compiled:
     filename: str
 
 
-_CACHE: dict[int, tuple[core.Graph, _Compiled]] = {}
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """How graphs are compiled: ``fuse`` runs large elementwise runs in chunks (``fusion``),
+    ``reuse`` writes elementwise results into dead buffers (``memory``); ``c_inputs`` says which
+    inputs of the top-level graph are C-contiguous arrays, which lets both act on values made
+    from them."""
+
+    fuse: bool = True
+    reuse: bool = True
+    c_inputs: tuple[bool, ...] = ()  # per graph input: known C-contiguous (the signature's)
 
 
-def compile_graph(graph: core.Graph) -> Callable[..., tuple[Any, ...]]:
+DEFAULT = Options()
+_CACHE: dict[tuple[int, Options], tuple[core.Graph, _Compiled]] = {}
+
+
+def compile_graph(graph: core.Graph, options: Options = DEFAULT) -> Callable[..., tuple[Any, ...]]:
     """The Python function running ``graph``, compiled on first use and cached per graph object.
 
     Args:
       graph: the graph to run.
+      options: fusion and buffer reuse (both on by default; results are the same either way).
 
     Returns:
       ``f(*input_values)`` returning the tuple of output values.
     """
-    return _compiled(graph).fn
+    return _compiled(graph, options).fn
 
 
-def source_of(graph: core.Graph) -> str:
+def source_of(graph: core.Graph, options: Options = DEFAULT) -> str:
     """The generated Python source of ``graph`` (see module docstring)."""
-    return _compiled(graph).source
+    return _compiled(graph, options).source
+
+
+def memory_plan(graph: core.Graph, options: Options = DEFAULT) -> memory.Plan:
+    """The memory plan of ``graph``'s top level as compiled with ``options`` (``memory``)."""
+    fresh = memory.c_contiguous(graph, options.c_inputs)
+    regions = fusion.find_regions(graph, fresh) if options.fuse else []
+    return memory.plan(graph, regions, fresh, reuse=options.reuse)
 
 
 def execute(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
@@ -120,15 +143,15 @@ def _error_class(original: type[Exception]) -> type[errors.GraphRuntimeError]:
     return cls
 
 
-def _compiled(graph: core.Graph) -> _Compiled:
-    entry = _CACHE.get(id(graph))
+def _compiled(graph: core.Graph, options: Options = DEFAULT) -> _Compiled:
+    entry = _CACHE.get((id(graph), options))
     if entry is not None:
         return entry[1]
-    compiled = _Writer(graph).compile()
+    compiled = _Writer(graph, options).compile()
     if len(_CACHE) >= _CACHE_SIZE:
         _, old = _CACHE.pop(next(iter(_CACHE)))
         linecache.cache.pop(old.filename, None)
-    _CACHE[id(graph)] = (graph, compiled)
+    _CACHE[(id(graph), options)] = (graph, compiled)
     return compiled
 
 
@@ -153,8 +176,10 @@ class _Failure:
 class _Writer:
     """Writes and compiles the function of one graph; the ``EmitContext`` that primitives see."""
 
-    def __init__(self, graph: core.Graph):
+    def __init__(self, graph: core.Graph, options: Options = DEFAULT):
         self.graph = graph
+        self.options = options
+        self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self.namer = core.Namer()
         core.print_lines(graph, namer=self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
@@ -200,29 +225,82 @@ class _Writer:
         self.lines.append(indent + text)
         self.line_eqns.append(eqn)
 
+    def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
+        """``graph``'s fused regions and memory plan (computed once per graph)."""
+        found = self._layouts.get(id(graph))
+        if found is None:
+            c_inputs = self.options.c_inputs if graph is self.graph else ()
+            fresh = memory.c_contiguous(graph, c_inputs)
+            regions = fusion.find_regions(graph, fresh) if self.options.fuse else []
+            plan = memory.plan(graph, regions, fresh, reuse=self.options.reuse)
+            found = self._layouts[id(graph)] = (regions, plan)
+        return found
+
     def block(self, graph: core.Graph, indent: str) -> None:
         """The lines of ``graph``'s equations (its inputs must already be in ``env``)."""
-        inlined = _inlinable(graph)
-        for eqn in graph.eqns:
-            statement = _STATEMENTS.get(eqn.prim)
-            if statement is not None:
-                statement(self, eqn, indent)
+        regions, plan = self.layout(graph)
+        starts = {r.start: r for r in regions}
+        named = {v.id for v in plan.donors.values()}
+        fused = {id(e) for r in regions for e in r.eqns}
+        inlined = _inlinable(graph, fused | set(plan.donors), named)
+        k = 0
+        while k < len(graph.eqns):
+            region = starts.get(k)
+            if region is not None:
+                fusion.write_region(self, region, indent, _INDENT)
+                k += len(region.eqns)
                 continue
-            call = eqn.prim.emit(self, eqn, [self.expr(a) for a in eqn.inputs])
-            if (
-                eqn.outputs
-                and eqn.outputs[0].id in inlined
-                and eqn.outputs[0].id not in self.renames
-            ):
-                self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
-                continue
-            outs = [self._define(v) for v in eqn.outputs]
-            if not outs:
-                self.line(indent, call, eqn)
-            elif eqn.prim.multiple_results:
-                self.line(indent, f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}", eqn)
-            else:
-                self.line(indent, f"{outs[0]} = {call}", eqn)
+            self.write_eqn(graph.eqns[k], indent, inlined, plan.donors)
+            k += 1
+
+    def write_eqn(
+        self,
+        eqn: core.Eqn,
+        indent: str,
+        inlined: set[int] | frozenset[int] = frozenset(),
+        donors: dict[int, core.Var] | None = None,
+    ) -> None:
+        """The line (or lines, for control flow) of one equation.
+
+        Args:
+          eqn: the equation.
+          indent: its indentation.
+          inlined: values written into their one use instead (see ``_inlinable``).
+          donors: for an equation's ``id``, the dead value it writes into (``memory.Plan``).
+        """
+        statement = _STATEMENTS.get(eqn.prim)
+        if statement is not None:
+            statement(self, eqn, indent)
+            return
+        args = [self.expr(a) for a in eqn.inputs]
+        donor = (donors or {}).get(id(eqn))
+        if donor is not None:
+            call = f"{self.const(ew.UFUNCS[eqn.prim])}({', '.join(args)}, out={self.expr(donor)})"
+        else:
+            call = eqn.prim.emit(self, eqn, args)
+        if eqn.outputs and eqn.outputs[0].id in inlined and eqn.outputs[0].id not in self.renames:
+            self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
+            return
+        outs = [self._define(v) for v in eqn.outputs]
+        if not outs:
+            self.line(indent, call, eqn)
+        elif eqn.prim.multiple_results:
+            self.line(indent, f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}", eqn)
+        else:
+            self.line(indent, f"{outs[0]} = {call}", eqn)
+
+    # ---- fusion.Writer --------------------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        """A new local name starting with ``base``."""
+        return self.namer.fresh(base)
+
+    def bind(self, var: core.Var, text: str) -> None:
+        """From now on ``var`` reads as ``text``."""
+        self.env[var.id] = text
+
+    def emit(self, eqn: core.Eqn, args: Sequence[str]) -> str:
+        """The expression of ``eqn`` applied to the expressions ``args``."""
+        return str(eqn.prim.emit(self, eqn, args))
 
     def inline(
         self,
@@ -241,7 +319,8 @@ class _Writer:
         for var, arg in zip(graph.inputs, args):
             self.env[var.id] = arg
         carried = list(carried_inputs) or [None] * len(targets)
-        renames = _direct_outputs(graph, targets, carried)
+        fused = {id(e) for r in self.layout(graph)[0] for e in r.eqns}
+        renames = _direct_outputs(graph, targets, carried, fused)
         self.renames.update(renames)
         start = len(self.lines)
         self.block(graph, indent)
@@ -318,14 +397,15 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
 
 
-def _inlinable(graph: core.Graph) -> set[int]:
+def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:
     """Values computed inside the expression of their only use instead of on a line of their own.
 
     Like hand-written NumPy ``tanh(a * b + c)``, a temporary that lives only on the expression
     stack is freed at once, and NumPy reuses its buffer in place for the next operation. A value
     qualifies if a pure single-result equation makes it, a later plain equation of the same graph
     is its one use, and no equation with effects or control flow runs in between (so nothing can
-    observe the later evaluation).
+    observe the later evaluation). ``barriers`` (ids of fused equations and of equations writing
+    into a dead buffer) count as control flow; ``named`` values (donated buffers) keep a name.
     """
     uses: dict[int, int] = {}
     for eqn in graph.eqns:
@@ -339,7 +419,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
     inlined: set[int] = set()
     for eqn in graph.eqns:
         lists = any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
-        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists
+        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists or id(eqn) in barriers
         if barrier:
             pending.clear()
             continue
@@ -349,6 +429,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
         if (
             not eqn.prim.multiple_results
             and uses.get(eqn.outputs[0].id) == 1
+            and eqn.outputs[0].id not in named
             and depth < _MAX_NESTING
         ):
             pending[eqn.outputs[0].id] = depth
@@ -356,7 +437,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
 
 
 def _direct_outputs(
-    graph: core.Graph, targets: Sequence[str], carried: Sequence[core.Var | None]
+    graph: core.Graph, targets: Sequence[str], carried: Sequence[core.Var | None], fused: set[int]
 ) -> dict[int, str]:
     """Outputs of ``graph`` that its equation can compute straight into their target names.
 
@@ -367,7 +448,7 @@ def _direct_outputs(
     defined_at = {}
     last_read: dict[int, int] = {}
     for index, eqn in enumerate(graph.eqns):
-        plain = eqn.prim not in _STATEMENTS
+        plain = eqn.prim not in _STATEMENTS and id(eqn) not in fused  # fused: defined early
         defined_at.update({v.id: index for v in eqn.outputs if plain})
         last_read.update({a.id: index for a in eqn.inputs if isinstance(a, core.Var)})
     read_by_outputs = {a.id for a in graph.outputs if isinstance(a, core.Var)}

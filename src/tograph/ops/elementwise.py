@@ -74,6 +74,13 @@ def _operator_emit(symbol: str) -> primitives.Emitter:
     return emit
 
 
+# The ufunc each elementwise primitive computes on arrays, for executors that pass ``out=``: on an
+# operand that is an array of at least one dimension, the primitive's kernel (or operator) is
+# exactly this ufunc. ``power`` is left out: ``a ** 0.5`` takes NumPy's ``sqrt`` shortcut, which
+# differs from ``np.power`` on -0.0 and -inf.
+UFUNCS: dict[primitives.Primitive, np.ufunc] = {}
+
+
 def _define(
     name: str, ufunc: Any, pyop: Callable[..., Any] | None = None, symbol: str | None = None
 ) -> primitives.Primitive:
@@ -85,6 +92,8 @@ def _define(
         name, kernel, elementwise_rule(name, ufunc, pyop), emit=emit, layout="K"
     )
     dispatch.implements(ufunc)(lambda *args, **kw: _ufunc_call(prim, args, kw))
+    if ufunc is not np.power:
+        UFUNCS[prim] = ufunc
     return prim
 
 
@@ -125,6 +134,7 @@ abs_p = primitives.Primitive(
     layout="K",
 )
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
+UFUNCS[abs_p] = np.absolute
 
 maximum_p = _define("maximum", np.maximum)
 minimum_p = _define("minimum", np.minimum)
