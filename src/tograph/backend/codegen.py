@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.backend import fusion, memory
+from tograph.backend import fusion, memory, parallel
 from tograph.ir import core, types
 from tograph.ops import control
 from tograph.ops import elementwise as ew
@@ -65,12 +65,14 @@ class _Compiled:
 @dataclasses.dataclass(frozen=True)
 class Options:
     """How graphs are compiled: ``fuse`` runs large elementwise runs in chunks (``fusion``),
-    ``reuse`` writes elementwise results into dead buffers (``memory``); ``c_inputs`` says which
+    ``reuse`` writes elementwise results into dead buffers (``memory``), ``parallel`` runs
+    independent costly chains on threads (``parallel``); ``c_inputs`` says which
     inputs of the top-level graph are C-contiguous arrays, which lets both act on values made
     from them."""
 
     fuse: bool = True
     reuse: bool = True
+    parallel: bool = True
     c_inputs: tuple[bool, ...] = ()  # per graph input: known C-contiguous (the signature's)
 
 
@@ -210,7 +212,11 @@ class _Writer:
         self.line("", f"def {name}({', '.join(params)}):", None)
         self.line(_INDENT, "try:", None)
         body = _INDENT * 2
-        self.block(self.graph, body)
+        split = parallel.split(self.graph) if self.options.parallel else None
+        if split is None:
+            self.block(self.graph, body)
+        else:
+            self.parallel_block(split, body)
         outs = [self.expr(a) for a in self.graph.outputs]
         self.line(body, f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})", None)
         self.line(_INDENT, f"except Exception as {exc}:", None)
@@ -224,6 +230,27 @@ class _Writer:
     def line(self, indent: str, text: str, eqn: core.Eqn | None) -> None:
         self.lines.append(indent + text)
         self.line_eqns.append(eqn)
+
+    def parallel_block(self, split: parallel.Split, indent: str) -> None:
+        """The lines of a graph split for threads: the head, the tasks as local functions run
+        by ``parallel.run_tasks`` (again in order if that fails), then the tail."""
+        self.block(split.head, indent)
+        names = []
+        for task in split.tasks:
+            name = self.namer.fresh("task")
+            names.append(name)
+            self.line(indent, f"def {name}():", None)
+            self.block(task, indent + _INDENT)
+            outs = ", ".join(self.expr(v) for v in task.outputs)
+            self.line(indent + _INDENT, f"return [{outs}]", None)
+        targets = ", ".join(f"[{', '.join(self.define(t.outputs))}]" for t in split.tasks)
+        run = self.const(parallel.run_tasks)
+        self.line(indent, "try:", None)
+        self.line(indent + _INDENT, f"{targets} = {run}(({', '.join(names)},))", None)
+        self.line(indent, "except Exception:", None)
+        for task in split.tasks:
+            self.block(task, indent + _INDENT)
+        self.block(split.tail, indent)
 
     def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
         """``graph``'s fused regions and memory plan (computed once per graph)."""
