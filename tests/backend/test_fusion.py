@@ -113,3 +113,15 @@ def test_arrays_of_unknown_layout_are_not_fused_and_keep_their_strides():
     f = tg.to_static(lambda x: np.sin(x) * 2 + x)
     assert "for start in range" not in codegen.source_of(f.concrete(x).graph)
     assert f(x).strides == (np.sin(x) * 2 + x).strides
+
+
+def test_a_graph_fused_for_c_inputs_checks_the_layout_it_relies_on():
+    f = tg.to_static(lambda x: np.sin(x) * 2 + x)
+    c = np.arange(60.0).reshape(6, 10)
+    fortran = np.asfortranarray(c)
+    assert "for start in range" in codegen.source_of(
+        f.concrete(c).graph, f.concrete(c).compile_options
+    )
+    for x in (c, fortran, c, fortran):  # the second call of each takes the fast path
+        got, expected = f(x), np.sin(x) * 2 + x
+        assert got.strides == expected.strides and got.tobytes() == expected.tobytes()

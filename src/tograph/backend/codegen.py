@@ -212,6 +212,7 @@ class _Writer:
         self.line("", f"def {name}({', '.join(params)}):", None)
         self.line(_INDENT, "try:", None)
         body = _INDENT * 2
+        self._layout_guard(params, body)
         split = parallel.split(self.graph) if self.options.parallel else None
         if split is None:
             self.block(self.graph, body)
@@ -226,6 +227,35 @@ class _Writer:
         exec(compile(source, filename, "exec"), self.namespace)  # noqa: S102  (our own source)
         fn = self.namespace[name]
         return _Compiled(fn, source, filename)
+
+    def _layout_guard(self, params: Sequence[str], indent: str) -> None:
+        """When fusion or buffer reuse relies on inputs being C-contiguous (``Options.c_inputs``),
+        the first line checks that they are and otherwise runs the graph compiled without that
+        assumption (a call may reach a compiled function through a cache that keys on dtype and
+        shape only)."""
+        if not any(self.options.c_inputs):
+            return
+        general = dataclasses.replace(self.options, c_inputs=())
+        regions, plan = self.layout(self.graph)
+        fresh = memory.c_contiguous(self.graph)
+        plain = fusion.find_regions(self.graph, fresh) if self.options.fuse else []
+        same_regions = [(r.start, len(r.eqns)) for r in regions] == [
+            (r.start, len(r.eqns)) for r in plain
+        ]
+        plain_plan = memory.plan(self.graph, plain, fresh, reuse=self.options.reuse)
+        if same_regions and plan.donors == plain_plan.donors:
+            return
+        relied = [
+            name
+            for name, var, c in zip(params, self.graph.inputs, self.options.c_inputs)
+            if c and isinstance(var.type, types.TensorType) and var.type.ndim >= 2
+        ]
+        if not relied:
+            return
+        fallback = self.const(compile_graph(self.graph, general))
+        test = " and ".join(f"{name}.flags.c_contiguous" for name in relied)
+        self.line(indent, f"if not ({test}):", None)
+        self.line(indent + _INDENT, f"return {fallback}({', '.join(params)})", None)
 
     def line(self, indent: str, text: str, eqn: core.Eqn | None) -> None:
         self.lines.append(indent + text)
