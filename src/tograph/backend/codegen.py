@@ -233,7 +233,7 @@ class _Writer:
         the first line checks that they are and otherwise runs the graph compiled without that
         assumption (a call may reach a compiled function through a cache that keys on dtype and
         shape only)."""
-        if not any(self.options.c_inputs):
+        if not any(self.options.c_inputs) or not _worth_planning(self.graph):
             return
         general = dataclasses.replace(self.options, c_inputs=())
         regions, plan = self.layout(self.graph)
@@ -285,6 +285,8 @@ class _Writer:
     def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
         """``graph``'s fused regions and memory plan (computed once per graph)."""
         found = self._layouts.get(id(graph))
+        if found is None and not _worth_planning(graph):
+            found = self._layouts[id(graph)] = ([], memory.Plan({}, 0, 0, False))
         if found is None:
             c_inputs = self.options.c_inputs if graph is self.graph else ()
             fresh = memory.c_contiguous(graph, c_inputs)
@@ -452,6 +454,11 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
         w.block(test, inner)
         w.line(inner, f"if not {w.expr(test.outputs[0])}: break", eqn)
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
+
+
+def _worth_planning(graph: core.Graph) -> bool:
+    """Whether ``graph`` makes an array large enough to be fused or to lend its buffer."""
+    return memory.has_large_arrays(graph, min(memory.MIN_BYTES, fusion.MIN_ELEMENTS))
 
 
 def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:

@@ -71,6 +71,17 @@ def nbytes(t: types.ValueType) -> int | None:
     return t.size * t.dtype.itemsize
 
 
+def has_large_arrays(graph: core.Graph, limit: int) -> bool:
+    """Whether an equation of ``graph`` (not of its nested graphs) makes an array of a known size
+    of at least ``limit`` bytes."""
+    for eqn in graph.eqns:
+        for v in eqn.outputs:
+            size = nbytes(v.type)
+            if size is not None and size >= limit:
+                return True
+    return False
+
+
 def c_contiguous(graph: core.Graph, c_inputs: Sequence[bool] = ()) -> set[core.Var]:
     """Values known to be C-contiguous arrays: the inputs ``c_inputs`` marks, results of C-layout
     primitives, and of ufunc-like (``layout="K"``) ones whose array operands of two or more

@@ -73,6 +73,8 @@ def split(graph: core.Graph) -> Split | None:
     independent groups (see module docstring)."""
     if (os.cpu_count() or 1) < 2 or any(e.prim.effectful for e in graph.walk()):
         return None
+    if sum(cost_ns(e) for e in graph.eqns) < 2 * MIN_TASK_NS:
+        return None
     group: list[int] = []  # per equation: its group (a union-find parent index), -1 for the tail
     parent: dict[int, int] = {}
     cost: dict[int, float] = {}
