@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen, dask_exec
+from tograph.backend import codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -60,7 +60,7 @@ class ConcreteFunction:
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
-            self._run = codegen.compile_graph(self.graph)
+            self._run = codegen.compile_graph(self.graph, self.compile_options)
             self._recipe = built.checking(self.graph)
 
     @classmethod
@@ -75,9 +75,21 @@ class ConcreteFunction:
         made = cls(owner, sig, None, None)
         made._built = built
         made.graph = built.graph
-        made._run = codegen.compile_graph(built.graph)
+        made._run = codegen.compile_graph(built.graph, made.compile_options)
         made._recipe = built.checking(built.graph)
         return made
+
+    @property
+    def compile_options(self) -> codegen.Options:
+        """How the graph is compiled: fused and reusing buffers, for this signature's layouts."""
+        return codegen.Options(c_inputs=tuple(lay == "C" for lay in self.signature.input_layouts))
+
+    def memory_plan(self) -> memory.Plan | None:
+        """The graph's memory plan (``tograph.backend.memory``): which elementwise results write
+        into dead buffers, and the peak bytes of arrays alive at once (None for a fallback)."""
+        if self.graph is None:
+            return None
+        return codegen.memory_plan(self.graph, self.compile_options)
 
     @property
     def owner(self) -> Any:

@@ -2,7 +2,8 @@
 
 Stage: benchmark harness. Input: command-line options. Output: a JSON-able result (one record per
 variant: per contender the median time, samples, calls per sample and check status; ratios of
-tograph to NumPy and to each peer; W4's peak memory), printed as a table and optionally written.
+tograph to NumPy and to each peer; NumPy's and tograph's peak memory), printed as a table and
+optionally written.
 
 For each variant: the NumPy and tograph contenders and every loaded peer's are built (a failure
 is a note, not a crash), each one's result is compared with NumPy's (the comparison is the
@@ -132,7 +133,7 @@ def run_variant(variant: workloads.Variant, loaded: list[peers.Peer], mode: str)
         "notes": notes,
     }
     record["ratios"] = compare.ratios(record["contenders"])
-    if variant.memory:
+    if not variant.first_call:
         record["peak_bytes"] = {
             c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")
         }
