@@ -24,7 +24,7 @@ def test_tograph_matches_numpy(variant: workloads.Variant) -> None:
 
 
 def test_every_workload_has_variants() -> None:
-    assert sorted({v.workload for v in VARIANTS}) == [f"W{i}" for i in range(1, 8)]
+    assert sorted({v.workload for v in VARIANTS}) == [f"W{i}" for i in range(1, 9)]
 
 
 def test_check_reports_a_wrong_result() -> None:
@@ -81,6 +81,15 @@ def test_targets_compare_ratios() -> None:
     }
     verdicts = {v["target"]: v["met"] for v in compare.targets([record])}
     assert verdicts == {"<= 1.05x numpy": False, "ahead of tf.function": True}
+
+
+def test_workloads_with_their_own_targets() -> None:
+    records = [
+        {"key": "W8", "workload": "W8", "first_call": False, "ratios": {"tograph/numpy": 0.6}},
+        {"key": "W4", "workload": "W4", "first_call": False, "ratios": {"tograph/numpy": 0.8}},
+    ]
+    verdicts = {v["target"]: v["met"] for v in compare.targets(records)}
+    assert verdicts == {"<= 0.625x numpy": True, "<= 0.75x numpy": False}
 
 
 def test_report_marks_misses() -> None:

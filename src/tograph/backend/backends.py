@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from tograph.backend import numba_code, numba_exec, python_scalars
+from tograph.backend import codegen, numba_code, numba_exec, python_scalars
 from tograph.ir import core, types
 from tograph.ops import control
 
@@ -45,10 +45,13 @@ def check_backend(backend: str) -> None:
         raise ImportError(numba_exec.INSTALL_HINT)
 
 
-def compile_graph(graph: core.Graph, backend: str = "numpy") -> Executable:
-    """The executable of ``graph`` on ``backend`` (see module docstring)."""
+def compile_graph(
+    graph: core.Graph, backend: str = "numpy", options: codegen.Options = codegen.DEFAULT
+) -> Executable:
+    """The executable of ``graph`` on ``backend`` (see module docstring); ``options`` are the
+    NumPy executor's (fusion, buffer reuse, threads: ``codegen.Options``)."""
     check_backend(backend)
-    numpy_run = python_scalars.compile_graph(graph)
+    numpy_run = python_scalars.compile_graph(graph, options)
     if backend == "numpy":
         return Executable(numpy_run, "numpy")
     if backend == "auto" and not (numba_exec.available() and pays_off(graph)):

@@ -42,8 +42,10 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
+from tograph.backend import fusion, memory, parallel
 from tograph.ir import core, types
 from tograph.ops import control
+from tograph.ops import elementwise as ew
 
 _INDENT = "    "
 _CACHE_SIZE = 512
@@ -60,24 +62,47 @@ class _Compiled:
     filename: str
 
 
-_CACHE: dict[int, tuple[core.Graph, _Compiled]] = {}
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """How graphs are compiled: ``fuse`` runs large elementwise runs in chunks (``fusion``),
+    ``reuse`` writes elementwise results into dead buffers (``memory``), ``parallel`` runs
+    independent costly chains on threads (``parallel``); ``c_inputs`` says which
+    inputs of the top-level graph are C-contiguous arrays, which lets both act on values made
+    from them."""
+
+    fuse: bool = True
+    reuse: bool = True
+    parallel: bool = True
+    c_inputs: tuple[bool, ...] = ()  # per graph input: known C-contiguous (the signature's)
 
 
-def compile_graph(graph: core.Graph) -> Callable[..., tuple[Any, ...]]:
+DEFAULT = Options()
+_CACHE: dict[tuple[int, Options], tuple[core.Graph, _Compiled]] = {}
+
+
+def compile_graph(graph: core.Graph, options: Options = DEFAULT) -> Callable[..., tuple[Any, ...]]:
     """The Python function running ``graph``, compiled on first use and cached per graph object.
 
     Args:
       graph: the graph to run.
+      options: fusion and buffer reuse (both on by default; results are the same either way).
 
     Returns:
       ``f(*input_values)`` returning the tuple of output values.
     """
-    return _compiled(graph).fn
+    return _compiled(graph, options).fn
 
 
-def source_of(graph: core.Graph) -> str:
+def source_of(graph: core.Graph, options: Options = DEFAULT) -> str:
     """The generated Python source of ``graph`` (see module docstring)."""
-    return _compiled(graph).source
+    return _compiled(graph, options).source
+
+
+def memory_plan(graph: core.Graph, options: Options = DEFAULT) -> memory.Plan:
+    """The memory plan of ``graph``'s top level as compiled with ``options`` (``memory``)."""
+    fresh = memory.c_contiguous(graph, options.c_inputs)
+    regions = fusion.find_regions(graph, fresh) if options.fuse else []
+    return memory.plan(graph, regions, fresh, reuse=options.reuse)
 
 
 def execute(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
@@ -120,15 +145,15 @@ def _error_class(original: type[Exception]) -> type[errors.GraphRuntimeError]:
     return cls
 
 
-def _compiled(graph: core.Graph) -> _Compiled:
-    entry = _CACHE.get(id(graph))
+def _compiled(graph: core.Graph, options: Options = DEFAULT) -> _Compiled:
+    entry = _CACHE.get((id(graph), options))
     if entry is not None:
         return entry[1]
-    compiled = _Writer(graph).compile()
+    compiled = _Writer(graph, options).compile()
     if len(_CACHE) >= _CACHE_SIZE:
         _, old = _CACHE.pop(next(iter(_CACHE)))
         linecache.cache.pop(old.filename, None)
-    _CACHE[id(graph)] = (graph, compiled)
+    _CACHE[(id(graph), options)] = (graph, compiled)
     return compiled
 
 
@@ -153,8 +178,10 @@ class _Failure:
 class _Writer:
     """Writes and compiles the function of one graph; the ``EmitContext`` that primitives see."""
 
-    def __init__(self, graph: core.Graph):
+    def __init__(self, graph: core.Graph, options: Options = DEFAULT):
         self.graph = graph
+        self.options = options
+        self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self.namer = core.Namer()
         core.print_lines(graph, namer=self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
@@ -186,7 +213,12 @@ class _Writer:
         self.prologue(params, _INDENT)
         self.line(_INDENT, "try:", None)
         body = _INDENT * 2
-        self.block(self.graph, body)
+        self._layout_guard(params, body)
+        split = parallel.split(self.graph) if self.options.parallel else None
+        if split is None:
+            self.block(self.graph, body)
+        else:
+            self.parallel_block(split, body)
         outs = [self.expr(a) for a in self.graph.outputs]
         self.line(body, f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})", None)
         self.line(_INDENT, f"except Exception as {exc}:", None)
@@ -197,33 +229,138 @@ class _Writer:
         fn = self.namespace[name]
         return _Compiled(fn, source, filename)
 
+    def _layout_guard(self, params: Sequence[str], indent: str) -> None:
+        """When fusion or buffer reuse relies on inputs being C-contiguous (``Options.c_inputs``),
+        the first line checks that they are and otherwise runs the graph compiled without that
+        assumption (a call may reach a compiled function through a cache that keys on dtype and
+        shape only)."""
+        if not any(self.options.c_inputs) or not _worth_planning(self.graph):
+            return
+        general = dataclasses.replace(self.options, c_inputs=())
+        regions, plan = self.layout(self.graph)
+        fresh = memory.c_contiguous(self.graph)
+        plain = fusion.find_regions(self.graph, fresh) if self.options.fuse else []
+        same_regions = [(r.start, len(r.eqns)) for r in regions] == [
+            (r.start, len(r.eqns)) for r in plain
+        ]
+        plain_plan = memory.plan(self.graph, plain, fresh, reuse=self.options.reuse)
+        if same_regions and plan.donors == plain_plan.donors:
+            return
+        relied = [
+            name
+            for name, var, c in zip(params, self.graph.inputs, self.options.c_inputs)
+            if c and isinstance(var.type, types.TensorType) and var.type.ndim >= 2
+        ]
+        if not relied:
+            return
+        fallback = self.const(compile_graph(self.graph, general))
+        test = " and ".join(f"{name}.flags.c_contiguous" for name in relied)
+        self.line(indent, f"if not ({test}):", None)
+        self.line(indent + _INDENT, f"return {fallback}({', '.join(params)})", None)
+
     def line(self, indent: str, text: str, eqn: core.Eqn | None) -> None:
         self.lines.append(indent + text)
         self.line_eqns.append(eqn)
 
+    def parallel_block(self, split: parallel.Split, indent: str) -> None:
+        """The lines of a graph split for threads: the head, the tasks as local functions run
+        by ``parallel.run_tasks`` (again in order if that fails), then the tail."""
+        self.block(split.head, indent)
+        names = []
+        for task in split.tasks:
+            name = self.namer.fresh("task")
+            names.append(name)
+            self.line(indent, f"def {name}():", None)
+            self.block(task, indent + _INDENT)
+            outs = ", ".join(self.expr(v) for v in task.outputs)
+            self.line(indent + _INDENT, f"return [{outs}]", None)
+        targets = ", ".join(f"[{', '.join(self.define(t.outputs))}]" for t in split.tasks)
+        run = self.const(parallel.run_tasks)
+        self.line(indent, "try:", None)
+        self.line(indent + _INDENT, f"{targets} = {run}(({', '.join(names)},))", None)
+        self.line(indent, "except Exception:", None)
+        for task in split.tasks:
+            self.block(task, indent + _INDENT)
+        self.block(split.tail, indent)
+
+    def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
+        """``graph``'s fused regions and memory plan (computed once per graph)."""
+        found = self._layouts.get(id(graph))
+        if found is None and not _worth_planning(graph):
+            found = self._layouts[id(graph)] = ([], memory.Plan({}, 0, 0, False))
+        if found is None:
+            c_inputs = self.options.c_inputs if graph is self.graph else ()
+            fresh = memory.c_contiguous(graph, c_inputs)
+            regions = fusion.find_regions(graph, fresh) if self.options.fuse else []
+            plan = memory.plan(graph, regions, fresh, reuse=self.options.reuse)
+            found = self._layouts[id(graph)] = (regions, plan)
+        return found
+
     def block(self, graph: core.Graph, indent: str) -> None:
         """The lines of ``graph``'s equations (its inputs must already be in ``env``)."""
-        inlined = self.inlinable(graph)
-        for eqn in graph.eqns:
-            statement = _STATEMENTS.get(eqn.prim)
-            if statement is not None:
-                statement(self, eqn, indent)
+        regions, plan = self.layout(graph)
+        starts = {r.start: r for r in regions}
+        named = {v.id for v in plan.donors.values()}
+        fused = {id(e) for r in regions for e in r.eqns}
+        inlined = self.inlinable(graph, fused | set(plan.donors), named)
+        k = 0
+        while k < len(graph.eqns):
+            region = starts.get(k)
+            if region is not None:
+                fusion.write_region(self, region, indent, _INDENT)
+                k += len(region.eqns)
                 continue
+            self.write_eqn(graph.eqns[k], indent, inlined, plan.donors)
+            k += 1
+
+    def write_eqn(
+        self,
+        eqn: core.Eqn,
+        indent: str,
+        inlined: set[int] | frozenset[int] = frozenset(),
+        donors: dict[int, core.Var] | None = None,
+    ) -> None:
+        """The line (or lines, for control flow) of one equation.
+
+        Args:
+          eqn: the equation.
+          indent: its indentation.
+          inlined: values written into their one use instead (see ``_inlinable``).
+          donors: for an equation's ``id``, the dead value it writes into (``memory.Plan``).
+        """
+        statement = _STATEMENTS.get(eqn.prim)
+        if statement is not None:
+            statement(self, eqn, indent)
+            return
+        donor = (donors or {}).get(id(eqn))
+        if donor is not None:
+            args = ", ".join(self.expr(a) for a in eqn.inputs)
+            call = f"{self.const(ew.UFUNCS[eqn.prim])}({args}, out={self.expr(donor)})"
+        else:
             call = self.call(eqn)
-            if (
-                eqn.outputs
-                and eqn.outputs[0].id in inlined
-                and eqn.outputs[0].id not in self.renames
-            ):
-                self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
-                continue
-            outs = [self._define(v) for v in eqn.outputs]
-            if not outs:
-                self.line(indent, call, eqn)
-            elif eqn.prim.multiple_results:
-                self.line(indent, f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}", eqn)
-            else:
-                self.line(indent, f"{outs[0]} = {call}", eqn)
+        if eqn.outputs and eqn.outputs[0].id in inlined and eqn.outputs[0].id not in self.renames:
+            self.env[eqn.outputs[0].id] = call  # written into its one use, see _inlinable
+            return
+        outs = [self._define(v) for v in eqn.outputs]
+        if not outs:
+            self.line(indent, call, eqn)
+        elif eqn.prim.multiple_results:
+            self.line(indent, f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}", eqn)
+        else:
+            self.line(indent, f"{outs[0]} = {call}", eqn)
+
+    # ---- fusion.Writer --------------------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        """A new local name starting with ``base``."""
+        return self.namer.fresh(base)
+
+    def bind(self, var: core.Var, text: str) -> None:
+        """From now on ``var`` reads as ``text``."""
+        self.env[var.id] = text
+
+    def emit(self, eqn: core.Eqn, args: Sequence[str]) -> str:
+        """The expression of ``eqn`` applied to the expressions ``args``."""
+        return str(eqn.prim.emit(self, eqn, args))
 
     def inline(
         self,
@@ -277,9 +414,9 @@ class _Writer:
         """The expression computing ``eqn``'s result(s)."""
         return eqn.prim.emit(self, eqn, [self.expr(a) for a in eqn.inputs])
 
-    def inlinable(self, graph: core.Graph) -> set[int]:
+    def inlinable(self, graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:
         """Values of ``graph`` written into the expression of their one use (``_inlinable``)."""
-        return _inlinable(graph)
+        return _inlinable(graph, barriers, named)
 
     def read(self, atom: core.Atom, holder: core.Var | None, indent: str) -> str:
         """The expression of ``atom`` as it flows into ``holder`` (a nested graph's input, a
@@ -298,7 +435,8 @@ class _Writer:
         holders: Sequence[core.Var | None],
     ) -> dict[int, str]:
         """Outputs of ``graph`` computed straight into their target names (``_direct_outputs``)."""
-        return _direct_outputs(graph, targets, carried)
+        fused = {id(e) for r in self.layout(graph)[0] for e in r.eqns}
+        return _direct_outputs(graph, targets, carried, fused)
 
     def expr(self, atom: core.Atom) -> str:
         if isinstance(atom, core.Lit):
@@ -356,14 +494,20 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
 
 
-def _inlinable(graph: core.Graph) -> set[int]:
+def _worth_planning(graph: core.Graph) -> bool:
+    """Whether ``graph`` makes an array large enough to be fused or to lend its buffer."""
+    return memory.has_large_arrays(graph, min(memory.MIN_BYTES, fusion.MIN_ELEMENTS))
+
+
+def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:
     """Values computed inside the expression of their only use instead of on a line of their own.
 
     Like hand-written NumPy ``tanh(a * b + c)``, a temporary that lives only on the expression
     stack is freed at once, and NumPy reuses its buffer in place for the next operation. A value
     qualifies if a pure single-result equation makes it, a later plain equation of the same graph
     is its one use, and no equation with effects or control flow runs in between (so nothing can
-    observe the later evaluation).
+    observe the later evaluation). ``barriers`` (ids of fused equations and of equations writing
+    into a dead buffer) count as control flow; ``named`` values (donated buffers) keep a name.
     """
     uses: dict[int, int] = {}
     for eqn in graph.eqns:
@@ -377,7 +521,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
     inlined: set[int] = set()
     for eqn in graph.eqns:
         lists = any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
-        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists
+        barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists or id(eqn) in barriers
         if barrier:
             pending.clear()
             continue
@@ -387,6 +531,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
         if (
             not eqn.prim.multiple_results
             and uses.get(eqn.outputs[0].id) == 1
+            and eqn.outputs[0].id not in named
             and depth < _MAX_NESTING
         ):
             pending[eqn.outputs[0].id] = depth
@@ -394,7 +539,7 @@ def _inlinable(graph: core.Graph) -> set[int]:
 
 
 def _direct_outputs(
-    graph: core.Graph, targets: Sequence[str], carried: Sequence[core.Var | None]
+    graph: core.Graph, targets: Sequence[str], carried: Sequence[core.Var | None], fused: set[int]
 ) -> dict[int, str]:
     """Outputs of ``graph`` that its equation can compute straight into their target names.
 
@@ -405,7 +550,7 @@ def _direct_outputs(
     defined_at = {}
     last_read: dict[int, int] = {}
     for index, eqn in enumerate(graph.eqns):
-        plain = eqn.prim not in _STATEMENTS
+        plain = eqn.prim not in _STATEMENTS and id(eqn) not in fused  # fused: defined early
         defined_at.update({v.id: index for v in eqn.outputs if plain})
         last_read.update({a.id: index for a in eqn.inputs if isinstance(a, core.Var)})
     read_by_outputs = {a.id for a in graph.outputs if isinstance(a, core.Var)}

@@ -39,7 +39,8 @@ from tograph.ir import core, types
 from tograph.ops import elementwise
 
 _CACHE_SIZE = 512
-_CACHE: dict[int, tuple[core.Graph, Callable[..., tuple[Any, ...]], str]] = {}
+_Entry = tuple[core.Graph, Callable[..., tuple[Any, ...]], str]
+_CACHE: dict[tuple[int, codegen.Options], _Entry] = {}
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 _PY = {scalar_plan.F64: float, scalar_plan.I64: int, scalar_plan.BOOL: bool}
 
@@ -72,32 +73,37 @@ def _underflow_ignored() -> bool:
     return np.geterr()["under"] == "ignore"
 
 
-def compile_graph(graph: core.Graph) -> Callable[..., tuple[Any, ...]]:
-    """The function running ``graph`` (see module docstring), compiled once per graph object;
-    ``codegen.compile_graph(graph)`` itself when no value is worth unboxing."""
-    return _compiled(graph)[0]
+def compile_graph(
+    graph: core.Graph, options: codegen.Options = codegen.DEFAULT
+) -> Callable[..., tuple[Any, ...]]:
+    """The function running ``graph`` (see module docstring), compiled once per graph object and
+    ``options`` (``codegen.Options``); ``codegen.compile_graph(graph, options)`` itself when no
+    value is worth unboxing."""
+    return _compiled(graph, options)[0]
 
 
-def source_of(graph: core.Graph) -> str:
+def source_of(graph: core.Graph, options: codegen.Options = codegen.DEFAULT) -> str:
     """The generated source of ``graph``'s function."""
-    return _compiled(graph)[1]
+    return _compiled(graph, options)[1]
 
 
-def _compiled(graph: core.Graph) -> tuple[Callable[..., tuple[Any, ...]], str]:
-    entry = _CACHE.get(id(graph))
+def _compiled(
+    graph: core.Graph, options: codegen.Options
+) -> tuple[Callable[..., tuple[Any, ...]], str]:
+    entry = _CACHE.get((id(graph), options))
     if entry is not None:
         return entry[1], entry[2]
-    plain = codegen.compile_graph(graph)
+    plain = codegen.compile_graph(graph, options)
     found = scalar_plan.plan(graph)
     if found.scalar_eqns:
-        writer = _Writer(graph, found, plain)
+        writer = _Writer(graph, found, plain, options)
         compiled = writer.compile()
         fn, source = compiled.fn, compiled.source
     else:
-        fn, source = plain, codegen.source_of(graph)
+        fn, source = plain, codegen.source_of(graph, options)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[id(graph)] = (graph, fn, source)
+    _CACHE[(id(graph), options)] = (graph, fn, source)
     return fn, source
 
 
@@ -105,9 +111,13 @@ class _Writer(codegen._Writer):
     """The code generator's writer, with the planned values held as Python numbers."""
 
     def __init__(
-        self, graph: core.Graph, plan: scalar_plan.ScalarPlan, plain: Callable[..., Any]
+        self,
+        graph: core.Graph,
+        plan: scalar_plan.ScalarPlan,
+        plain: Callable[..., Any],
+        options: codegen.Options,
     ) -> None:
-        super().__init__(graph)
+        super().__init__(graph, options)
         self.plan = plan
         self.plain = plain
         self.scratch = self.namer.fresh("r")
@@ -126,8 +136,8 @@ class _Writer(codegen._Writer):
             return self._scalar(eqn)
         return super().call(eqn)
 
-    def inlinable(self, graph: core.Graph) -> set[int]:
-        return super().inlinable(graph) - self.plan.unboxed - self.operands
+    def inlinable(self, graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:
+        return super().inlinable(graph, barriers, named) - self.plan.unboxed - self.operands
 
     def expr(self, atom: core.Atom) -> str:
         text = super().expr(atom)

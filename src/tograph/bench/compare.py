@@ -3,7 +3,9 @@
 Stage: benchmark harness. Input: contenders' results and the runner's per-variant records.
 Output: a check status ("ok" or what differs), ``tograph / X`` ratios, and the target verdicts:
 
-* steady state within 1.05x of hand-written NumPy (every variant but W6's first calls);
+* steady state within 1.05x of hand-written NumPy (every variant but W6's first calls), or
+  within the variant's own target: W4 0.75x (blocked fusion), W5 1.0x, W8 0.625x (1.6x faster
+  than NumPy's sequential run, on threads);
 * ahead of every installed peer's compiled mode on W1, W3, W5 and W7, jax.jit excepted on W1 and
   W3 (JAX compiles a scalar loop to machine code; tograph runs it in Python);
 * issue 14's loop targets: W1 on the NumPy backend within 0.5x hand-written NumPy (loop scalars
@@ -20,6 +22,7 @@ import numpy as np
 from tograph.bench import peers, timing
 
 NUMPY_TARGET = 1.05
+NUMPY_TARGETS = {"W4": 0.75, "W5": 1.0, "W8": 1 / 1.6}
 PEER_TARGET_WORKLOADS = ("W1", "W3", "W5", "W7")
 PEER_TARGET_EXCEPTIONS = {("W1", "jax.jit"), ("W3", "jax.jit")}
 # (variant, tograph contender, other contender) -> ratio limit
@@ -81,10 +84,9 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if record["key"] == key and ratio is not None:
                 verdicts.append(_verdict(key, f"{mine} <= {limit}x {other}", ratio, limit))
         if not record["first_call"] and "tograph/numpy" in found:
+            limit = NUMPY_TARGETS.get(record["key"], NUMPY_TARGET)
             verdicts.append(
-                _verdict(
-                    record["key"], f"<= {NUMPY_TARGET}x numpy", found["tograph/numpy"], NUMPY_TARGET
-                )
+                _verdict(record["key"], f"<= {limit:.3g}x numpy", found["tograph/numpy"], limit)
             )
         if record["workload"] not in PEER_TARGET_WORKLOADS:
             continue

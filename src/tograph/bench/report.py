@@ -1,4 +1,4 @@
-"""The printed report: times, ratios, W4 memory, target verdicts and notes, as plain-text tables.
+"""The printed report: times, ratios, peak memory, target verdicts and notes, as plain-text tables.
 
 Stage: benchmark harness. Input: the runner's result dictionary. Output: a string. Times are
 medians per call: milliseconds, or microseconds where the NumPy call takes under 0.1 ms (W7).

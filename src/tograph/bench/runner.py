@@ -2,12 +2,13 @@
 
 Stage: benchmark harness. Input: command-line options. Output: a JSON-able result (one record per
 variant: per contender the median time, samples, calls per sample and check status; ratios of
-tograph to NumPy and to each peer; W4's peak memory; the backend tograph ran on), printed as a
-table and optionally written.
+each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what the
+extra tograph contender ran on), printed as a table and optionally written.
 
-For each variant: the NumPy and tograph contenders and every loaded peer's are built (a failure
-is a note, not a crash), each one's result is compared with NumPy's (the comparison is the
-first warm-up call), then all are timed together by ``timing.measure``.
+For each variant: the NumPy and tograph contenders, with ``--backend numba`` or ``auto`` a second
+tograph contender ("tograph.numba", "tograph.auto") compiled for that backend, and every loaded
+peer's are built (a failure is a note, not a crash), each one's result is compared with NumPy's
+(the comparison is the first warm-up call), then all are timed together by ``timing.measure``.
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ def run_variant(
     if used is not None:
         record["backend"] = used
     record["ratios"] = compare.ratios(record["contenders"])
-    if variant.memory:
+    if not variant.first_call:
         record["peak_bytes"] = {
             c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")
         }
