@@ -406,3 +406,22 @@ CASES = [
     (max_of_empty, (np.zeros(0), 1)),
     (max_of_empty, (np.zeros(0), 0)),
 ]
+
+
+def mixed_steps(x, y, n):
+    i = 0
+    while i < n:
+        x = x * y - x / (y + 1.5)
+        if x != x or x > 1e30:
+            y = y - 1.0
+        i = i + 1
+    return x, y, i
+
+
+def int_mix(k, j, n):
+    i = 0
+    while i < n:
+        k = k * 3 - j
+        j = (j + k) // 5 + k % 7
+        i = i + 1
+    return k, j
