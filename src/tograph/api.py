@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import inspect
 import types
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -164,7 +163,7 @@ class StaticFunction:
             ) from exc
         warning = f"{message} [construct: {construct}]" if self.fallback_mode == "warn" else None
         if warning is not None and isinstance(exc, (errors.UnsupportedError, errors.TracerError)):
-            warnings.warn(warning, errors.FallbackWarning, stacklevel=5)
+            origin.warn(warning, errors.FallbackWarning)
             warning = None
         # Any other error raised while tracing is often the plain function's own (a failed
         # assert on static values, shapes that do not fit): warned about only once the eager
@@ -176,12 +175,11 @@ class StaticFunction:
     def _check_retracing(self) -> None:
         if len(self._cache) > _RETRACE_LIMIT and not self._warned_retrace:
             self._warned_retrace = True
-            warnings.warn(
+            origin.warn(
                 f"{self.python_function.__qualname__} has been traced {len(self._cache)} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "
                 "or give input_spec with None dims",
                 errors.RetracingWarning,
-                stacklevel=5,
             )
 
 

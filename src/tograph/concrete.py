@@ -11,13 +11,12 @@ import functools
 import html
 import io
 import sys
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.analysis import types as type_inference
 from tograph.backend import codegen
 from tograph.ir import check, core
@@ -134,7 +133,7 @@ class ConcreteFunction:
             result = self._owner.python_function(*args, **kwargs)
             if self.pending_warning is not None:
                 warning, self.pending_warning = self.pending_warning, None
-                warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
+                origin.warn(warning, errors.FallbackWarning)
             return result
         if not self._recipe.write_backs:
             return self._recipe.unflatten(self._run(*tensors), tensors)
