@@ -23,7 +23,7 @@ from tograph import errors
 from tograph.eager import recording
 from tograph.ir import primitives, types
 from tograph.ops import lists
-from tograph.trace import tensor
+from tograph.trace import dispatch, tensor
 
 
 class EagerTensor(tensor.TensorBase):
@@ -76,14 +76,14 @@ class EagerTensor(tensor.TensorBase):
         try:
             return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)
         except errors.UnsupportedError:
-            suffix = "" if method == "__call__" else f".{method}"
-            return _untaped(f"np.{ufunc.__name__}{suffix}", getattr(ufunc, method), inputs, kwargs)
+            name = dispatch.numpy_name(ufunc, method)
+            return _untaped(name, getattr(ufunc, method), inputs, kwargs)
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         try:
             return super().__array_function__(func, types_, args, kwargs)
         except errors.UnsupportedError:
-            return _untaped(f"np.{func.__name__}", func, args, kwargs)
+            return _untaped(dispatch.numpy_name(func), func, args, kwargs)
 
     # ---- concrete conversions -------------------------------------------------------------
     # A watched tensor turned into a plain number or array would drop out of the gradient without
