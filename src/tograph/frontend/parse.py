@@ -35,7 +35,7 @@ class ParsedFunction:
 
     @property
     def name(self) -> str:
-        return self.fn.__name__
+        return str(self.fn.__code__.co_name)
 
     def tree(self) -> gast.FunctionDef:
         """A new gast tree of the function, with the user's line numbers."""
@@ -68,13 +68,11 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
     Raises:
       UnsupportedError: no source is available for ``fn``.
     """
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        raise errors.UnsupportedError(
-            f"{fn!r} is not a Python function", construct="non-Python callable"
-        )
+    code = code_of(fn)
     try:
-        lines, first_line = inspect.getsourcelines(fn)
+        # The code's own lines: ``getsourcelines(fn)`` would follow ``__wrapped__`` and give a
+        # ``functools.wraps`` wrapper the source of the function it wraps.
+        lines, first_line = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise errors.UnsupportedError(
             f"the source of {fn.__qualname__} is not available ({exc})",
@@ -82,7 +80,7 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         ) from None
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
-    if fn.__name__ == "<lambda>":
+    if code.co_name == "<lambda>":
         source, offset = _lambda_source("".join(lines), first_line, code)
         parsed = ParsedFunction(fn, source, offset, filename, file_lines)
         return parsed, parsed.tree()
@@ -95,6 +93,21 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         raise errors.UnsupportedError(
             f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
         ) from None
+
+
+def code_of(fn: Callable[..., Any]) -> Any:
+    """``fn``'s code object.
+
+    Raises:
+      UnsupportedError: ``fn`` has none (a builtin, a ufunc, a class): no source to convert.
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        raise errors.UnsupportedError(
+            f"{fn!r} is not a Python function, so there is no source to convert",
+            construct="non-Python callable",
+        )
+    return code
 
 
 def _lambda_source(text: str, first_line: int, code: Any) -> tuple[str, int]:
@@ -157,22 +170,18 @@ def _body_start(code: Any) -> tuple[int, int] | None:
 
 
 def _find_function(module: Any, fn: Callable[..., Any]) -> gast.FunctionDef:
-    if fn.__name__ != "<lambda>":
+    name = fn.__code__.co_name
+    if name != "<lambda>":
         first = module.body[0] if module.body else None
         candidates = (
             [first]
-            if isinstance(first, gast.FunctionDef) and first.name == fn.__name__
+            if isinstance(first, gast.FunctionDef) and first.name == name
             else gast.walk(module)
         )
         for node in candidates:
-            if (
-                isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
-                and node.name == fn.__name__
-            ):
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == name:
                 if isinstance(node, gast.AsyncFunctionDef):
-                    raise errors.UnsupportedError(
-                        f"async function {fn.__name__}", construct="async def"
-                    )
+                    raise errors.UnsupportedError(f"async function {name}", construct="async def")
                 node.decorator_list = []
                 return node
         raise errors.UnsupportedError(
