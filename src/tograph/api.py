@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from tograph import concrete, errors, origin
+from tograph import concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
+from tograph.ir import pytree
 from tograph.lowering import convert
 from tograph.staging import build_graph, runtime
 from tograph.trace import signature, tensor
@@ -82,6 +83,11 @@ class StaticFunction:
             runner = self._fast.get(tuple(key))
             if runner is not None:
                 return runner(leaves)
+        if _holds_eager_tensors((args, kwargs)):
+            # On tensors an eager tape is recording (a GradientTape, or the tape under a
+            # gradient of a function that runs eagerly) the function runs eagerly too, so the
+            # tape records each operation: a graph would take their values as constants.
+            return self.python_function(*args, **kwargs)
         cf, tensors = self._lookup(args, kwargs)
         runner = cf.leaves_runner() if fast else None
         if runner is not None:
@@ -235,6 +241,10 @@ def _bound_cell(cell: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _holds_eager_tensors(tree: Any) -> bool:
+    return any(isinstance(leaf, eager.EagerTensor) for leaf in pytree.flatten(tree)[0])
 
 
 def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
