@@ -2,6 +2,7 @@
 
 from tograph import autodiff as _autodiff  # noqa: F401  (registers the VJP rules)
 from tograph import backend as _backend  # noqa: F401  (registers the control-flow kernels)
+from tograph import distributed as _distributed  # noqa: F401  (gives to_static functions .map)
 from tograph import ops as _ops  # noqa: F401  (registers the primitives)
 from tograph.api import PartialFunction, StaticFunction, TensorSpec, to_static
 from tograph.concrete import ConcreteFunction
@@ -10,6 +11,7 @@ from tograph.errors import (
     ExportError,
     FallbackWarning,
     LoadError,
+    MapError,
     RetracingWarning,
     ToGraphError,
 )
@@ -27,6 +29,7 @@ __all__ = [
     "FallbackWarning",
     "LoadError",
     "LoadedFunction",
+    "MapError",
     "PartialFunction",
     "RetracingWarning",
     "StaticFunction",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,12 +27,13 @@ from tograph import concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
 from tograph.ir import pytree
 from tograph.lowering import convert
-from tograph.staging import build_graph, runtime
+from tograph.staging import build_graph, objects, runtime
 from tograph.trace import signature, tensor
 
 TensorSpec = signature.TensorSpec
 _FALLBACK_MODES = ("warn", "error", "silent")
 _RETRACE_LIMIT = 8
+_MAX_LIFTS = 4
 
 
 class StaticFunction:
@@ -46,7 +47,11 @@ class StaticFunction:
         self.input_spec = tuple(input_spec) if input_spec is not None else None
         self.fallback_mode = fallback
         self._signature = _signature(fn)
-        self._cache: dict[Any, concrete.ConcreteFunction] = {}
+        # per signature key, the concrete functions traced for it: more than one when they read
+        # object attributes that differ between calls (each has its guards, ``objects.Read``)
+        self._cache: dict[Any, list[concrete.ConcreteFunction]] = {}
+        # attributes holding Python numbers that the function changes: read as tensors
+        self._lifted: set[tuple[Any, str]] = set()
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
         self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
@@ -105,22 +110,71 @@ class StaticFunction:
     ) -> tuple[concrete.ConcreteFunction, list[Any]]:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
-        return self.concrete_for(sig), tensors
+        root = (bound_args, bound_kwargs, self._bound())
+        for cf in self._cache.get(sig.key, ()):
+            extra = cf.guard_inputs(root)
+            if extra is not None:
+                self._last = cf
+                return cf, tensors + extra
+        cf = self._traced(sig)
+        extra = cf.guard_inputs(root)
+        if extra is None:
+            raise errors.InternalError(f"a new graph of {cf.signature} does not fit its call")
+        return cf, tensors + extra
 
     def concrete_for(self, sig: signature.Signature) -> concrete.ConcreteFunction:
-        """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does)."""
+        """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does);
+        of those that read object attributes, the one traced first."""
         found = self._cache.get(sig.key)
-        if found is None:
-            found = self._trace(sig)
-            self._cache[sig.key] = found
-            self._check_retracing()
+        if found:
+            self._last = found[0]
+            return found[0]
+        return self._traced(sig)
+
+    def _traced(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        found = self._trace(sig)
+        self._add(found)
+        self._check_retracing()
         self._last = found
         return found
 
+    def _add(self, cf: concrete.ConcreteFunction) -> None:
+        """Keeps ``cf`` (traced here, or elsewhere and loaded) for calls of its signature."""
+        self._cache.setdefault(cf.signature.key, []).append(cf)
+
+    def _bound(self) -> tuple[Any, ...]:
+        """The object ``to_static(obj.method)`` bound, as a one-element tuple (else empty)."""
+        fn = self.python_function
+        return (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:
-        """Every concrete function traced so far, one per signature, oldest first."""
-        return list(self._cache.values())
+        """Every concrete function traced so far, oldest first."""
+        return [cf for found in self._cache.values() for cf in found]
+
+    def map(
+        self,
+        iterable: Iterable[Any],
+        *,
+        client: Any = None,
+        batch: int | None = None,
+        progress: bool | None = None,
+    ) -> list[Any]:
+        """This function called on every item of ``iterable`` (a tuple is the positional
+        arguments, anything else the one argument) on a ``dask.distributed`` cluster: the given
+        ``client``'s, or a ``LocalCluster`` started and closed for the call. Returns the results
+        in order, equal to local calls'. ``tograph.distributed.map_calls`` has the details.
+        """
+        return _distributed().map_calls(
+            self, iterable, client=client, batch=batch, progress=progress
+        )
+
+    def map_futures(
+        self, iterable: Iterable[Any], *, client: Any = None, batch: int | None = None
+    ) -> list[Any]:
+        """As ``map``, without waiting: one ``distributed.Future`` per item, in order, on
+        ``client`` (by default the current one). See ``tograph.distributed.map_futures``."""
+        return _distributed().map_futures(self, iterable, client=client, batch=batch)
 
     @property
     def code(self) -> str | None:
@@ -137,7 +191,7 @@ class StaticFunction:
         would help no one.
         """
         fn = self.python_function
-        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        bound = self._bound()
         if sig.refuse is not None:
             return self._fallback(sig, errors.UnsupportedError(sig.refuse, construct="argument"))
         try:
@@ -148,15 +202,34 @@ class StaticFunction:
             decided = inferred.static_controls if inferred is not None else frozenset()
             conversion = convert.lower(fn, decided)
             lowered = conversion.instantiate(fn, runtime)
-            if bound:  # to_static(obj.method): obj is bound, static
-                lowered = functools.partial(lowered, *bound)
-            built = build_graph.build_graph(fn.__name__, lowered, sig, _outside(fn, sig, bound))
+            built = self._build(fn.__name__, lowered, sig, _outside(fn, sig, bound), bound)
         except RecursionError:
             reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
             return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
         return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
+
+    def _build(
+        self,
+        name: str,
+        lowered: Callable[..., Any],
+        sig: signature.Signature,
+        outside: frozenset[int],
+        bound: tuple[Any, ...],
+    ) -> build_graph.BuiltGraph:
+        """``build_graph``, again with the attributes each trace shows to change as tensors."""
+        for _ in range(_MAX_LIFTS):
+            try:
+                return build_graph.build_graph(
+                    name, lowered, sig, outside, bound=bound, lifted=frozenset(self._lifted)
+                )
+            except objects.Relift as relift:
+                self._lifted.update(relift.attributes)
+        raise errors.UnsupportedError(
+            "object attributes holding Python numbers keep changing kind while traced",
+            construct="object attributes",
+        )
 
     def _fallback(self, sig: signature.Signature, exc: Exception) -> concrete.ConcreteFunction:
         located = getattr(exc, "loc", None)
@@ -184,10 +257,11 @@ class StaticFunction:
         return cf
 
     def _check_retracing(self) -> None:
-        if len(self._cache) > _RETRACE_LIMIT and not self._warned_retrace:
+        count = sum(map(len, self._cache.values()))
+        if count > _RETRACE_LIMIT and not self._warned_retrace:
             self._warned_retrace = True
             origin.warn(
-                f"{_qualname(self.python_function)} has been traced {len(self._cache)} times for "
+                f"{_qualname(self.python_function)} has been traced {count} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "
                 "or give input_spec with None dims",
                 errors.RetracingWarning,
@@ -224,6 +298,22 @@ def _python_callable(fn: Any) -> Any:
     if isinstance(call, (types.FunctionType, StaticFunction)):
         return _python_callable(fn.__call__)
     return fn
+
+
+# tograph.distributed, which sits above this layer, installs itself here when tograph is imported.
+_DISTRIBUTED: Any = None
+
+
+def set_distributed(module: Any) -> None:
+    """Installs what ``StaticFunction.map`` and ``map_futures`` call (``tograph.distributed``)."""
+    global _DISTRIBUTED
+    _DISTRIBUTED = module
+
+
+def _distributed() -> Any:
+    if _DISTRIBUTED is None:
+        raise errors.InternalError("tograph.distributed did not install itself")
+    return _DISTRIBUTED
 
 
 def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> frozenset[int]:

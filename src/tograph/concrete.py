@@ -1,7 +1,8 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly). A call
+whose tensors include dask arrays runs the same graph on the Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import html
+import inspect
 import io
 import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +21,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen
+from tograph.backend import codegen, dask_exec
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -52,6 +55,7 @@ class ConcreteFunction:
         self.graph: core.Graph | None = None
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
+        self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
@@ -118,8 +122,21 @@ class ConcreteFunction:
 
     @property
     def writes_arguments(self) -> bool:
-        """Whether a call writes into argument arrays (as the function writes them in place)."""
-        return self._recipe is not None and bool(self._recipe.write_backs)
+        """Whether a call writes into argument arrays, lists or dicts (as the function writes
+        them in place)."""
+        return self._recipe is not None and self._recipe.writes_arguments
+
+    def guard_inputs(self, root: Any) -> list[Any] | None:
+        """The graph inputs this function reads from the objects of a call (``root`` is its
+        ``(args, kwargs, bound)``), or None when the objects are not as they were when traced
+        (another graph is needed)."""
+        found: list[Any] = []
+        for read in self._recipe.reads if self._recipe is not None else ():
+            got = read.inputs(root)
+            if got is None:
+                return None
+            found.extend(got)
+        return found
 
     def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
@@ -135,8 +152,12 @@ class ConcreteFunction:
                 warning, self.pending_warning = self.pending_warning, None
                 origin.warn(warning, errors.FallbackWarning)
             return result
-        if not self._recipe.write_backs:
-            return self._recipe.unflatten(self._run(*tensors), tensors)
+        if dask_exec.takes(tensors):
+            return self._run_dask(self._recipe, tensors, args, kwargs)
+        recipe = self._recipe
+        arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
+        if not recipe.writes_arguments:
+            return recipe.unflatten(self._run(*tensors), tensors, arguments)
         if _overlapping(tensors, self.signature.input_twins):
             return self._owner.python_function(*args, **kwargs)
         held = io.StringIO()
@@ -146,13 +167,47 @@ class ConcreteFunction:
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
             return self._owner.python_function(*args, **kwargs)
         sys.stdout.write(held.getvalue())
-        return self._recipe.unflatten(outputs, tensors)
+        return recipe.unflatten(outputs, tensors, arguments)
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
+        """The call's arguments bound to the parameters (defaults filled in), as the signature
+        saw them, and the object a bound method has: where the lists, dicts and objects the
+        result refers to or changes are found."""
+        bound_args, bound_kwargs, _ = signature.bind(self._fn_signature, args, kwargs)
+        fn = self._owner.python_function
+        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        return bound_args, bound_kwargs, bound
+
+    @functools.cached_property
+    def _fn_signature(self) -> inspect.Signature:
+        return self._owner._signature
+
+    def _run_dask(
+        self,
+        recipe: build_graph.BuiltGraph,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """Runs the pure graph on dask arrays with the Dask backend (``backend.dask_exec``): the
+        result's arrays are lazy dask arrays. A graph that writes into its arguments runs
+        eagerly instead, with a warning: the backend writes into no dask array."""
+        if recipe.writes_arguments or recipe.needs_arguments:
+            origin.warn(
+                f"{self._owner.__name__} runs eagerly on dask arrays: it changes or returns "
+                "its arguments in place, which the dask backend does not do",
+                errors.FallbackWarning,
+            )
+            return self._owner.python_function(*args, **kwargs)
+        if self._functional is None:
+            self._functional = recipe.functional_graph()
+        return recipe.unflatten_functional(dask_exec.execute(self._functional, *tensors))
 
     def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
         """Runs the graph on the call's tensor leaves, already in signature order; None when a
         call needs more than its leaves (it writes arguments back: see ``run``)."""
         run, recipe = self._run, self._recipe
-        if run is None or recipe is None or recipe.write_backs:
+        if run is None or recipe is None or recipe.writes_arguments or recipe.needs_arguments:
             return None
         if recipe.plain and recipe.out_slots == (0,) and recipe.out_tree.kind is None:
             return lambda leaves: run(*leaves)[0]

@@ -136,6 +136,11 @@ class GradFunction:
         inner = self._target.concrete_for(sig)
         if inner.graph is None or inner.built is None:
             return concrete_module.ConcreteFunction(self, sig, None, None, fallback=inner.fallback)
+        if inner.built.reads or inner.built.attr_writes:
+            reason = (
+                "it reads or sets attributes of objects given to it; the tape differentiates it"
+            )
+            return concrete_module.ConcreteFunction(self, sig, None, None, fallback=reason)
         arg_trees = [sig.tree.children[0].children[i] for i in self._argnums]
         flat_wrt = [s for i in self._argnums for s in _input_slots(sig, i)]
         out_slot = _output_slot(inner, self.__name__)

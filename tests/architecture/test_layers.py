@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("concrete", "api"),
     ("gradients", "gradient_tape"),
     ("export",),
+    ("distributed",),
     ("__init__", "cli", "__main__", "bench"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -255,6 +255,17 @@ class _Examples(collections.abc.Mapping[str, Any]):
         return len(self.env)
 
 
+def _holds_object(value: Any) -> bool:
+    """Whether ``value`` is, or holds, a user object."""
+    if tensor.is_user_object(value):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_object(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_object(v) for v in value.values())
+    return False
+
+
 def infer(
     form: ssa.SSAForm,
     fn: Any,
@@ -282,6 +293,8 @@ def infer(
     params = [d for d in form.definitions if d.kind == "param"]
     for d in params:
         found = binding.arguments.get(d.var, UNKNOWN) if binding is not None else UNKNOWN
+        if _holds_object(found):
+            found = UNKNOWN  # its attributes may be read as tensors (``staging.objects``)
         inference.env[d.name] = found
     for d in form.definitions:
         if d.kind != "param":

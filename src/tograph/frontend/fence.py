@@ -57,7 +57,6 @@ _UNSUPPORTED: dict[type, str] = {
     gast.YieldFrom: "yield from",
     gast.Global: "global statement",
     gast.Nonlocal: "nonlocal statement",
-    gast.Delete: "del statement",
     gast.ClassDef: "class definition",
     gast.Match: "match statement",
 }
@@ -74,6 +73,10 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
     """
     for node in nodes:
         construct = _UNSUPPORTED.get(type(node))
+        if isinstance(node, gast.Delete) and not all(
+            isinstance(t, gast.Subscript) for t in node.targets
+        ):
+            construct = "del of a variable or attribute"
         if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_over_block_variable(node)
         if construct is not None:

@@ -7,6 +7,7 @@ Used to pass structured arguments and results through graphs: ``flatten`` gives 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -34,6 +35,15 @@ class TreeDef:
             path
             for key, child in zip(keys, self.children)
             for path in child.paths(f"{root}[{label(key)}]")
+        ]
+
+    def key_paths(self) -> list[tuple[Any, ...]]:
+        """The keys (indices and dict keys) leading to each leaf, in order."""
+        if self.kind is None:
+            return [()]
+        keys = self.meta if self.kind is dict else range(len(self.children))
+        return [
+            (key, *rest) for key, child in zip(keys, self.children) for rest in child.key_paths()
         ]
 
     @property
@@ -69,17 +79,28 @@ def rebuild(like: Any, items: list[Any]) -> Any:
     return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
 
 
-def flatten(tree: Any) -> tuple[list[Any], TreeDef]:
-    """The leaves of ``tree`` in order and its structure."""
+def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list[Any], TreeDef]:
+    """The leaves of ``tree`` in order and its structure; containers for which ``is_leaf`` says
+    so are leaves themselves."""
     leaves: list[Any] = []
-    return leaves, _flatten(tree, leaves)
+    return leaves, _flatten(tree, leaves, is_leaf)
 
 
-def _flatten(tree: Any, leaves: list[Any]) -> TreeDef:
-    if not is_node(tree):
+def _flatten(tree: Any, leaves: list[Any], is_leaf: Callable[[Any], bool] | None) -> TreeDef:
+    if not is_node(tree) or (is_leaf is not None and is_leaf(tree)):
         leaves.append(tree)
         return LEAF
     if type(tree) is dict:
         keys = tuple(tree)  # insertion order, which the rebuilt dict keeps
-        return TreeDef(dict, keys, tuple(_flatten(tree[k], leaves) for k in keys))
-    return TreeDef(type(tree), None, tuple(_flatten(v, leaves) for v in tree))
+        return TreeDef(dict, keys, tuple(_flatten(tree[k], leaves, is_leaf) for k in keys))
+    return TreeDef(type(tree), None, tuple(_flatten(v, leaves, is_leaf) for v in tree))
+
+
+def nodes(tree: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every container in ``tree`` (``tree`` first) with its path of keys from ``tree``."""
+    if not is_node(tree):
+        return
+    yield path, tree
+    items = tree.items() if type(tree) is dict else enumerate(tree)
+    for key, value in items:
+        yield from nodes(value, (*path, key))

@@ -215,17 +215,24 @@ clip_p = primitives.Primitive("clip", _clip_impl, elementwise_rule("clip", _clip
 
 @dispatch.implements(np.clip)
 def _clip(a: Any, a_min: Any = None, a_max: Any = None, **kwargs: Any) -> Any:
+    """``np.clip``; with ``out=`` the result is written into ``out`` (``np.copyto``)."""
     a_min = kwargs.pop("min", a_min)
     a_max = kwargs.pop("max", a_max)
+    out = kwargs.pop("out", None)
     if kwargs:
         raise dispatch.unsupported(f"np.clip with {', '.join(sorted(kwargs))}=")
     if a_min is None and a_max is None:
         raise ValueError("np.clip: at least one of a_min and a_max must be given")
     if a_min is None:
-        return minimum_p.bind(a, a_max)
-    if a_max is None:
-        return maximum_p.bind(a, a_min)
-    return clip_p.bind(a, a_min, a_max)
+        result = minimum_p.bind(a, a_max)
+    elif a_max is None:
+        result = maximum_p.bind(a, a_min)
+    else:
+        result = clip_p.bind(a, a_min, a_max)
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
 
 
 _PY_TYPES = {"b": "bool", "i": "int", "f": "float", "c": "complex"}

@@ -28,10 +28,10 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, types
-from tograph.ops import control, elementwise
+from tograph.ops import control, elementwise, lists
 from tograph.staging import carried
 from tograph.trace import builder as builder_mod
-from tograph.trace import functional, tensor
+from tograph.trace import containers, functional, tensor
 
 _MAX_LOOP_TRACES = 16
 
@@ -83,7 +83,9 @@ def _trace(
             leaf if t is None else _input(child, leaf, t, root)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
-        result = fn(*flat.unflatten(leaves))
+        values = flat.unflatten(leaves)
+        containers.register_copies(flat.values, values)
+        result = fn(*values)
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -107,6 +109,8 @@ def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root:
     inner = child.add_input(t, hint=root)
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
+    if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
+        inner.stands_for = leaf.stands_for
     return inner
 
 
@@ -152,9 +156,10 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
             functional.freeze(value, _AMBIGUOUS.format(path))
 
 
-def _cell_name(storage: functional.Storage) -> str:
-    hint = storage.current.graph_var.hint
-    return f"{hint or 'array'} (written in place)"
+def _cell_name(cell: Any) -> str:
+    """How messages and graph names call a cell: an array written in place (a ``Storage``) or
+    an object's attribute (``objects.Cell``)."""
+    return str(cell.label)
 
 
 def _results(trace: _Trace, names: Sequence[str]) -> carried.Flat:
@@ -447,7 +452,7 @@ def _with_cells(
 
     def load(values: Sequence[Any]) -> None:
         for storage, value in zip(cells, values):
-            storage.set(value.plain())
+            storage.load(value)
 
     def test(*values: Any) -> Any:
         load(values[count:])

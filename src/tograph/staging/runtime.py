@@ -10,6 +10,7 @@ Requires: lowering.control_flow (the code calling these functions), staging.cont
 
 from __future__ import annotations
 
+import collections
 import functools
 import operator
 import random
@@ -23,7 +24,7 @@ from tograph import errors, origin
 from tograph.analysis import mutation
 from tograph.ops import creation, effects, elementwise, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
-from tograph.trace import dispatch, tensor
+from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder
@@ -136,8 +137,16 @@ def _guarded_for(
 
 
 def _tensor_lists(state: State) -> State:
-    """State entering tensor control flow: its Python lists become tensor lists (they may grow)."""
-    return tuple(lists.as_list(v) if isinstance(v, list) else v for v in state)
+    """State entering tensor control flow: its Python lists become tensor lists (they may grow);
+    one made from an argument list remembers it (``trace.containers``)."""
+    return tuple(_tensor_list(v) if isinstance(v, list) else v for v in state)
+
+
+def _tensor_list(value: list[Any]) -> Any:
+    made = lists.as_list(value)
+    if containers.is_registered(value):
+        made.stands_for = value
+    return made
 
 
 def _tensor_for(
@@ -242,8 +251,16 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
+    containers.check_write(target, "an item assignment")
     target[index] = value
     return target
+
+
+def delitem(target: Any, index: Any) -> None:
+    """``del target[index]``, refused for an argument list or dict inside tensor control flow."""
+    _check_defined(target, "a del statement")
+    containers.check_write(target, "a del statement")
+    del target[index]
 
 
 def setitem_outside(target: Any, index: Any, value: Any) -> None:
@@ -288,13 +305,52 @@ def fresh(value: Any) -> Any:
     return value
 
 
+def shared(value: Any) -> Any:
+    """``value``, about to have two names: a list or dict is marked as one whose identity
+    matters (``trace.containers``), since tensor control flow copies the lists it carries."""
+    if type(value) in (list, dict):
+        containers.register(value)
+    return value
+
+
 def list_append(target: Any, value: Any) -> Any:
     """``target.append(value)``: a push onto a tensor list, or Python's append."""
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
         return lists.push(target, value)
+    containers.check_write(target, "an append")
     target.append(value)
     return target
+
+
+def setattr_outside(owner: Any, name: str, value: Any) -> None:
+    """``owner.name = value`` for an ``owner`` from outside the function (a global, a closure
+    variable): it would be set once, while the graph is built, instead of on every call, so the
+    compiler falls back."""
+    raise errors.UnsupportedError(
+        f"assignment to attribute '{name}' of a {type(owner).__name__} from outside the function "
+        "(a global or a closure variable), state that outlives the call",
+        loc=origin.current_location(),
+        construct="write to state outside the function",
+    )
+
+
+def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    """``owner.name(*args)``, a method that changes a list, dict or set in place, called on a
+    value from outside the function (a global, a closure variable, an attribute): such a
+    container would be changed once, while the graph is built, instead of on every call, so
+    the compiler falls back. Other owners (a tensor's ``sort``), and the copies of the lists and
+    dicts of arguments and attributes (``trace.containers``), are called as usual."""
+    if isinstance(owner, (list, dict, set, collections.deque)) and not containers.is_registered(
+        owner
+    ):
+        raise errors.UnsupportedError(
+            f"{name}() changes a {type(owner).__name__} from outside the function (a global, a "
+            "closure variable or an attribute), state that outlives the call",
+            loc=origin.current_location(),
+            construct="write to state outside the function",
+        )
+    return call(getattr(owner, name), *args, **kwargs)
 
 
 def assert_(test: Any, message: Callable[[], Any]) -> None:
@@ -320,6 +376,8 @@ def raise_(exception: Any) -> None:
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
+    if containers.is_mutator(fn):
+        containers.check_write(fn.__self__, f"{fn.__name__}()")
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
     hashable = _hashable(fn)

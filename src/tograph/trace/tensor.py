@@ -11,7 +11,9 @@ it stands for (``t + u`` is ``np.add``, ``t[i]`` is ``operator.getitem``, ``t.as
 
 from __future__ import annotations
 
+import functools
 import operator
+import types as pytypes
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -474,6 +476,32 @@ def is_array_value(value: Any) -> bool:
 def is_number(value: Any) -> bool:
     """Python numbers and concrete NumPy arrays and scalars: values a graph can carry."""
     return types.is_python_scalar(value) or is_array_value(value)
+
+
+_NOT_OBJECTS = (
+    type,
+    pytypes.ModuleType,
+    pytypes.FunctionType,
+    pytypes.MethodType,
+    pytypes.BuiltinFunctionType,
+    functools.partial,
+    np.ndarray,
+    np.generic,
+    np.ufunc,
+    np.dtype,
+)
+
+
+def is_user_object(value: Any) -> bool:
+    """Whether ``value`` is an object with attributes of its own, of a class that is not
+    Python's or NumPy's (``self`` of a method, an optimizer's state): its attributes are read
+    and written through ``staging.objects`` while a graph is built."""
+    if isinstance(value, (*_NOT_OBJECTS, TensorBase)):
+        return False
+    module = getattr(type(value), "__module__", "") or ""
+    if module == "builtins" or module.split(".")[0] in ("numpy", "tograph"):
+        return False
+    return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
 
 
 def contains_symbolic(tree: Any) -> bool:
