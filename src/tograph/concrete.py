@@ -16,13 +16,12 @@ import inspect
 import io
 import sys
 import types
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.analysis import types as type_inference
 from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
@@ -181,7 +180,7 @@ class ConcreteFunction:
             result = self._owner.python_function(*args, **kwargs)
             if self.pending_warning is not None:
                 warning, self.pending_warning = self.pending_warning, None
-                warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
+                origin.warn(warning, errors.FallbackWarning)
             return result
         if dask_exec.takes(tensors):
             return self._run_dask(self._recipe, tensors, args, kwargs)
@@ -211,7 +210,7 @@ class ConcreteFunction:
 
     @functools.cached_property
     def _fn_signature(self) -> inspect.Signature:
-        return inspect.signature(self._owner.python_function)
+        return self._owner._signature
 
     def _run_dask(
         self,
@@ -224,11 +223,10 @@ class ConcreteFunction:
         result's arrays are lazy dask arrays. A graph that writes into its arguments runs
         eagerly instead, with a warning: the backend writes into no dask array."""
         if recipe.writes_arguments or recipe.needs_arguments:
-            warnings.warn(
+            origin.warn(
                 f"{self._owner.__name__} runs eagerly on dask arrays: it changes or returns "
                 "its arguments in place, which the dask backend does not do",
                 errors.FallbackWarning,
-                stacklevel=4,
             )
             return self._owner.python_function(*args, **kwargs)
         if self._functional is None:

@@ -49,7 +49,22 @@ def test_lambda_becomes_a_def_returning_its_body():
     )
 
 
-def test_two_lambdas_on_one_line_with_same_params_are_ambiguous():
+def test_lambdas_sharing_a_line_are_told_apart_by_their_columns():
+    pair = (lambda v: v + 1, lambda v: v - 1)
+    table = {"a": lambda v: v * 2, "b": lambda v: v / 2}
+    nested = lambda v: (lambda v: v * 10)(v) + 1  # noqa: E731
+    default = lambda v, f=lambda v: v - 3: f(v) * 2  # noqa: E731
+    inner = (lambda v: lambda v: v * 10)(0)
+    x = np.array([1.0, -2.0])
+    for fn in [*pair, *table.values(), nested, default, inner]:
+        compiled = tg.to_static(fn, fallback="error")
+        np.testing.assert_array_equal(compiled(x), fn(x))
+    assert parse.parse_function(pair[1])[0].source == "(lambda v: v - 1)"
+    assert parse.parse_function(table["a"])[0].source == "(lambda v: v * 2)"
+
+
+def test_without_column_positions_two_lambdas_on_a_line_are_ambiguous(monkeypatch):
+    monkeypatch.setattr(parse, "_body_start", lambda code: None)
     pair = (lambda v: v + 1, lambda v: v - 1)
     with pytest.raises(errors.UnsupportedError, match="cannot tell which lambda"):
         parse.parse_function(pair[0])
