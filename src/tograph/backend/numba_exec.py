@@ -137,7 +137,6 @@ def _runner(
     namespace: dict[str, Any] = {
         "jitted": jitted,
         "fallback": fallback,
-        "Bail": kernels.Bail,
         "REPORTED": kernels.REPORTED,
         "under_ignored": _underflow_ignored,
     }
