@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried
+from tograph.staging import carried, optional
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -260,8 +260,9 @@ def cond(
       two branches (weak only when both are); other values are the same in both branches.
 
     Raises:
-      ConversionError: a variable set in one branch only; a value that is not a tensor, or a
-        structure, that differs between the branches.
+      ConversionError: a variable set in one branch only, or None in one, that is not a number
+        or tensor in the other (those become optional, ``staging.optional``); a value that is not
+        a tensor, or a structure, that differs between the branches.
       ShapeError: a tensor whose rank differs between the branches.
       DTypeError: a value that is a list in one branch and a tensor in the other.
     """
@@ -289,6 +290,7 @@ def cond(
     traces[0].result, traces[1].result = carried.align_placeholders(
         traces[0].result, traces[1].result
     )
+    traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -342,8 +344,8 @@ def while_loop(
       The variables' values after the loop; ``init`` itself when the condition is constant False.
 
     Raises:
-      ConversionError: a variable first set in the body; a value that is not a tensor, or a
-        structure, that the body changes.
+      ConversionError: a value that is not a tensor, or a structure, that the body changes (a
+        variable the body sets where it starts unset or None becomes optional, as in ``cond``).
       ShapeError: a tensor whose rank the body changes.
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
@@ -475,6 +477,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
+    body_fn = optional.lifting(body_fn, init, names)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
         init = (*init, *(storage.current for storage in loop.cells))
@@ -529,6 +532,10 @@ def _trace_body(
     previous = carry
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
+        lifted = optional.lift_init(loop.init, body.result, loop.names)
+        if lifted is not None:
+            loop.init = lifted
+            raise _Retrace()
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)
         if widened == carry:
