@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, optional, runtime
+from tograph.staging import carried, kinds, objects, optional, runtime
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -310,7 +310,7 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = optional.boxed(lowered(*bound, *args, **kwargs))
+        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
         refs.add(state.copies)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)

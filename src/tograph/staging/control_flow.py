@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried, optional
+from tograph.staging import carried, kinds, optional
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -270,6 +270,8 @@ def cond(
         return tuple(true_fn(*operands) if pred else false_fn(*operands))
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
+    operands = kinds.enter(operands)
+    true_fn, false_fn = kinds.inside(true_fn, results=True), kinds.inside(false_fn, results=True)
     flat = carried.flatten(operands, names)
     promoted: set[int] = set()
     while True:
@@ -291,6 +293,7 @@ def cond(
         traces[0].result, traces[1].result
     )
     traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
+    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -315,7 +318,7 @@ def cond(
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
         storage.set(value)
-    return after[: len(explicit_names)]
+    return kinds.expose(after[: len(explicit_names)])
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -350,10 +353,11 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
+    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
     while True:
         try:
-            return loop.trace()
+            return kinds.expose(loop.trace())
         except _Retrace:
             continue
 
@@ -477,7 +481,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
-    body_fn = optional.lifting(body_fn, init, names)
+    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
         init = (*init, *(storage.current for storage in loop.cells))
@@ -533,6 +537,7 @@ def _trace_body(
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
+        lifted = lifted or kinds.lift_init(loop.init, body.result)
         if lifted is not None:
             loop.init = lifted
             raise _Retrace()

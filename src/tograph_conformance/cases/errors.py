@@ -1,7 +1,9 @@
 """Conformance cases for values that exist on some paths only: a variable set on one side of an
 ``if`` on a tensor (or first set inside a loop over tensors) and read afterwards compiles, and
-raises Python's ``UnboundLocalError`` exactly when the eager run does; values whose rank or
-structure differ by path make the compiler fall back, naming the variable.
+raises Python's ``UnboundLocalError`` exactly when the eager run does; None on one path and a
+tensor on another is an optional value, and a Python number on one path and a NumPy scalar on
+another comes back as on the path taken; values whose rank or structure differ by path make the
+compiler fall back, naming the variable.
 """
 
 import numpy as np
@@ -112,3 +114,30 @@ def set_in_both_branches_differently(x):
         z = -x
         y = z * 3
     return y + z
+
+
+@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"while_loop"})
+def none_until_found(x):
+    found = None
+    for v in x:
+        if v > 1:
+            found = v
+    return found
+
+
+@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"cond"})
+def tested_against_none(x):
+    found = None
+    if x[0] > 0:
+        found = x * 2
+    if found is not None:
+        return found.sum()
+    return x[0]
+
+
+@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"cond"})
+def python_int_or_numpy_int(x):
+    count = 0
+    if x[0] > 0:
+        count = np.int32(4)
+    return count

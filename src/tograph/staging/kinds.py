@@ -1,0 +1,180 @@
+"""Scalars whose kind depends on the path taken: a Python number on one path of tensor control
+flow and a NumPy scalar on another (``r = 0`` then ``r = np.int32(k)`` in a branch not taken).
+
+Stage: build (helpers of ``staging.control_flow``). Input: the values of the variables entering
+and leaving an ``if`` on a tensor or a loop over tensors. Output: where a variable is a weak
+scalar (a Python number in eager code) on one side and a strong one (a NumPy scalar) on the
+other, both sides become a ``Kinded`` pytree node of a run-time kind tag (a bool: weak on this
+path) and the value, of the joined type (NEP 50: a Python int joined with ``int32`` stays
+``int32``). After the op the variable is the value again, with the tag beside it
+(``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
+taken (``boxed``). Values computed from it take the joined type's kind, as before.
+Requires: a graph being built (``tograph.trace.builder``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tograph.ir import pytree, types
+from tograph.trace import tensor
+
+
+class Kinded:
+    """A scalar and its kind tag (True: a Python number on the path taken), carried as two
+    leaves through ``cond`` and ``while_loop``."""
+
+    __slots__ = ("weak", "value")
+
+    def __init__(self, weak: Any, value: Any):
+        self.weak, self.value = weak, value
+
+    def __tree_children__(self) -> tuple[Any, Any]:
+        return (self.weak, self.value)
+
+    @classmethod
+    def __tree_build__(cls, children: Sequence[Any]) -> Kinded:
+        return cls(*children)
+
+    def __repr__(self) -> str:
+        return f"Kinded({self.weak!r}, {self.value!r})"
+
+
+def _kind(value: Any) -> bool | None:
+    """True for a weak scalar (a Python number in eager code), False for a NumPy scalar, None
+    for anything else (arrays, 0-d arrays, tagged values, containers)."""
+    if isinstance(value, tensor.SymbolicTensor):
+        t = value.graph_var.type
+        if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
+            return None
+        return t.weak if t.shape == () else None
+    if types.is_python_scalar(value):
+        return True
+    return False if isinstance(value, np.generic) else None
+
+
+def _tagged(value: Any) -> bool:
+    return isinstance(value, Kinded) or (
+        isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None
+    )
+
+
+def _lift(value: Any) -> Any:
+    """``value`` as a ``Kinded`` (it is one, a tagged tensor, or a scalar of a known kind)."""
+    if isinstance(value, Kinded):
+        return value
+    if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
+        return Kinded(value.kind_tag, value)
+    return Kinded(np.bool_(_kind(value)), value)
+
+
+def _needs_tag(a: Any, b: Any) -> bool:
+    """Whether two values of one variable need a kind tag: scalars of different kinds, or a
+    tagged value facing a scalar or another tagged value."""
+    if _tagged(a) or _tagged(b):
+        return (_tagged(a) or _kind(a) is not None) and (_tagged(b) or _kind(b) is not None)
+    ka, kb = _kind(a), _kind(b)
+    return ka is not None and kb is not None and ka != kb
+
+
+def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
+    """The two branches' results (tuples of the variables ``names``), each variable whose kind
+    differs between them made ``Kinded`` on both sides."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
+        return a, b
+    pairs = [(_lift(x), _lift(y)) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
+    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
+    """A loop's initial values with each variable whose kind the body's ``result`` changes made
+    ``Kinded``, or None if there is none."""
+    if not isinstance(result, tuple) or len(result) < len(init):
+        return None
+    lifted = [
+        _lift(v) if not isinstance(v, Kinded) and _needs_tag(v, out) else v
+        for v, out in zip(init, result)
+    ]
+    return tuple(lifted) if any(x is not y for x, y in zip(lifted, init)) else None
+
+
+def enter(values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values entering control flow, tagged tensors among them as ``Kinded`` (so the tag is
+    carried with them)."""
+    return tuple(_lift(v) if _tagged(v) else v for v in values)
+
+
+def expose(values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values as user code sees them: each ``Kinded`` becomes its value with the tag beside it
+    (a static tag: the value itself, made weak if the path gives a Python number)."""
+    return tuple(_expose(v) if isinstance(v, Kinded) else v for v in values)
+
+
+def _expose(value: Kinded) -> Any:
+    if not tensor.is_symbolic(value.weak):
+        return value.value
+    inner = value.value
+    if isinstance(inner, tensor.SymbolicTensor):
+        inner = inner.plain()
+        inner.kind_tag = value.weak
+    return inner
+
+
+def inside(fn: Callable[..., Any], results: bool) -> Callable[..., Any]:
+    """``fn`` (a branch, loop test or body) seeing its arguments exposed; with ``results``, the
+    tuple it returns has its tagged tensors ``Kinded`` again (the structure they entered with)."""
+
+    def run(*values: Any) -> Any:
+        out = fn(*expose(values))
+        return enter(out) if results and isinstance(out, tuple) else out
+
+    return run
+
+
+def lifting(
+    body: Callable[..., tuple[Any, ...]], init: Sequence[Any]
+) -> Callable[..., tuple[Any, ...]]:
+    """``body`` whose results for the variables that start ``Kinded`` are ``Kinded`` too."""
+    if not any(isinstance(v, Kinded) for v in init):
+        return body
+
+    def lifted(*values: Any) -> tuple[Any, ...]:
+        result = tuple(body(*values))
+        head = [
+            _lift(v) if isinstance(start, Kinded) and (_tagged(v) or _kind(v) is not None) else v
+            for v, start in zip(result, init)
+        ]
+        return (*head, *result[len(init) :])
+
+    return lifted
+
+
+# ---- results -----------------------------------------------------------------------------
+
+
+class Boxed:
+    """A returned tagged scalar: rebuilt as a Python number or a NumPy scalar by its tag."""
+
+    __slots__ = ("weak", "value")
+
+    def __init__(self, weak: Any, value: Any):
+        self.weak, self.value = weak, value
+
+    def __tree_children__(self) -> tuple[Any, Any]:
+        return (self.weak, self.value)
+
+    @classmethod
+    def __tree_build__(cls, children: Sequence[Any]) -> Any:
+        weak, value = children
+        return value.item() if weak and isinstance(value, np.generic) else value
+
+
+def boxed(result: Any) -> Any:
+    """``result`` with each tagged tensor a ``Boxed`` node of its tag and value."""
+    leaves, tree = pytree.flatten(result)
+    if not any(_tagged(v) for v in leaves):
+        return result
+    return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
