@@ -1,6 +1,7 @@
-"""Kinds and dtypes that depend on the path taken, under to_static: a variable that is a Python
-number on one path of tensor control flow and a NumPy scalar on another comes back as the eager
-run gives it on the path taken (a kind tag carried beside it), a weak Python int joined with
+"""Kinds and dtypes that depend on the path taken, under to_static: a scalar variable that is a
+Python number on one path of tensor control flow and a NumPy scalar on another (or of two Python
+types, or two dtypes) comes back as the eager run gives it on the path taken (a kind tag carried
+beside it), a weak Python int joined with
 ``int32`` stays ``int32`` (NEP 50), a ``float32`` carry stays ``float32``; what a graph cannot
 carry (a rank that changes in a loop, a list item assigned in a loop over tensors, ``np.int32``
 of a tensor) runs eagerly with a reason. Each case is compared with its eager run."""
@@ -81,9 +82,35 @@ def float32_carry(x):
     return acc
 
 
+def int32_or_float64(x):
+    r = np.int32(3)
+    if x.sum() > 0:
+        r = x[0] * 2
+    return r
+
+
+def python_int_or_python_float(x):
+    r = 0
+    for v in x:
+        if v > 2:
+            r = r + 0.5
+    return r
+
+
+def numpy_int_carry_made_float(x):
+    r = np.int64(8)
+    for v in x:
+        if v > 2:
+            r = r / 2
+    return r
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        int32_or_float64,
+        python_int_or_python_float,
+        numpy_int_carry_made_float,
         python_int_or_int32,
         int32_or_python_int,
         kind_set_in_a_loop,

@@ -4,8 +4,9 @@ flow and a NumPy scalar on another (``r = 0`` then ``r = np.int32(k)`` in a bran
 Stage: build (helpers of ``staging.control_flow``). Input: the values of the variables entering
 and leaving an ``if`` on a tensor or a loop over tensors. Output: where a variable is a weak
 scalar (a Python number in eager code) on one side and a strong one (a NumPy scalar) on the
-other, both sides become a ``Kinded`` pytree node of a run-time kind tag (a bool: weak on this
-path) and the value, of the joined type (NEP 50: a Python int joined with ``int32`` stays
+other (or scalars of two Python types, or of two dtypes), both sides become a ``Kinded``
+pytree node of a run-time kind tag (a code: which kind on this path) and the value, of the joined
+type (NEP 50: a Python int joined with ``int32`` stays
 ``int32``). After the op the variable is the value again, with the tag beside it
 (``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
 taken (``boxed``). Values computed from it take the joined type's kind, as before.
@@ -22,38 +23,51 @@ import numpy as np
 from tograph.ir import pytree, types
 from tograph.trace import tensor
 
+# what a scalar is in eager code, by the code its kind tag holds: a Python number of the type
+# NumPy gives weak scalars of each dtype kind, or a NumPy scalar of one of these dtypes
+_PYTHON = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
+_NUMPY = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
+_BY_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON.values()}
+_BY_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY)})
+
 
 class Kinded:
-    """A scalar and its kind tag (True: a Python number on the path taken), carried as two
-    leaves through ``cond`` and ``while_loop``."""
+    """A scalar and its kind tag (an int8 code: which Python number or NumPy scalar it is on the
+    path taken), carried as two leaves through ``cond`` and ``while_loop``."""
 
-    __slots__ = ("weak", "value")
+    __slots__ = ("code", "value")
 
-    def __init__(self, weak: Any, value: Any):
-        self.weak, self.value = weak, value
+    def __init__(self, code: Any, value: Any):
+        self.code, self.value = code, value
 
     def __tree_children__(self) -> tuple[Any, Any]:
-        return (self.weak, self.value)
+        return (self.code, self.value)
 
     @classmethod
     def __tree_build__(cls, children: Sequence[Any]) -> Kinded:
         return cls(*children)
 
     def __repr__(self) -> str:
-        return f"Kinded({self.weak!r}, {self.value!r})"
+        return f"Kinded({self.code!r}, {self.value!r})"
 
 
-def _kind(value: Any) -> bool | None:
-    """True for a weak scalar (a Python number in eager code), False for a NumPy scalar, None
-    for anything else (arrays, 0-d arrays, tagged values, containers)."""
+def _kind(value: Any) -> int | None:
+    """The kind code of a scalar (a NumPy scalar, or a weak one: a Python number in eager
+    code), None for anything else (arrays, 0-d arrays, tagged values, containers)."""
     if isinstance(value, tensor.SymbolicTensor):
         t = value.graph_var.type
         if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
             return None
-        return t.weak if t.shape == () else None
+        return _code(t.dtype, t.weak) if t.shape == () else None
     if types.is_python_scalar(value):
-        return True
-    return False if isinstance(value, np.generic) else None
+        return _code(np.asarray(value).dtype, weak=True)
+    return _code(value.dtype, weak=False) if isinstance(value, np.generic) else None
+
+
+def _code(dtype: np.dtype, weak: bool) -> int | None:
+    if weak:
+        return _PYTHON[dtype.kind][0] if dtype.kind in _PYTHON else None
+    return 16 + _NUMPY.index(dtype) if dtype in _NUMPY else None
 
 
 def _tagged(value: Any) -> bool:
@@ -68,7 +82,7 @@ def _lift(value: Any) -> Any:
         return value
     if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
         return Kinded(value.kind_tag, value)
-    return Kinded(np.bool_(_kind(value)), value)
+    return Kinded(np.int8(_kind(value)), value)
 
 
 def _needs_tag(a: Any, b: Any) -> bool:
@@ -109,17 +123,17 @@ def enter(values: Sequence[Any]) -> tuple[Any, ...]:
 
 def expose(values: Sequence[Any]) -> tuple[Any, ...]:
     """Values as user code sees them: each ``Kinded`` becomes its value with the tag beside it
-    (a static tag: the value itself, made weak if the path gives a Python number)."""
+    (with a static tag: the value itself, which is of its path's kind already)."""
     return tuple(_expose(v) if isinstance(v, Kinded) else v for v in values)
 
 
 def _expose(value: Kinded) -> Any:
-    if not tensor.is_symbolic(value.weak):
+    if not tensor.is_symbolic(value.code):
         return value.value
     inner = value.value
     if isinstance(inner, tensor.SymbolicTensor):
         inner = inner.plain()
-        inner.kind_tag = value.weak
+        inner.kind_tag = value.code
     return inner
 
 
@@ -156,25 +170,29 @@ def lifting(
 
 
 class Boxed:
-    """A returned tagged scalar: rebuilt as a Python number or a NumPy scalar by its tag."""
+    """A returned tagged scalar: rebuilt as a NumPy scalar or a Python number by its tag."""
 
-    __slots__ = ("weak", "value")
+    __slots__ = ("code", "value")
 
-    def __init__(self, weak: Any, value: Any):
-        self.weak, self.value = weak, value
+    def __init__(self, code: Any, value: Any):
+        self.code, self.value = code, value
 
     def __tree_children__(self) -> tuple[Any, Any]:
-        return (self.weak, self.value)
+        return (self.code, self.value)
 
     @classmethod
     def __tree_build__(cls, children: Sequence[Any]) -> Any:
-        weak, value = children
-        return value.item() if weak and isinstance(value, np.generic) else value
+        code, value = children
+        kind = _BY_CODE[int(code)]
+        if isinstance(kind, type) and issubclass(kind, np.generic):
+            return kind(value)
+        return kind(value.item() if isinstance(value, np.generic) else value)
 
 
 def boxed(result: Any) -> Any:
-    """``result`` with each tagged tensor a ``Boxed`` node of its tag and value."""
-    leaves, tree = pytree.flatten(result)
+    """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
+    value (other nodes are left as they are)."""
+    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
     if not any(_tagged(v) for v in leaves):
         return result
     return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])

@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import pytree
-from tograph.staging import carried
+from tograph.staging import carried, kinds
 from tograph.trace import tensor
 
 _BINARY = {
@@ -161,17 +161,26 @@ def assuming(
     """``fn`` (a branch), during whose trace ``known`` and its copies passed at ``positions``
     are known to be present (the branch where ``x is not None`` holds)."""
 
-    def branch(*values: Any) -> tuple[Any, ...]:
+    def branch(*values: Any) -> Any:
         marked = [known, *(values[i] for i in positions if isinstance(values[i], Optional))]
         for value in marked:
             value.assumed += 1
         try:
-            return fn(*values)
+            result = fn(*values)
         finally:
             for value in marked:
                 value.assumed -= 1
+        if isinstance(result, tuple):
+            return tuple(_present(v, marked) for v in result)
+        return _present(result, marked)
 
     return branch
+
+
+def _present(value: Any, marked: list[Optional]) -> Any:
+    """A branch's result: an optional known present there is its value (so that a join with
+    the other branch sees the value's type and kind)."""
+    return value.value if any(value is m for m in marked) else value
 
 
 class MaybeNone(Optional):
@@ -290,7 +299,7 @@ class Boxed:
 def boxed(result: Any) -> Any:
     """``result`` with its optionals ready to return: ``None`` or the value where the flag is
     known now, else a ``Boxed`` node of the flag and the value."""
-    leaves, tree = pytree.flatten(result, lambda v: isinstance(v, Optional))
+    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
     if not any(isinstance(v, Optional) for v in leaves):
         return result
     return tree.unflatten([_box(v) if isinstance(v, Optional) else v for v in leaves])
@@ -302,5 +311,5 @@ def _box(value: Optional) -> Any:
             "a result that may be unbound", origin.current_location(), construct="unbound result"
         )
     if tensor.is_symbolic(value.present):
-        return Boxed(value.present, value.value)
+        return Boxed(value.present, kinds.boxed(value.value))
     return value.value if value.present else None

@@ -396,8 +396,8 @@ class SymbolicTensor(Symbolic, TensorBase):
         self._seen = 0
         self.array0d = False
         self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
-        # a bool scalar, true when this scalar is a Python number on the path taken
-        # (``staging.kinds``); None when its kind is its type's
+        # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
+        # which Python number or NumPy scalar it is; None when its kind is its type's
         self.kind_tag: Any = None
 
     @property
