@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation
-from tograph.ops import creation, effects, lists
+from tograph.ops import creation, effects, elementwise, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import containers, dispatch, tensor
 
@@ -225,8 +225,9 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 
 def not_(value: Any) -> Any:
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
     if tensor.is_symbolic(value):
-        return np.logical_not(value)
+        return elementwise.python_not(value)
     return not value
 
 

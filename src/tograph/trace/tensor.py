@@ -113,8 +113,7 @@ class TensorBase:
             if kwargs.get("out") is not None or "where" in kwargs:
                 handler = None
         if handler is None:
-            suffix = "" if method == "__call__" else f".{method}"
-            raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
+            raise dispatch.unsupported(dispatch.numpy_name(ufunc, method))
         if kwargs.get("out") is not None or "where" in kwargs:
             return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
         kwargs.pop("out", None)
@@ -127,7 +126,7 @@ class TensorBase:
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         handler = dispatch.FUNCTIONS.get(func)
         if handler is None:
-            raise dispatch.unsupported(f"np.{func.__name__}")
+            raise dispatch.unsupported(dispatch.numpy_name(func))
         return handler(*args, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
