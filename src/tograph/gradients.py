@@ -26,7 +26,7 @@ from tograph import concrete as concrete_module
 from tograph.autodiff import tape as tape_mod
 from tograph.autodiff import vjp
 from tograph.ir import pytree, types
-from tograph.staging import build_graph
+from tograph.staging import build_graph, kinds
 from tograph.trace import signature, tensor
 
 Argnums = int | Sequence[int]
@@ -283,7 +283,11 @@ def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
 def _output_slot(cf: concrete_module.ConcreteFunction, fn_name: str) -> Any:
     """Where the differentiated function's result is: a graph output index or a ``Static``."""
     built = cf.built
-    slot = built.out_slots[0] if built is not None and built.out_tree.kind is None else None
+    slot = None
+    if built is not None and built.out_tree.kind is None:
+        slot = built.out_slots[0]
+    elif built is not None and built.out_tree.kind is kinds.Boxed:
+        slot = built.out_slots[1]  # a scalar whose kind depends on the path: its value
     if slot is None:
         raise errors.ShapeError(
             f"{fn_name}: the function must return one scalar (a 0-d float array or a Python float)"
