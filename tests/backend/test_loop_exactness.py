@@ -99,6 +99,7 @@ ON_NUMBA = [
     (loop_programs.int_extremes, (np.int64(5), np.int64(3), np.int64(4))),
     (loop_programs.nested_sum, (3, 4)),
     (loop_programs.double_until, (1.0, 100)),
+    (loop_programs.flip_flag, (np.float64(5.0), np.int64(6))),  # int8 kind tags, moved only
 ]
 ON_NUMPY = [
     (loop_programs.where_scalar, (np.float64(3.0), 4), "where of scalars"),

@@ -42,8 +42,10 @@ from tograph.ir import core, types
 from tograph.ops import control, elementwise, indexing, reductions, shape
 
 _INDENT = "    "
-_DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32)}
+_DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32, np.int8)}
 _I64, _F64, _BOOL = np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.bool_)
+# Only moved, never computed with: the kind tags of path-dependent values (staging/kinds.py).
+_MOVED_ONLY = {np.dtype(np.int8)}
 
 
 class Unsupported(Exception):
@@ -198,8 +200,9 @@ class _Writer:
                 emit = _EMITTERS.get(eqn.prim)
                 if emit is None or eqn.prim.effectful:
                     raise Unsupported(f"{eqn.prim.name} has no exact numba form here")
-                for v in eqn.outputs:
-                    _ttype(v)
+                for atom in [*eqn.inputs, *eqn.outputs]:
+                    if _ttype(atom).dtype in _MOVED_ONLY:
+                        raise Unsupported(f"{eqn.prim.name} of {_ttype(atom).dtype}")
                 text = emit(self, eqn)
                 outs = [self.define(v) for v in eqn.outputs]
                 self.line(indent, f"{', '.join(outs)} = {text}")
