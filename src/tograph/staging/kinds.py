@@ -173,10 +173,12 @@ class Boxed:
         return types.of_kind(code, value)
 
 
-def boxed(result: Any) -> Any:
+def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
     """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
-    value (other nodes are left as they are)."""
-    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
+    value (other nodes, and containers that ``keep`` says, are left as they are)."""
+    leaves, tree = pytree.flatten(
+        result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
+    )
     if not any(_tagged(v) for v in leaves):
         return result
     return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
