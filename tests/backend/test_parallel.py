@@ -14,7 +14,7 @@ SEQUENTIAL = codegen.Options(parallel=False)
 
 @pytest.fixture
 def cheap_tasks(monkeypatch):
-    monkeypatch.setattr(parallel, "MIN_TASK_NS", 10.0)
+    monkeypatch.setattr(parallel, "MIN_TASK_NS", 1.0)
 
 
 def two_chains(a, b, c, d):
@@ -118,3 +118,13 @@ def test_graphs_that_may_warn_outside_the_error_state_stay_sequential(cheap_task
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             np.testing.assert_array_equal(run(*args)[0], fn(*args))
+
+
+def test_elementwise_chains_stay_on_one_thread_for_fusion():
+    """Memory-bound work: one fused region beats two threads (W4), so only products count."""
+
+    def chains(a, b, c):
+        return np.tanh(a * b + c) * 0.5 + a * np.exp(-(b * b))
+
+    args = tuple(np.ones(1 << 20, np.float32) for _ in range(3))
+    assert parallel.split(compiled(chains, *args)[0]) is None
