@@ -181,6 +181,12 @@ def zero_trip_loop(a, b):
     return acc
 
 
+def carried_chain(a, b):
+    for _ in range(int(np.sum(b > 0)) % 3 + 2):  # a loop over tensors, run in chunks each trip
+        a = np.tanh(a * 2.0 + b) - a * 0.5
+    return a, np.exp(a) * b
+
+
 def common_in_branches(a, b):
     if np.sum(np.abs(b)) > 10.0:
         r = np.where(a > b, a, b) * 2
@@ -220,6 +226,14 @@ def test_independent_products_run_as_parallel_tasks(monkeypatch, kind, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("fn", [zero_trip_loop, common_in_branches], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "fn", [zero_trip_loop, carried_chain, common_in_branches], ids=lambda f: f.__name__
+)
 def test_code_moved_out_of_loops_and_branches(monkeypatch, fn, dtype):
     assert_exact(monkeypatch, fn, lambda: arguments("contiguous", dtype))
+
+
+@pytest.mark.parametrize("kind", ["overlapping", "same", "strided", "0-d"])
+def test_loop_bodies_fused_and_reusing_buffers(monkeypatch, kind):
+    """One-dimensional carries are contiguous, so the body's chain runs in chunks each trip."""
+    assert_exact(monkeypatch, carried_chain, lambda: arguments(kind, np.float64))
