@@ -104,3 +104,34 @@ class _Sink:
 
     def flush(self) -> None:
         pass
+
+
+def test_backend_option_times_tograph_on_both_backends(tmp_path) -> None:
+    out = tmp_path / "bench.json"
+    args = ["--smoke", "--only", "W1,W3", "--peers", "numba", "--backend", "numba"]
+    assert tograph.bench.main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["backend"] == "numba"
+    backends = {r["key"]: r["backend"] for r in data["results"]}
+    assert backends["W1"] == "numba"
+    assert backends["W3"].startswith("numpy (numba: ")
+    for record in data["results"]:
+        found = record["contenders"]
+        assert set(found) == {"numpy", "tograph", "tograph.numba", "numba.njit"}
+        assert all(c["check"] == "ok" for c in found.values())
+        assert {"tograph/numba.njit", "tograph.numba/numpy"} <= set(record["ratios"])
+
+
+def test_loop_targets_name_the_contender() -> None:
+    record = {
+        "key": "W1",
+        "workload": "W1",
+        "first_call": False,
+        "ratios": {"tograph/numpy": 0.4, "tograph.numba/jax.jit": 0.25},
+    }
+    verdicts = {v["target"]: v["met"] for v in compare.targets([record])}
+    assert verdicts == {
+        "tograph <= 0.5x numpy": True,
+        "tograph.numba <= 0.2x jax.jit": False,
+        "<= 1.05x numpy": True,
+    }

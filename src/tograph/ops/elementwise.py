@@ -330,6 +330,25 @@ def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> 
     return astype_p.bind(x, dtype=np.dtype(dtype), weak=False)
 
 
+def python_not(x: Any) -> Any:
+    """Python's ``not x`` of a tensor: a Python bool (weak), as ``not`` gives one.
+
+    Raises:
+      ValueError: ``x`` has more than one element (NumPy's truth-value error, as eager raises).
+      UnsupportedError: its size is known only at run time.
+    """
+    t: types.TensorType = x.type  # a symbolic or eager tensor: Python's ``not`` does the rest
+    if t.size is None:
+        raise dispatch.unsupported("not", "of an array whose size is known only at run time")
+    if t.size != 1:
+        raise ValueError(
+            "The truth value of an array with more than one element is ambiguous. "
+            "Use a.any() or a.all()"
+        )
+    scalar = x if t.shape == () else np.reshape(x, ())
+    return astype_p.bind(logical_not_p.bind(scalar), dtype=np.dtype(np.bool_), weak=True)
+
+
 @dispatch.implements(round)
 def _round_to_int(x: Any) -> Any:
     """``round(x)`` of a 0-d tensor: a Python int, as for a NumPy scalar."""
