@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, runtime
+from tograph.staging import carried, kinds, objects, runtime
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -115,8 +115,8 @@ class BuiltGraph:
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
-    # ArgRef
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut, ArgRef
+    # or kinds.Kinded
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
@@ -179,7 +179,7 @@ class BuiltGraph:
         for slot in self.out_slots:
             if isinstance(slot, int):
                 outputs.append(graph.outputs[slot])
-            elif isinstance(slot, Copy):
+            elif isinstance(slot, (Copy, kinds.Kinded)):
                 outputs.append(graph.outputs[slot.index])
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
@@ -265,6 +265,8 @@ class BuiltGraph:
             return value.copy() if isinstance(value, np.ndarray) else value
         if isinstance(slot, ArgRef):
             return slot.resolve(arguments)
+        if isinstance(slot, kinds.Kinded):
+            return slot.value(outputs)
         return slot.value
 
 
@@ -438,6 +440,9 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
         alias = _alias_of_input(leaf, inputs, outputs)
         if alias is not None:
             return alias
+    if isinstance(leaf, tensor.SymbolicTensor) and leaf.kinds is not None:
+        outputs.extend([leaf, leaf.kinds.tag])  # the value, and which kind it has
+        return kinds.Kinded(len(outputs) - 2, len(outputs) - 1, leaf.kinds.alternatives)
     if isinstance(leaf, tensor.Symbolic):
         for index, earlier in enumerate(outputs):
             if earlier is not leaf and earlier.graph_var is leaf.graph_var:

@@ -21,6 +21,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import pytree, types
 from tograph.ops import elementwise
+from tograph.staging import kinds
 from tograph.trace import tensor
 
 
@@ -233,7 +234,8 @@ def _merge_leaf(path: str, va: Any, vb: Any) -> types.ValueType | None:
             hint="after an if on a tensor, a value that is not a number or tensor must be the same "
             "in both branches",
         )
-    return join_named(type_of(va), type_of(vb), path, _BRANCHES)
+    joined = join_named(type_of(va), type_of(vb), path, _BRANCHES)
+    return kinds.exact_join(va, vb, joined) if isinstance(joined, types.TensorType) else joined
 
 
 def widen_carries(

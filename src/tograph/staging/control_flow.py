@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried
+from tograph.staging import carried, kinds
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -79,8 +79,9 @@ def _trace(
     """
     child = parent.child(label)
     with child.active():
+        branch = label in ("then", "else")  # a branch's inputs keep their run-time kinds
         leaves = [
-            leaf if t is None else _input(child, leaf, t, root)
+            leaf if t is None else _input(child, leaf, t, root, branch)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
         values = flat.unflatten(leaves)
@@ -104,11 +105,15 @@ def _is_array(value: Any) -> bool:
     return isinstance(value, tensor.SymbolicTensor) and value.is_array
 
 
-def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str) -> Any:
-    """The new graph input standing for ``leaf``, of the same kind of array or scalar."""
+def _input(
+    child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str, branch: bool
+) -> Any:
+    """The new graph input standing for ``leaf``, of the same kind of array or scalar (and, in a
+    branch, of the same run-time kind: a loop's carries change theirs)."""
     inner = child.add_input(t, hint=root)
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
+        inner.kinds = leaf.kinds if branch else None
     if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
         inner.stands_for = leaf.stands_for
     return inner
@@ -301,12 +306,16 @@ def cond(
     for i in kept[0] & kept[1]:
         joined[i] = None  # the same object after both branches
     outputs = [_outputs(t, out.leaves, joined) for t, out in zip(traces, (then_out, else_out))]
+    mixed = _mixed_kinds(traces, (then_out, else_out), joined, outputs)
     captured, (then_graph, else_graph) = _close(traces, outputs, consts_first=False)
     explicit = [v for v, t in zip(flat.leaves, in_types) if t is not None]
     hints = [root for root, t in zip(then_out.roots, joined) if t is not None]
+    hints += [f"{then_out.roots[i]}_kind" for i, _ in mixed]
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
+    for i, choices in mixed:
+        kinds.attach(leaves[i], next(results), choices)
     for i in kept[0] & kept[1]:
         leaves[i] = flat.leaves[i]
     _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
@@ -314,6 +323,26 @@ def cond(
     for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
         storage.set(value)
     return after[: len(explicit_names)]
+
+
+def _mixed_kinds(
+    traces: Sequence[_Trace],
+    results: Sequence[carried.Flat],
+    joined: Sequence[types.ValueType | None],
+    outputs: Sequence[list[core.Atom]],
+) -> list[tuple[int, tuple[kinds.Kind, ...]]]:
+    """The result leaves whose run-time kind differs between the branches, with their kinds;
+    each branch's ``outputs`` gain, per such leaf, the tag of the kind it gives."""
+    then_out, else_out = results
+    mixed = []
+    for i, (a, b, t) in enumerate(zip(then_out.leaves, else_out.leaves, joined)):
+        choices = kinds.union(a, b) if t is not None else None
+        if choices is not None:
+            mixed.append((i, choices))
+    for trace, out, outs in zip(traces, results, outputs):
+        with trace.builder.active():
+            outs.extend(trace.builder.atom(kinds.tag(out.leaves[i], c)) for i, c in mixed)
+    return mixed
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -348,6 +377,7 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
+    kinds.refuse_carried(carried.flatten(tuple(init), names).leaves)
     loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
     while True:
         try:

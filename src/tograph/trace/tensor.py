@@ -318,10 +318,14 @@ class TensorBase:
         return np.round(self, decimals)
 
     def __round__(self, ndigits: int | None = None) -> Any:
-        """``round(x)``: like a NumPy scalar, a Python int without digits, else a rounded tensor."""
-        if ndigits is not None or self.ndim > 0:
-            return np.round(self, ndigits or 0)
-        return dispatch.FUNCTIONS[round](self)
+        """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
+        digits a Python int; with them a number of the same kind, rounded as Python rounds a
+        Python number and as NumPy rounds a NumPy scalar."""
+        if self.ndim > 0 or getattr(self, "array0d", False):
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        if self.dtype == np.bool_ and not self.type.weak:
+            raise TypeError(f"type numpy.{np.bool_.__name__} doesn't define __round__ method")
+        return dispatch.FUNCTIONS[round](self, ndigits)
 
     def item(self) -> Any:
         raise self._concrete_error(".item()")
@@ -380,11 +384,12 @@ class SymbolicTensor(Symbolic, TensorBase):
     A tensor written in place, or viewed, shares a ``functional.Storage`` with its base and its
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
-    ``layout`` is "C" when the array is known to be C-contiguous.
+    ``layout`` is "C" when the array is known to be C-contiguous; ``kinds``, on a value an ``if``
+    joined from scalars of different kinds, says which kind it has (``staging.kinds``).
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout")
+    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kinds")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -394,6 +399,7 @@ class SymbolicTensor(Symbolic, TensorBase):
         self._seen = 0
         self.array0d = False
         self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
+        self.kinds: Any = None
 
     @property
     def graph_var(self) -> core.Var:

@@ -1,0 +1,191 @@
+"""Python scalar kinds under to_static: a result is a Python number where eager code keeps one,
+a NumPy scalar or a 0-d array where NumPy makes one, also when the data decides which; and a
+function whose kinds tograph cannot follow falls back, naming why. Each case is compared with its
+eager run (``eager_oracle``: values, dtypes, kinds and the arguments afterwards)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+import tograph as tg
+
+X32 = np.array([0.25, 1.0, -2.0], np.float32)
+NAN = float("nan")
+
+
+def round_of_float(x):
+    return round(float(x[0]), 2), round(x[0], 2), round(bool(x[1]), 1), round(int(x[1]), -1)
+
+
+def round_to_int(x):
+    return round(float(x[0])), round(x[0])
+
+
+@pytest.mark.parametrize("first", [2.675, 0.125, -1.005, 1e300, NAN])
+def test_round_of_a_python_float_rounds_in_decimal_as_python_does(first):
+    x = np.array([first, 17.0])
+    assert_matches_eager(round_of_float, x)
+    if first == first and abs(first) < 1e18:
+        assert_matches_eager(round_to_int, x)
+
+
+def round_of_a_0d_array(x):
+    return round(np.asarray(x.sum()), 1)
+
+
+def round_of_a_numpy_bool(x):
+    return round(x[0] > 0, 1)
+
+
+@pytest.mark.parametrize("fn", [round_of_a_0d_array, round_of_a_numpy_bool])
+def test_round_of_what_has_no_round_raises_as_eager_does(fn):
+    assert_matches_eager(fn, np.ones(2), compiles=False)
+
+
+def min_max_with_python_numbers(x):
+    return min(x[0], 0.5), max(0.5, x[1]), min(x[1], x[0], 2), max([x[0], 1, x[2]])
+
+
+@pytest.mark.parametrize(
+    "x",
+    [X32, X32 * 4, np.array([NAN, 0.5, NAN], np.float32), np.array([0.5, 0.5, 2.0]), -X32],
+    ids=["float32", "larger", "nan", "ties", "negated"],
+)
+def test_min_and_max_return_the_item_python_picks(x):
+    assert_matches_eager(min_max_with_python_numbers, x)
+
+
+def min_max_of_vector(x):
+    return min(x), max(x)
+
+
+@pytest.mark.parametrize(
+    "x",
+    [
+        np.array([3.0, NAN, 1.0, 1.0]),
+        np.array([NAN, 3.0, 1.0]),
+        np.array([0.0, -0.0]),
+        np.array([-0.0, 0.0]),
+        np.array([np.inf, NAN]),
+        np.array([5, 1, 5], np.int32),
+    ],
+)
+def test_min_of_a_vector_skips_nan_after_the_first_item_as_python_does(x):
+    assert_matches_eager(min_max_of_vector, x)
+
+
+def min_of_rows(x):
+    return min(x)
+
+
+def test_min_of_a_matrix_falls_back_naming_min():
+    cf = assert_matches_eager(min_of_rows, np.array([[1.0, 2.0]]), compiles=False)
+    assert "min() of arrays" in cf.fallback
+
+
+def for_else_return(x):
+    for v in x:
+        if v > 10:
+            return v
+    else:
+        return -1.0
+
+
+@pytest.mark.parametrize("x", [X32, X32 * 100, np.array([], np.float32)])
+def test_a_return_on_the_for_else_path_is_a_python_float(x):
+    assert_matches_eager(for_else_return, x)
+
+
+def ternaries(x):
+    a = x[0] if x[1] > 0 else 0.5
+    b = 0.1 if x[0] > 0 else x[0]  # 0.1 is no float32: kept exactly
+    c = 3 if x[2] > 0 else True
+    d = x[0] if x[1] > 0 else np.array(2.0)
+    if x[2] > 0:
+        e = a
+    else:
+        e = np.float32(7)
+    return a, b, c, d, e, not x[2] > 0
+
+
+@pytest.mark.parametrize("x", [X32, -X32, np.array([1.0, -1.0, 1.0], np.float32)])
+def test_values_an_if_joins_keep_each_branch_kind(x):
+    assert_matches_eager(ternaries, x)
+
+
+def arithmetic(x):
+    y = x[0] if x[1] > 0 else 0.25
+    z = -(y * 2.0 - 1.0)
+    return z, z > 0, abs(y), x[2] + y
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 1.0, 3.0]), np.array([1.0, -1.0, 3.0])])
+def test_arithmetic_on_such_values_gives_each_kind_its_result(x):
+    assert_matches_eager(arithmetic, x)
+
+
+def float32_or_python_int_plus_one(x):
+    y = x[0] if x[1] > 0 else 1
+    return y + 1
+
+
+def divided(x):
+    y = x[0] if x[1] > 0 else 0.0
+    return 1.0 / (y + 1.0) if x[2] > 0 else y / 2.0
+
+
+def printed(x):
+    y = x[0] if x[1] > 0 else 2
+    print(y)
+    return x
+
+
+def carried_into_a_loop(x):
+    y = x[0] if x[1] > 0 else 0.5
+    while abs(y) < 10:
+        y = y * 2
+    return y
+
+
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (float32_or_python_int_plus_one, X32),
+        (divided, np.array([1.0, -1.0, 1.0])),
+        (printed, np.array([1.0, -1.0])),
+        (carried_into_a_loop, np.array([1.0, -1.0])),
+    ],
+    ids=["float32_or_int", "division", "print", "loop"],
+)
+def test_what_kinds_cannot_follow_falls_back_with_the_reason(fn, x):
+    for sign in (1, -1):
+        cf = assert_matches_eager(fn, x * sign, compiles=False)
+        assert "whose kind (Python or NumPy, dtype) depends on the way an if" in cf.fallback
+
+
+def ternary(x):
+    return x[0] if x[1] > 0 else 0.5
+
+
+@pytest.mark.parametrize("x", [np.array([0.25, 1.0]), np.array([0.25, -1.0])])
+def test_a_saved_graph_keeps_the_kinds(tmp_path, x):
+    static = tg.to_static(ternary)
+    static(x)
+    tg.save(static, tmp_path / "f.tograph")
+    loaded = tg.load(tmp_path / "f.tograph")
+    got, expected = loaded(x), ternary(x)
+    assert type(got) is type(expected) and got == expected
+
+
+def test_grad_of_a_result_of_either_kind():
+    x, y = np.array([0.25, 1.0]), np.array([0.25, -1.0])
+    grad = tg.grad(tg.to_static(ternary))
+    np.testing.assert_array_equal(grad(x), [1.0, 0.0])
+    np.testing.assert_array_equal(grad(y), [0.0, 0.0])
+    for value in (x, y):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tg.FallbackWarning)
+            result, _ = tg.value_and_grad(tg.to_static(ternary))(value)
+        assert type(result) is type(ternary(value)) and result == ternary(value)
