@@ -25,6 +25,7 @@ import numpy as np
 
 from tograph import concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
+from tograph.backend import backends
 from tograph.ir import pytree
 from tograph.lowering import convert
 from tograph.staging import build_graph, objects, runtime
@@ -39,9 +40,17 @@ _MAX_LIFTS = 4
 class StaticFunction:
     """A function compiled to graphs, one per argument signature; see ``to_static``."""
 
-    def __init__(self, fn: Callable[..., Any], input_spec: Sequence[Any] | None, fallback: str):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        input_spec: Sequence[Any] | None,
+        fallback: str,
+        backend: str = "numpy",
+    ):
         if fallback not in _FALLBACK_MODES:
             raise ValueError(f"fallback must be one of {_FALLBACK_MODES}, got {fallback!r}")
+        backends.check_backend(backend)
+        self.backend = backend
         self.python_function = fn
         self.__tograph_python_function__ = fn
         self.input_spec = tuple(input_spec) if input_spec is not None else None
@@ -208,7 +217,9 @@ class StaticFunction:
             return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
+        return concrete.ConcreteFunction(
+            self, sig, conversion, built, analysis, inferred, backend=self.backend
+        )
 
     def _build(
         self,
@@ -410,6 +421,7 @@ def to_static(
     *,
     input_spec: Sequence[Any] | None = None,
     fallback: str = "warn",
+    backend: str = "numpy",
 ) -> Any:
     """Compiles ``fn`` into static graphs; usable as ``@to_static`` or ``@to_static(...)``.
 
@@ -419,17 +431,24 @@ def to_static(
       input_spec: per positional argument, a ``TensorSpec`` (None dims are dynamic) or None.
       fallback: when ``fn`` cannot be converted: "warn" (run eagerly with a FallbackWarning),
         "error" (raise ConversionError) or "silent" (run eagerly).
+      backend: what runs the graphs: "numpy" (generated Python over NumPy kernels), "numba"
+        (compiled by numba where every operation has an exact numba form, else NumPy: the
+        concrete function's ``backend_note`` says why) or "auto" (numba for loops over scalars
+        and small arrays when numba is installed, else NumPy). See ``tograph.backend.backends``.
 
     Returns:
       A ``StaticFunction`` (a ``PartialFunction`` for a partial), or a decorator making one.
+
+    Raises:
+      ImportError: ``backend="numba"`` without numba installed (``pip install "tograph[numba]"``).
     """
 
     def decorate(f: Callable[..., Any]) -> Any:
         if isinstance(f, functools.partial):
             frozen = (None,) * len(f.args)
             spec = None if input_spec is None else (*frozen, *input_spec)
-            inner = to_static(f.func, input_spec=spec, fallback=fallback)
+            inner = to_static(f.func, input_spec=spec, fallback=fallback, backend=backend)
             return PartialFunction(inner, *f.args, **f.keywords)
-        return StaticFunction(_python_callable(f), input_spec, fallback)
+        return StaticFunction(_python_callable(f), input_spec, fallback, backend)
 
     return decorate if fn is None else decorate(fn)

@@ -1,8 +1,10 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly). A call
-whose tensors include dask arrays runs the same graph on the Dask backend (``backend.dask_exec``).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly); ``backend``
+says which executor runs the graph ("numpy" or "numba") and ``backend_note`` why it is not numba
+when numba was asked for. A call whose tensors include dask arrays runs the same graph on the
+Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen, dask_exec
+from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -41,6 +43,7 @@ class ConcreteFunction:
         analysis: convert.Analysis | None = None,
         inferred: type_inference.Inference | None = None,
         fallback: str | None = None,
+        backend: str = "numpy",
     ):
         self._owner = owner
         self.signature = sig
@@ -53,30 +56,57 @@ class ConcreteFunction:
         # plain function's own)
         self.pending_warning: str | None = None
         self.graph: core.Graph | None = None
+        self.backend: str | None = None
+        self.backend_note: str | None = None
+        self._asked_backend = backend
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
         self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
-            self._run = codegen.compile_graph(self.graph)
+            self._executable(self.graph)
             self._recipe = built.checking(self.graph)
+
+    def _executable(self, graph: core.Graph) -> None:
+        executable = backends.compile_graph(graph, self._asked_backend, self.compile_options)
+        self._run, self.backend, self.backend_note = (
+            executable.run,
+            executable.backend,
+            executable.note,
+        )
 
     @classmethod
     def from_graph(
-        cls, owner: Any, sig: signature.Signature, built: build_graph.BuiltGraph
+        cls,
+        owner: Any,
+        sig: signature.Signature,
+        built: build_graph.BuiltGraph,
+        backend: str = "numpy",
     ) -> ConcreteFunction:
         """A concrete function for a graph that is optimised already (a loaded one).
 
         The graph is compiled as it is, not optimised again; it has no source stages (``code``,
         ``ssa`` and ``types`` are empty).
         """
-        made = cls(owner, sig, None, None)
+        made = cls(owner, sig, None, None, backend=backend)
         made._built = built
         made.graph = built.graph
-        made._run = codegen.compile_graph(built.graph)
+        made._executable(built.graph)
         made._recipe = built.checking(built.graph)
         return made
+
+    @property
+    def compile_options(self) -> codegen.Options:
+        """How the graph is compiled: fused and reusing buffers, for this signature's layouts."""
+        return codegen.Options(c_inputs=tuple(lay == "C" for lay in self.signature.input_layouts))
+
+    def memory_plan(self) -> memory.Plan | None:
+        """The graph's memory plan (``tograph.backend.memory``): which elementwise results write
+        into dead buffers, and the peak bytes of arrays alive at once (None for a fallback)."""
+        if self.graph is None:
+            return None
+        return codegen.memory_plan(self.graph, self.compile_options)
 
     @property
     def owner(self) -> Any:
@@ -229,7 +259,8 @@ class ConcreteFunction:
     def __repr__(self) -> str:
         if self.graph is None:
             return f"<ConcreteFunction (eager fallback: {self.fallback})>"
-        return f"<ConcreteFunction\n{self.graph}\n>"
+        note = f" ({self.backend_note})" if self.backend_note else ""
+        return f"<ConcreteFunction on {self.backend}{note}\n{self.graph}\n>"
 
 
 def _overlapping(tensors: list[Any], twins: tuple[int | None, ...]) -> bool:

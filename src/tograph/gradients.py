@@ -48,6 +48,11 @@ class GradFunction:
         self.input_spec: Any = target.input_spec
         self._signature = inspect.signature(self._python(target))
         self._cache: dict[Any, concrete_module.ConcreteFunction] = {}
+        # calls whose arguments are all NumPy arrays, by their types: the compiled graph's runner
+        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}
+        params = self._signature.parameters.values()
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        self._arity = len(params) if all(p.kind in positional for p in params) else None
         functools.update_wrapper(self, self._python(target))
         prefix = "value_and_grad" if with_value else "grad"
         self.__name__ = f"{prefix}_{getattr(target, '__name__', 'f')}"
@@ -59,8 +64,22 @@ class GradFunction:
 
     # ---- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        flat = not kwargs and len(args) == self._arity
+        if flat:  # the fast path of ``to_static``: arrays of types seen before
+            try:
+                key = tuple([(type(a), a.dtype, a.shape) for a in args])
+            except AttributeError:
+                flat = False
+            else:
+                runner = self._flat.get(key)
+                if runner is not None:
+                    return runner(args)
         args = self._prepare(args)
         cf, tensors = self._lookup(args, kwargs)
+        if flat and all(type(a) is np.ndarray for a in args) and len(tensors) == len(args):
+            runner = cf.leaves_runner()
+            if runner is not None and all(t is a for t, a in zip(tensors, args)):
+                self._flat[key] = runner
         if any(isinstance(t, tensor.Symbolic) for t in tensors):
             return self._inline(cf, tensors)
         if any(isinstance(t, eager.EagerTensor) for t in tensors):

@@ -2,6 +2,7 @@
 it rejects."""
 
 import inspect
+import textwrap
 
 import gast
 import numpy as np
@@ -129,3 +130,41 @@ def test_lambda_among_other_arguments_and_in_a_dict():
     assert parse.parse_function(table["neg"])[0].source == "(lambda w: -w)"
     scaled = tg.to_static(lambda x: x * 3.0, fallback="error")
     assert scaled(np.float64(2.0)) == 6.0
+
+
+def _decorated(fn):
+    return fn
+
+
+@_decorated
+def _decorated_with_trailing_comment(x):
+    y = x + 1
+    return y
+    # a comment inside the block
+
+
+def _closing_bracket_dedented(x):
+    return np.add(
+        x,
+        1,
+    )
+
+
+class _Holder:
+    def method(self, x):
+        def inner(y):
+            return y * 2
+
+        return inner(x)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [_decorated_with_trailing_comment, _closing_bracket_dedented, _Holder.method],
+    ids=["decorated", "dedented_bracket", "method_with_nested_def"],
+)
+def test_source_found_without_inspect_is_inspects(fn):
+    parsed, _ = parse.parse_function(fn)
+    lines, first = inspect.getsourcelines(fn)
+    assert parsed.source == textwrap.dedent("".join(lines))
+    assert parsed.line_offset == first - 1

@@ -69,6 +69,19 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
       UnsupportedError: no source is available for ``fn``.
     """
     code = code_of(fn)
+    quick = _quick_source(code) if fn.__name__ != "<lambda>" else None
+    if quick is not None:
+        parsed = ParsedFunction(
+            fn,
+            textwrap.dedent("".join(quick)),
+            code.co_firstlineno - 1,
+            code.co_filename,
+            tuple(linecache.getlines(code.co_filename)),
+        )
+        try:
+            return parsed, parsed.tree()
+        except (SyntaxError, errors.UnsupportedError):
+            pass  # lines the code objects do not cover: inspect finds the whole block
     try:
         # The code's own lines: ``getsourcelines(fn)`` would follow ``__wrapped__`` and give a
         # ``functools.wraps`` wrapper the source of the function it wraps.
@@ -93,6 +106,38 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ParsedFunction, gast.Functio
         raise errors.UnsupportedError(
             f"the source of {fn.__qualname__} could not be parsed", construct="unparsable source"
         ) from None
+
+
+def _quick_source(code: Any) -> list[str] | None:
+    """The lines of a ``def`` (decorators included) found from its code objects' line numbers,
+    without ``inspect``'s tokenizing: from ``co_firstlineno`` to the last line any of its code
+    runs on, then the more indented lines that follow (a trailing comment, a closing bracket).
+    None when the file's lines are unknown; the caller falls back to ``inspect`` when these do
+    not parse."""
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    if not lines or not 0 < first <= len(lines):
+        return None
+    last = _last_line(code)
+    head = lines[first - 1]
+    indent = len(head) - len(head.lstrip())
+    while last < len(lines):
+        text = lines[last]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        last += 1
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return lines[first - 1 : last]
+
+
+def _last_line(code: Any) -> int:
+    """The last source line of ``code`` and of the code objects nested in it."""
+    last = max((line for _, _, line in code.co_lines() if line is not None), default=0)
+    for const in code.co_consts:
+        if hasattr(const, "co_lines"):
+            last = max(last, _last_line(const))
+    return max(last, code.co_firstlineno)
 
 
 def code_of(fn: Callable[..., Any]) -> Any:
