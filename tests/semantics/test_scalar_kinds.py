@@ -189,3 +189,30 @@ def test_grad_of_a_result_of_either_kind():
             warnings.simplefilter("ignore", tg.FallbackWarning)
             result, _ = tg.value_and_grad(tg.to_static(ternary))(value)
         assert type(result) is type(ternary(value)) and result == ternary(value)
+
+
+def plus_argument(x, n):
+    return x * 2 + n
+
+
+def plus_big_constant(x):
+    return x[0] + 2**64
+
+
+def big_int_or_element(x):
+    return 2**63 if x[0] > 0 else x[0]
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (plus_argument, (np.ones(2), 2**70)),
+        (plus_big_constant, (np.ones(2),)),
+        (big_int_or_element, (np.ones(2),)),
+        (big_int_or_element, (-np.ones(2),)),
+    ],
+    ids=["argument", "constant", "ternary", "ternary_else"],
+)
+def test_a_python_int_beyond_64_bits_falls_back_naming_it(fn, args):
+    cf = assert_matches_eager(fn, *args, compiles=False)
+    assert "does not fit in 64 bits" in cf.fallback
