@@ -216,3 +216,16 @@ def big_int_or_element(x):
 def test_a_python_int_beyond_64_bits_falls_back_naming_it(fn, args):
     cf = assert_matches_eager(fn, *args, compiles=False)
     assert "does not fit in 64 bits" in cf.fallback
+
+
+def sums_of_python_numbers(x):
+    floats, ints = [], []
+    for v in x:
+        floats.append(float(v))
+        ints.append(int(v > 0))
+    return sum(floats), sum(floats, 0.5), sum(ints), sum(x), sum(floats) / len(floats)
+
+
+@pytest.mark.parametrize("x", [np.array([1.5, 2.25, -0.5]), np.array([0.1, 0.2])])
+def test_sum_of_a_list_of_python_numbers_is_a_python_number(x):
+    assert_matches_eager(sums_of_python_numbers, x)

@@ -136,12 +136,22 @@ def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
 
 
 def _sum(items: Any, start: Any = 0) -> Any:
+    """``sum`` of a tensor or tensor list along its first axis, after ``start``: Python numbers
+    (a list of them, a Python ``start``) sum to a Python number, as eagerly."""
+    python = (
+        isinstance(items, lists.SymbolicList)
+        and isinstance(items.type.elem, types.TensorType)
+        and items.type.elem.weak
+        and types.is_python_scalar(start)
+    )
     if isinstance(items, lists.SymbolicList):
         items = lists.stack(items)
-    if isinstance(items, tensor.SymbolicTensor):
-        total = np.sum(items, axis=0)
-        return total if isinstance(start, int) and start == 0 else start + total
-    return builtins.sum(items, start)
+    if not isinstance(items, tensor.SymbolicTensor):
+        return builtins.sum(items, start)
+    total = np.sum(items, axis=0)
+    if python and total.ndim == 0:
+        total = elementwise.astype_p.bind(total, dtype=total.dtype, weak=True)
+    return total if isinstance(start, int) and start == 0 else start + total
 
 
 def _print(
