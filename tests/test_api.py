@@ -251,10 +251,11 @@ def test_an_error_eager_raises_too_is_eager_s_own_and_not_a_fallback_warning():
             tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))
 
 
-def uses_loop_defined_value(x):
-    for v in x:
-        last = v
-    return last
+def rank_grows_in_a_loop(x):
+    y = x[0]
+    while y.sum() < 10:
+        y = np.stack([y, y])
+    return y
 
 
 def _caught(call):
@@ -267,7 +268,7 @@ def _caught(call):
 def test_warnings_point_at_the_user_call_site():
     here = inspect.currentframe().f_lineno
     unsupported = _caught(lambda: tg.to_static(uses_try)(np.ones(2)))  # here + 1
-    late = _caught(lambda: tg.to_static(uses_loop_defined_value)(np.ones(2)))  # here + 2
+    late = _caught(lambda: tg.to_static(rank_grows_in_a_loop)(np.ones(2)))  # here + 2
     sf = tg.to_static(lambda x, k: x + k)
     retraced = _caught(lambda: [sf(np.zeros(1), k) for k in range(9)])  # here + 4
     for caught, offset, category in [

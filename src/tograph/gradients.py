@@ -163,13 +163,6 @@ class GradFunction:
         arg_trees = [sig.tree.children[0].children[i] for i in self._argnums]
         flat_wrt = [s for i in self._argnums for s in _input_slots(sig, i)]
         out_slot = _output_slot(inner, self.__name__)
-        if isinstance(out_slot, kinds.Kinded) and self._with_value:
-            reason = (
-                "its result is a Python or a NumPy number as the data decides; the tape runs it"
-            )
-            return concrete_module.ConcreteFunction(self, sig, None, None, fallback=reason)
-        if isinstance(out_slot, kinds.Kinded):
-            out_slot = out_slot.index  # the gradient alone: the value's kind does not matter
         output = out_slot if isinstance(out_slot, int) else None
         grad = vjp.gradient(inner.graph, flat_wrt, output, self.__name__)
         first = 0 if output is None else 1
@@ -288,17 +281,19 @@ def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
 
 
 def _output_slot(cf: concrete_module.ConcreteFunction, fn_name: str) -> Any:
-    """Where the differentiated function's result is: a graph output index, a ``Static`` or a
-    ``kinds.Kinded`` (a scalar whose Python or NumPy kind the data decides)."""
+    """Where the differentiated function's result is: a graph output index or a ``Static``."""
     built = cf.built
-    slot = built.out_slots[0] if built is not None and built.out_tree.kind is None else None
+    slot = None
+    if built is not None and built.out_tree.kind is None:
+        slot = built.out_slots[0]
+    elif built is not None and built.out_tree.kind is kinds.Boxed:
+        slot = built.out_slots[1]  # a scalar whose kind depends on the path: its value
     if slot is None:
         raise errors.ShapeError(
             f"{fn_name}: the function must return one scalar (a 0-d float array or a Python float)"
         )
-    if isinstance(slot, (int, kinds.Kinded)):
-        index = slot if isinstance(slot, int) else slot.index
-        _check_output(cf.graph.outputs[index].type, fn_name)  # type: ignore[union-attr]
+    if isinstance(slot, int):
+        _check_output(cf.graph.outputs[slot].type, fn_name)  # type: ignore[union-attr]
     elif not types.is_python_scalar(slot.value) and not isinstance(slot.value, np.generic):
         raise errors.ShapeError(
             f"{fn_name}: the function must return a scalar, but it returns {slot.value!r}"

@@ -100,11 +100,38 @@ def default_bound_in_loop(x):
     return fs
 
 
+def closure_called_in_a_loop_that_assigns_its_variable(x):
+    i = 0
+
+    def get():
+        return i
+
+    while x > 0:
+        x = x - 1
+        i = i + 1
+        y = get()
+    return i, y
+
+
+def closure_called_after_the_loop(x):
+    i = 0
+    get = lambda: i  # noqa: E731 - a lambda bound to a name is the case under test
+    while x > 0:
+        x = x - 1
+        i = i + 1
+    return get()
+
+
 @pytest.mark.parametrize(
     "fn, construct, text",
     [
         (uses_with, "with statement", "with np.errstate"),
         (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
+        (
+            closure_called_in_a_loop_that_assigns_its_variable,
+            "closure 'get' over variable 'i'",
+            "while x > 0",
+        ),
     ],
 )
 def test_fence_names_construct_and_line(fn, construct, text):
@@ -116,9 +143,20 @@ def test_fence_names_construct_and_line(fn, construct, text):
     assert construct in info.value.construct and info.value.loc.line == line
 
 
-def test_fence_accepts_default_bound_closures():
-    parsed, tree = parse.parse_function(default_bound_in_loop)
+@pytest.mark.parametrize("fn", [default_bound_in_loop, closure_called_after_the_loop])
+def test_fence_accepts_closures_that_see_the_current_value(fn):
+    parsed, tree = parse.parse_function(fn)
     fence.check_supported(parsed, gast.walk(tree))
+
+
+@pytest.mark.parametrize("x", [np.float64(23.0), np.float64(1.0)])
+def test_closure_over_a_loop_variable_matches_eager(x):
+    static = tg.to_static(closure_called_after_the_loop)
+    assert static(x) == closure_called_after_the_loop(x)
+    assert static.concrete(x).fallback is None
+    with pytest.warns(tg.FallbackWarning, match="closure 'get'"):
+        result = tg.to_static(closure_called_in_a_loop_that_assigns_its_variable)(x)
+    assert result == closure_called_in_a_loop_that_assigns_its_variable(x)
 
 
 def test_lambda_among_other_arguments_and_in_a_dict():

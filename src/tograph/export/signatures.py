@@ -16,7 +16,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import graphs, schema, values
 from tograph.ir import primitives, pytree, types
-from tograph.staging import build_graph, kinds
+from tograph.staging import build_graph, kinds, optional
 from tograph.trace import signature
 
 _P = inspect.Parameter
@@ -166,12 +166,6 @@ def _result_slot(slot: Any, encoder: values.Encoder) -> Any:
         return {"fresh": encoder.encode(slot.value)}
     if isinstance(slot, build_graph.ArgRef):
         return {"argument": _path(slot, encoder)}
-    if isinstance(slot, kinds.Kinded):
-        forms = [
-            {"dtype": dtype.str, "weak": weak, "array0d": array0d}
-            for dtype, weak, array0d in slot.alternatives
-        ]
-        return {"kinded": slot.index, "tag": slot.tag, "kinds": forms}
     if isinstance(slot, build_graph.AliasOut):
         steps = [
             {
@@ -299,30 +293,10 @@ def _read_slots(form: Any, decoder: values.Decoder, count: int) -> list[Any]:
             slots.append(_read_alias(item, decoder, count))
         elif type(item) is dict and item.keys() == {"argument"}:
             slots.append(_read_path(item["argument"], decoder))
-        elif type(item) is dict and "kinded" in item:
-            slots.append(_read_kinded(item, count))
         else:
             fields = schema.expect_dict(item, "static slot", {"static"})
             slots.append(signature.Static(decoder.decode(fields["static"])))
     return slots
-
-
-def _read_kinded(form: Any, count: int) -> kinds.Kinded:
-    """A result leaf whose kind (Python or NumPy scalar, dtype) a graph output names."""
-    fields = schema.expect_dict(form, "kinded slot", {"kinded", "tag", "kinds"})
-    index = schema.expect_int(fields["kinded"], "kinded output")
-    tag = schema.expect_int(fields["tag"], "kind tag output")
-    if not (0 <= index < count and 0 <= tag < count):
-        raise errors.LoadError(f"slots {index}, {tag} are not among the graph's {count} values")
-    alternatives = []
-    for item in schema.expect_list(fields["kinds"], "kinds"):
-        kind = schema.expect_dict(item, "kind", {"dtype", "weak", "array0d"})
-        if type(kind["weak"]) is not bool or type(kind["array0d"]) is not bool:
-            raise errors.LoadError(f"kind {item!r:.60} is not a dtype and two flags")
-        alternatives.append((schema.parse_dtype(kind["dtype"]), kind["weak"], kind["array0d"]))
-    if not alternatives:
-        raise errors.LoadError("a kinded slot has no kinds")
-    return kinds.Kinded(index, tag, tuple(alternatives))
 
 
 def _read_alias(form: Any, decoder: values.Decoder, count: int) -> build_graph.AliasOut:
@@ -411,6 +385,9 @@ def _leaf_labels(sig: signature.Signature) -> list[str]:
 
 # ---- result and argument trees -----------------------------------------------------------
 
+# results whose leaves a flag decides: None or the value, a Python number or a NumPy scalar
+_BOXES: dict[str, type] = {"optional": optional.Boxed, "kinded": kinds.Boxed}
+
 
 def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is None:
@@ -421,6 +398,9 @@ def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is dict:
         encoder.context = ("a dict key", None)
         return {"dict": [[encoder.encode(k), c] for k, c in zip(tree.meta, children)]}
+    for name, kind in _BOXES.items():
+        if tree.kind is kind:
+            return {name: children}
     fields = list(tree.kind._fields)
     return {"namedtuple": {"name": tree.kind.__name__, "fields": fields, "children": children}}
 
@@ -434,6 +414,11 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
     if kind in ("tuple", "list"):
         items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
         return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(items))
+    if kind in _BOXES:
+        items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
+        if items != [pytree.LEAF, pytree.LEAF]:
+            raise errors.LoadError(f"{kind} is a flag and a value")
+        return pytree.TreeDef(_BOXES[kind], None, tuple(items))
     if kind == "dict":
         pairs = [schema.expect_list(p, "dict entry") for p in schema.expect_list(body, "dict")]
         if any(len(p) != 2 for p in pairs):

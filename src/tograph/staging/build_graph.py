@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, kinds, objects, runtime
+from tograph.staging import carried, kinds, objects, optional, runtime
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -115,8 +115,8 @@ class BuiltGraph:
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut, ArgRef
-    # or kinds.Kinded
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
+    # ArgRef
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
@@ -179,7 +179,7 @@ class BuiltGraph:
         for slot in self.out_slots:
             if isinstance(slot, int):
                 outputs.append(graph.outputs[slot])
-            elif isinstance(slot, (Copy, kinds.Kinded)):
+            elif isinstance(slot, Copy):
                 outputs.append(graph.outputs[slot.index])
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
@@ -265,8 +265,6 @@ class BuiltGraph:
             return value.copy() if isinstance(value, np.ndarray) else value
         if isinstance(slot, ArgRef):
             return slot.resolve(arguments)
-        if isinstance(slot, kinds.Kinded):
-            return slot.value(outputs)
         return slot.value
 
 
@@ -312,7 +310,7 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = lowered(*bound, *args, **kwargs)
+        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
         refs.add(state.copies)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
@@ -323,7 +321,7 @@ def build_graph(
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
-            values, tree = pytree.flatten(value, refs.known)
+            values, tree = pytree.flatten(optional.boxed(value), refs.known)
             return tree, tuple(slot_of(v) for v in values)
 
         slots = [slot_of(leaf) for leaf in leaves]
@@ -440,9 +438,6 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
         alias = _alias_of_input(leaf, inputs, outputs)
         if alias is not None:
             return alias
-    if isinstance(leaf, tensor.SymbolicTensor) and leaf.kinds is not None:
-        outputs.extend([leaf, leaf.kinds.tag])  # the value, and which kind it has
-        return kinds.Kinded(len(outputs) - 2, len(outputs) - 1, leaf.kinds.alternatives)
     if isinstance(leaf, tensor.Symbolic):
         for index, earlier in enumerate(outputs):
             if earlier is not leaf and earlier.graph_var is leaf.graph_var:

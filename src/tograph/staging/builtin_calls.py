@@ -19,7 +19,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import effects, elementwise, lists
-from tograph.staging import carried, iterables, kinds, text
+from tograph.staging import iterables, kinds, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -61,9 +61,7 @@ def _extremum(python_fn: Callable[..., Any], smallest: bool) -> Callable[..., An
         _check_scalars(args, python_fn.__name__)
         result = args[0]
         for arg in args[1:]:
-            with kinds.ignored(arg, result):  # a comparison's truth has no kind
-                test = arg < result if smallest else arg > result
-            result = _pick(test, arg, result)
+            result = kinds.select(arg < result if smallest else arg > result, arg, result)
         return result
 
     return extremum
@@ -82,22 +80,10 @@ def _check_scalars(args: tuple[Any, ...], name: str) -> None:
 
 def _real_scalar(value: Any) -> bool:
     if isinstance(value, tensor.SymbolicTensor):
-        return value.ndim == 0 and value.dtype.kind != "c"
+        return value.ndim == 0 and value.dtype.kind != "c" and not value.array0d
+    if isinstance(value, np.ndarray):  # a 0-d array is returned itself, which a select is not
+        return False
     return tensor.is_number(value) and np.ndim(value) == 0 and not np.iscomplexobj(value)
-
-
-def _pick(test: Any, a: Any, b: Any) -> Any:
-    """``a if test else b`` for two numbers, as one select: their joined value, which has the
-    kind of the one picked when their kinds differ (``staging.kinds``)."""
-    joined = kinds.exact_join(a, b, types.join(carried.type_of(a), carried.type_of(b)))
-    choices = kinds.union(a, b)
-    tags = (kinds.tag(a, choices), kinds.tag(b, choices)) if choices is not None else ()
-    with kinds.ignored(a, b):  # the value gets its own tag below
-        value = np.where(test, carried.convert(a, joined), carried.convert(b, joined))
-        value = elementwise.astype_p.bind(value, dtype=joined.dtype, weak=joined.weak)
-    if choices is not None:
-        kinds.attach(value, np.where(test, *tags), choices)
-    return value
 
 
 def _extremum_of_sequence(items: Any, smallest: bool) -> Any:

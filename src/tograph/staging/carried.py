@@ -21,7 +21,6 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import pytree, types
 from tograph.ops import elementwise
-from tograph.staging import kinds
 from tograph.trace import tensor
 
 
@@ -56,7 +55,7 @@ def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
         return _placeholders_like(b, a.name), b
     if isinstance(b, Placeholder) and pytree.is_node(a):
         return a, _placeholders_like(a, b.name)
-    if pytree.is_node(a) and type(a) is type(b) and len(a) == len(b):
+    if isinstance(a, (tuple, list, dict)) and type(a) is type(b) and len(a) == len(b):
         if isinstance(a, dict):
             if set(a) != set(b):
                 return a, b
@@ -234,8 +233,7 @@ def _merge_leaf(path: str, va: Any, vb: Any) -> types.ValueType | None:
             hint="after an if on a tensor, a value that is not a number or tensor must be the same "
             "in both branches",
         )
-    joined = join_named(type_of(va), type_of(vb), path, _BRANCHES)
-    return kinds.exact_join(va, vb, joined) if isinstance(joined, types.TensorType) else joined
+    return join_named(type_of(va), type_of(vb), path, _BRANCHES)
 
 
 def widen_carries(

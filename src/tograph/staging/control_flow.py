@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried, kinds
+from tograph.staging import carried, kinds, optional
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -79,9 +79,8 @@ def _trace(
     """
     child = parent.child(label)
     with child.active():
-        branch = label in ("then", "else")  # a branch's inputs keep their run-time kinds
         leaves = [
-            leaf if t is None else _input(child, leaf, t, root, branch)
+            leaf if t is None else _input(child, leaf, t, root)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
         values = flat.unflatten(leaves)
@@ -105,15 +104,11 @@ def _is_array(value: Any) -> bool:
     return isinstance(value, tensor.SymbolicTensor) and value.is_array
 
 
-def _input(
-    child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str, branch: bool
-) -> Any:
-    """The new graph input standing for ``leaf``, of the same kind of array or scalar (and, in a
-    branch, of the same run-time kind: a loop's carries change theirs)."""
+def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str) -> Any:
+    """The new graph input standing for ``leaf``, of the same kind of array or scalar."""
     inner = child.add_input(t, hint=root)
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
-        inner.kinds = leaf.kinds if branch else None
     if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
         inner.stands_for = leaf.stands_for
     return inner
@@ -265,8 +260,9 @@ def cond(
       two branches (weak only when both are); other values are the same in both branches.
 
     Raises:
-      ConversionError: a variable set in one branch only; a value that is not a tensor, or a
-        structure, that differs between the branches.
+      ConversionError: a variable set in one branch only, or None in one, that is not a number
+        or tensor in the other (those become optional, ``staging.optional``); a value that is not
+        a tensor, or a structure, that differs between the branches.
       ShapeError: a tensor whose rank differs between the branches.
       DTypeError: a value that is a list in one branch and a tensor in the other.
     """
@@ -274,6 +270,8 @@ def cond(
         return tuple(true_fn(*operands) if pred else false_fn(*operands))
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
+    operands = kinds.enter(operands)
+    true_fn, false_fn = kinds.inside(true_fn, results=True), kinds.inside(false_fn, results=True)
     flat = carried.flatten(operands, names)
     promoted: set[int] = set()
     while True:
@@ -294,6 +292,8 @@ def cond(
     traces[0].result, traces[1].result = carried.align_placeholders(
         traces[0].result, traces[1].result
     )
+    traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
+    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -306,43 +306,19 @@ def cond(
     for i in kept[0] & kept[1]:
         joined[i] = None  # the same object after both branches
     outputs = [_outputs(t, out.leaves, joined) for t, out in zip(traces, (then_out, else_out))]
-    mixed = _mixed_kinds(traces, (then_out, else_out), joined, outputs)
     captured, (then_graph, else_graph) = _close(traces, outputs, consts_first=False)
     explicit = [v for v, t in zip(flat.leaves, in_types) if t is not None]
     hints = [root for root, t in zip(then_out.roots, joined) if t is not None]
-    hints += [f"{then_out.roots[i]}_kind" for i, _ in mixed]
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
-    for i, choices in mixed:
-        kinds.attach(leaves[i], next(results), choices)
     for i in kept[0] & kept[1]:
         leaves[i] = flat.leaves[i]
     _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
         storage.set(value)
-    return after[: len(explicit_names)]
-
-
-def _mixed_kinds(
-    traces: Sequence[_Trace],
-    results: Sequence[carried.Flat],
-    joined: Sequence[types.ValueType | None],
-    outputs: Sequence[list[core.Atom]],
-) -> list[tuple[int, tuple[kinds.Kind, ...]]]:
-    """The result leaves whose run-time kind differs between the branches, with their kinds;
-    each branch's ``outputs`` gain, per such leaf, the tag of the kind it gives."""
-    then_out, else_out = results
-    mixed = []
-    for i, (a, b, t) in enumerate(zip(then_out.leaves, else_out.leaves, joined)):
-        choices = kinds.union(a, b) if t is not None else None
-        if choices is not None:
-            mixed.append((i, choices))
-    for trace, out, outs in zip(traces, results, outputs):
-        with trace.builder.active():
-            outs.extend(trace.builder.atom(kinds.tag(out.leaves[i], c)) for i, c in mixed)
-    return mixed
+    return kinds.expose(after[: len(explicit_names)])
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -371,17 +347,17 @@ def while_loop(
       The variables' values after the loop; ``init`` itself when the condition is constant False.
 
     Raises:
-      ConversionError: a variable first set in the body; a value that is not a tensor, or a
-        structure, that the body changes.
+      ConversionError: a value that is not a tensor, or a structure, that the body changes (a
+        variable the body sets where it starts unset or None becomes optional, as in ``cond``).
       ShapeError: a tensor whose rank the body changes.
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    kinds.refuse_carried(carried.flatten(tuple(init), names).leaves)
-    loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
+    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
     while True:
         try:
-            return loop.trace()
+            return kinds.expose(loop.trace())
         except _Retrace:
             continue
 
@@ -505,6 +481,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
+    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
         init = (*init, *(storage.current for storage in loop.cells))
@@ -559,6 +536,11 @@ def _trace_body(
     previous = carry
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
+        lifted = optional.lift_init(loop.init, body.result, loop.names)
+        lifted = lifted or kinds.lift_init(loop.init, body.result)
+        if lifted is not None:
+            loop.init = lifted
+            raise _Retrace()
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)
         if widened == carry:

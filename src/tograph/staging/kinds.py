@@ -1,173 +1,231 @@
-"""Run-time kinds: values whose Python kind depends on the path a tensor ``if`` takes.
+"""Scalars whose kind depends on the path taken: a Python number on one path of tensor control
+flow and a NumPy scalar on another (``r = 0`` then ``r = np.int32(k)`` in a branch not taken).
 
-Stage: build (a helper of ``staging.control_flow`` and ``staging.build_graph``). In eager code
-``x[0] if c else 0.5`` is a NumPy ``float32`` on one path and a Python ``float`` on the other; a
-graph value has one type. A ``cond`` joining scalars of different *kinds* (dtype, Python or NumPy,
-0-d array or NumPy scalar) therefore also outputs a *tag*, an ``int64`` that says which kind the
-branch taken gave, and the joined value carries it (``SymbolicTensor.kinds``). A result leaf
-with a tag becomes a ``Kinded`` slot: the call converts the value to the kind its tag names, so
-the caller gets what eager code would have returned. An operation on tagged values (``propagate``,
-which ``trace.builder`` calls) is kept when it computes the same values for every kind, as ``+``
-does for a Python float and a ``float64``: its result is tagged with the kind each combination
-gives. Any other operation on one (a ``float32`` that was computed as ``float64``, a division,
-which raises for a Python zero, a print) cannot be traced faithfully and falls back. Inside a
-loop over tensors no ``if`` tags: a tag would not survive the loop's carries, whose kind is
-their joined type.
+Stage: build (helpers of ``staging.control_flow``). Input: the values of the variables entering
+and leaving an ``if`` on a tensor or a loop over tensors. Output: where a variable is a weak
+scalar (a Python number in eager code) on one side and a strong one (a NumPy scalar) on the
+other (or scalars of two Python types, or of two dtypes), both sides become a ``Kinded``
+pytree node of a run-time kind tag (a code: which kind on this path) and the value, of the joined
+type (NEP 50: a Python int joined with ``int32`` stays
+``int32``). After the op the variable is the value again, with the tag beside it
+(``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
+taken (``boxed``). Values computed from it take the joined type's kind, as before.
+Requires: a graph being built (``tograph.trace.builder``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from tograph import errors, origin
-from tograph.ir import types
-from tograph.trace import builder as builder_mod
+from tograph.ir import pytree, types
+from tograph.ops import elementwise
+from tograph.staging import carried
 from tograph.trace import tensor
 
-# A scalar's kind: its dtype, whether it is a Python number (weak), whether it is a 0-d array.
-Kind = tuple[np.dtype, bool, bool]
-_PYTHON = {"b": bool, "i": int, "f": float, "c": complex}
-# Primitives computing the same value for a Python number and a NumPy scalar of one dtype (a
-# division would not: a Python float raises ZeroDivisionError where NumPy gives inf).
-_SAME_VALUES = frozenset(
-    {"add", "subtract", "multiply", "negative", "positive", "abs"}
-    | {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"}
-)
-# Primitives whose result is independent of the kinds of all operands but the first (an index,
-# a value stored into an array).
-_FIRST_DECIDES = frozenset({"getitem", "setitem"})
+# what a scalar is in eager code, by the code its kind tag holds: a Python number of the type
+# NumPy gives weak scalars of each dtype kind, or a NumPy scalar of one of these dtypes
+_PYTHON = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
+_NUMPY = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
+_BY_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON.values()}
+_BY_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY)})
 
 
-@dataclasses.dataclass(frozen=True)
-class Kinds:
-    """The kinds a value may have, and the ``int64`` tensor saying which one it has."""
-
-    tag: Any
-    alternatives: tuple[Kind, ...]
-
-
-@dataclasses.dataclass(frozen=True)
 class Kinded:
-    """A result leaf of a run-time kind: graph output ``index`` converted to the kind among
-    ``alternatives`` that output ``tag`` names."""
+    """A scalar and its kind tag (an int8 code: which Python number or NumPy scalar it is on the
+    path taken), carried as two leaves through ``cond`` and ``while_loop``."""
 
-    index: int
-    tag: int
-    alternatives: tuple[Kind, ...]
+    __slots__ = ("code", "value")
 
-    def value(self, outputs: Sequence[Any]) -> Any:
-        value, tag = outputs[self.index], outputs[self.tag]
-        if isinstance(value, tensor.SymbolicTensor):  # the graph inlined in another trace
-            value.kinds = Kinds(tag, self.alternatives)
-            return value
-        return convert(value, self.alternatives[int(tag)])
+    def __init__(self, code: Any, value: Any):
+        self.code, self.value = code, value
 
+    def __tree_children__(self) -> tuple[Any, Any]:
+        return (self.code, self.value)
 
-def convert(value: Any, kind: Kind) -> Any:
-    """``value`` as a value of ``kind``: a Python number, a NumPy scalar or a 0-d array."""
-    dtype, weak, array0d = kind
-    if weak:
-        return _PYTHON[dtype.kind](value)
-    if array0d:
-        return np.array(value, dtype=dtype)
-    return dtype.type(value)
+    @classmethod
+    def __tree_build__(cls, children: Sequence[Any]) -> Kinded:
+        return cls(*children)
+
+    def __repr__(self) -> str:
+        return f"Kinded({self.code!r}, {self.value!r})"
 
 
-def kind_of(value: Any) -> Kind | None:
-    """The kind of a scalar leaf (a Python number, a NumPy scalar or 0-d array, a 0-d tensor);
-    None for anything else."""
+def _kind(value: Any) -> int | None:
+    """The kind code of a scalar (a NumPy scalar, or a weak one: a Python number in eager
+    code), None for anything else (arrays, 0-d arrays, tagged values, containers)."""
     if isinstance(value, tensor.SymbolicTensor):
-        t = value.type
-        return (t.dtype, t.weak, value.array0d) if t.shape == () else None
-    if not tensor.is_number(value) or np.ndim(value) != 0:
-        return None
-    return (
-        types.type_of(value).dtype,
-        types.is_python_scalar(value),
-        isinstance(value, np.ndarray),
+        t = value.graph_var.type
+        if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
+            return None
+        return _code(t.dtype, t.weak) if t.shape == () else None
+    if types.is_python_scalar(value):
+        return _code(np.asarray(value).dtype, weak=True)
+    return _code(value.dtype, weak=False) if isinstance(value, np.generic) else None
+
+
+def _code(dtype: np.dtype, weak: bool) -> int | None:
+    if weak:
+        return _PYTHON[dtype.kind][0] if dtype.kind in _PYTHON else None
+    return 16 + _NUMPY.index(dtype) if dtype in _NUMPY else None
+
+
+def _tagged(value: Any) -> bool:
+    return isinstance(value, Kinded) or (
+        isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None
     )
 
 
-def alternatives(value: Any) -> tuple[Kind, ...]:
-    """The kinds ``value`` may have at run time (one, unless it carries a tag)."""
-    found = getattr(value, "kinds", None)
-    if found is not None:
-        return tuple(found.alternatives)
-    kind = kind_of(value)
-    return () if kind is None else (kind,)
+def _lift(value: Any) -> Any:
+    """``value`` as a ``Kinded`` (it is one, a tagged tensor, or a scalar of a known kind)."""
+    if isinstance(value, Kinded):
+        return value
+    if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
+        return Kinded(value.kind_tag, value)
+    return Kinded(np.int8(_kind(value)), value)
 
 
-def union(a: Any, b: Any) -> tuple[Kind, ...] | None:
-    """The kinds the join of ``a`` and ``b`` may have, when there are several (else None, as
-    inside a loop over tensors)."""
-    left, right = alternatives(a), alternatives(b)
-    if not left or not right or _in_loop():
+def _needs_tag(a: Any, b: Any) -> bool:
+    """Whether two values of one variable need a kind tag: scalars of different kinds, or a
+    tagged value facing a scalar or another tagged value."""
+    if _tagged(a) or _tagged(b):
+        return (_tagged(a) or _kind(a) is not None) and (_tagged(b) or _kind(b) is not None)
+    ka, kb = _kind(a), _kind(b)
+    return ka is not None and kb is not None and ka != kb
+
+
+def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
+    """The two branches' results (tuples of the variables ``names``), each variable whose kind
+    differs between them made ``Kinded`` on both sides."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
+        return a, b
+    pairs = [(_lift(x), _lift(y)) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
+    return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
+    """A loop's initial values with each variable whose kind the body's ``result`` changes made
+    ``Kinded``, or None if there is none."""
+    if not isinstance(result, tuple) or len(result) < len(init):
         return None
-    joined = tuple(dict.fromkeys((*left, *right)))
-    return joined if len(joined) > 1 else None
+    lifted = [
+        _lift(v) if not isinstance(v, Kinded) and _needs_tag(v, out) else v
+        for v, out in zip(init, result)
+    ]
+    return tuple(lifted) if any(x is not y for x, y in zip(lifted, init)) else None
 
 
-def _in_loop() -> bool:
-    """Whether the graph being built is a while loop's test or body, or inside one."""
-    builder = builder_mod.current()
-    while builder is not None:
-        if builder.name in ("body", "cond"):
-            return True
-        builder = builder.parent
-    return False
+def enter(values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values entering control flow, tagged tensors among them as ``Kinded`` (so the tag is
+    carried with them)."""
+    return tuple(_lift(v) if _tagged(v) else v for v in values)
 
 
-def tag(value: Any, choices: tuple[Kind, ...]) -> Any:
-    """The index in ``choices`` of ``value``'s kind: an ``int64`` constant, or, for a tagged
-    value, its tag mapped to ``choices`` (an equation of the graph being built)."""
-    found = getattr(value, "kinds", None)
-    if found is None:
-        return np.int64(choices.index(alternatives(value)[0]))
-    mapping = [choices.index(k) for k in found.alternatives]
-    if mapping == list(range(len(mapping))):
-        return found.tag
-    mapped = np.int64(mapping[0])
-    for old, new in enumerate(mapping[1:], 1):
-        mapped = np.where(found.tag == old, np.int64(new), mapped)
-    return mapped
+def expose(values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values as user code sees them: each ``Kinded`` becomes its value with the tag beside it
+    (with a static tag: the value itself, which is of its path's kind already)."""
+    return tuple(_expose(v) if isinstance(v, Kinded) else v for v in values)
 
 
-def attach(value: Any, tag_value: Any, choices: tuple[Kind, ...]) -> None:
-    """Marks the joined ``value`` (a cond output) as having the kind ``tag_value`` names."""
-    if isinstance(value, tensor.SymbolicTensor):
-        value.kinds = Kinds(tag_value, choices)
+def _expose(value: Kinded) -> Any:
+    if not tensor.is_symbolic(value.code):
+        return value.value
+    inner = value.value
+    if isinstance(inner, tensor.SymbolicTensor):
+        inner = inner.plain()
+        inner.kind_tag = value.code
+    return inner
 
 
-@contextlib.contextmanager
-def ignored(*values: Any) -> Iterator[None]:
-    """Lets operations use ``values`` whatever their kinds, for a result whose kind does not
-    matter (the truth of a comparison, a value tagged anew): ``trace.builder`` refuses them."""
-    saved = [(v, v.kinds) for v in values if isinstance(v, tensor.SymbolicTensor)]
-    for value, _ in saved:
-        value.kinds = None
-    try:
-        yield
-    finally:
-        for value, found in saved:
-            value.kinds = found
+def inside(fn: Callable[..., Any], results: bool) -> Callable[..., Any]:
+    """``fn`` (a branch, loop test or body) seeing its arguments exposed; with ``results``, the
+    tuple it returns has its tagged tensors ``Kinded`` again (the structure they entered with)."""
+
+    def run(*values: Any) -> Any:
+        out = fn(*expose(values))
+        return enter(out) if results and isinstance(out, tuple) else out
+
+    return run
 
 
-def exact_join(a: Any, b: Any, joined: types.TensorType) -> types.TensorType:
-    """``joined`` (NumPy's promotion of two kinds), widened when it cannot hold one side's values
-    exactly: a Python float joined with a ``float32`` is a ``float64`` unless it is a constant
-    that ``float32`` holds, so that converting to either kind gives eager's value."""
-    if joined.shape != () or union(a, b) is None:
-        return joined
-    for side in (a, b):
-        for dtype, weak, _ in alternatives(side):
-            if weak and not _holds(joined.dtype, side, dtype):
-                return types.TensorType(np.promote_types(joined.dtype, dtype), (), False)
+def lifting(
+    body: Callable[..., tuple[Any, ...]], init: Sequence[Any]
+) -> Callable[..., tuple[Any, ...]]:
+    """``body`` whose results for the variables that start ``Kinded`` are ``Kinded`` too."""
+    if not any(isinstance(v, Kinded) for v in init):
+        return body
+
+    def lifted(*values: Any) -> tuple[Any, ...]:
+        result = tuple(body(*values))
+        head = [
+            _lift(v) if isinstance(start, Kinded) and (_tagged(v) or _kind(v) is not None) else v
+            for v, start in zip(result, init)
+        ]
+        return (*head, *result[len(init) :])
+
+    return lifted
+
+
+# ---- results -----------------------------------------------------------------------------
+
+
+class Boxed:
+    """A returned tagged scalar: rebuilt as a NumPy scalar or a Python number by its tag."""
+
+    __slots__ = ("code", "value")
+
+    def __init__(self, code: Any, value: Any):
+        self.code, self.value = code, value
+
+    def __tree_children__(self) -> tuple[Any, Any]:
+        return (self.code, self.value)
+
+    @classmethod
+    def __tree_build__(cls, children: Sequence[Any]) -> Any:
+        code, value = children
+        kind = _BY_CODE[int(code)]
+        if isinstance(kind, type) and issubclass(kind, np.generic):
+            return kind(value)
+        return kind(value.item() if isinstance(value, np.generic) else value)
+
+
+def boxed(result: Any) -> Any:
+    """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
+    value (other nodes are left as they are)."""
+    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
+    if not any(_tagged(v) for v in leaves):
+        return result
+    return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
+
+
+# ---- selects -----------------------------------------------------------------------------
+
+
+def select(test: Any, a: Any, b: Any) -> Any:
+    """``a if test else b`` of two scalars as one select (Python's ``min`` and ``max``): their
+    joined value, tagged with the kind of the one picked when their kinds differ. The join is
+    widened where it cannot hold a Python number exactly (0.1 and a ``float32``: ``float64``),
+    so the value comes back as eager gives it on either path."""
+    la, lb = (_lift(a), _lift(b)) if _needs_tag(a, b) else (None, None)
+    va, vb = (la.value, lb.value) if la is not None and lb is not None else (a, b)
+    joined = types.join(carried.type_of(va), carried.type_of(vb))
+    if la is not None and isinstance(joined, types.TensorType):
+        joined = _exact(joined, va, vb)
+    value = np.where(test, carried.convert(va, joined), carried.convert(vb, joined))
+    value = elementwise.astype_p.bind(value, dtype=joined.dtype, weak=joined.weak)
+    if la is not None and lb is not None:
+        value.kind_tag = np.where(test, la.code, lb.code)
+    return value
+
+
+def _exact(joined: types.TensorType, *sides: Any) -> types.TensorType:
+    """``joined``, promoted to hold every weak side's values exactly."""
+    for side in sides:
+        t = carried.type_of(side)
+        if t.weak and not _holds(joined.dtype, side, t.dtype):
+            joined = types.TensorType(np.promote_types(joined.dtype, t.dtype), (), False)
     return joined
 
 
@@ -179,68 +237,7 @@ def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
         return False
     with np.errstate(all="ignore"):
         try:
-            converted = np.asarray(side).astype(target)[()]
+            back = np.asarray(side).astype(target).item()  # compared exactly, as Python numbers
         except (OverflowError, ValueError):
             return False
-    back = converted.item()  # a Python number: compared exactly, not in ``target``'s precision
     return bool(back == side) or (side != side and back != back)
-
-
-def propagate(prim: Any, args: Sequence[Any], params: dict[str, Any], results: Any) -> None:
-    """Tags the result of ``prim`` on tagged ``args`` with the kind each combination of their
-    kinds gives eagerly; raises ``UnsupportedError`` when that cannot be done exactly."""
-    if prim.name in _FIRST_DECIDES and getattr(args[0], "kinds", None) is None:
-        return
-    if prim.name not in _SAME_VALUES or not isinstance(results, tensor.SymbolicTensor):
-        raise _refused(prim.name)
-    options = [_computed_kinds(a, prim.name) for a in args]
-    combos = list(itertools.product(*options))
-    given = []
-    for combo in combos:
-        t = prim.out_types([types.TensorType(d, (), weak) for d, weak, _ in combo], params)[0]
-        if t.dtype != results.type.dtype:
-            raise _refused(prim.name)
-        given.append((t.dtype, t.weak, False))
-    choices = tuple(dict.fromkeys(given))
-    if choices == ((results.type.dtype, results.type.weak, False),):
-        return
-    if _in_loop():
-        raise _refused(prim.name)
-    index: Any = np.int64(0)
-    for arg, kinds_of_arg in zip(args, options):
-        found = getattr(arg, "kinds", None)
-        index = index * len(kinds_of_arg) + (found.tag if found is not None else np.int64(0))
-    mapped: Any = np.int64(choices.index(given[0]))
-    for k, kind in enumerate(given[1:], 1):
-        mapped = np.where(index == k, np.int64(choices.index(kind)), mapped)
-    attach(results, mapped, choices)
-
-
-def refuse_carried(leaves: Sequence[Any]) -> None:
-    """Raises ``UnsupportedError`` for a tagged value among a loop's variables: its carries have
-    one kind, so the loop would lose which kind each has."""
-    if any(getattr(leaf, "kinds", None) is not None for leaf in leaves):
-        raise _refused("a loop over tensors")
-
-
-def _computed_kinds(value: Any, name: str) -> tuple[Kind, ...]:
-    """The kinds of an operand, which must all have the dtype the graph computes it in."""
-    found = alternatives(value)
-    dtype = value.type.dtype if isinstance(value, tensor.SymbolicTensor) else None
-    if dtype is None and found:
-        dtype = types.type_of(value).dtype
-    if not found or any(d != dtype for d, _, _ in found):
-        raise _refused(name)
-    return found
-
-
-def _refused(name: str) -> errors.UnsupportedError:
-    return errors.UnsupportedError(
-        f"{name} of a number whose kind (Python or NumPy, dtype) depends on the way an if over "
-        "tensors went, which tograph cannot compute for each kind",
-        origin.current_location(),
-        construct="a number whose kind the data decides",
-    )
-
-
-builder_mod.set_kind_rule(propagate)

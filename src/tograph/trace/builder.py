@@ -10,7 +10,7 @@ body passes out of its graph (``trace.functional``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -124,35 +124,13 @@ class GraphBuilder:
             for result in results:
                 if isinstance(result, tensor.SymbolicTensor):
                     result.layout = layout
-        result = results if prim.multiple_results else results[0]
-        if prim.name not in _ANY_KIND and any(getattr(a, "kinds", None) is not None for a in args):
-            _KIND_RULE[0](prim, args, params, result)
-        return result
+        return results if prim.multiple_results else results[0]
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:
         """The built graph: explicit inputs, then captured inputs, then ``outputs``."""
         outs = tuple(self.atom(o) for o in outputs)
         inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
         return core.Graph(self.name, inputs, tuple(self.eqns), outs)
-
-
-# Primitives whose result has the same kind whatever the kinds of their operands (a value whose
-# kind an ``if`` decides, ``staging.kinds``, may be converted or passed on through an ``if``).
-_ANY_KIND = frozenset({"astype", "cond"})
-
-
-def _no_kind_rule(prim: Any, args: Sequence[Any], params: dict[str, Any], results: Any) -> None:
-    raise errors.InternalError(f"{prim.name} of a tagged value, but staging.kinds is not loaded")
-
-
-# The rule giving the results of an operation on values whose kind an ``if`` decided their kinds
-# (or refusing it): ``staging.kinds``, above this layer, installs it when it is imported.
-_KIND_RULE: list[Callable[[Any, Sequence[Any], dict[str, Any], Any], None]] = [_no_kind_rule]
-
-
-def set_kind_rule(rule: Callable[[Any, Sequence[Any], dict[str, Any], Any], None]) -> None:
-    """Installs ``staging.kinds``' rule for operations on values of a data-dependent kind."""
-    _KIND_RULE[0] = rule
 
 
 def _all_c_contiguous(args: Sequence[Any]) -> bool:

@@ -384,12 +384,12 @@ class SymbolicTensor(Symbolic, TensorBase):
     A tensor written in place, or viewed, shares a ``functional.Storage`` with its base and its
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
-    ``layout`` is "C" when the array is known to be C-contiguous; ``kinds``, on a value an ``if``
-    joined from scalars of different kinds, says which kind it has (``staging.kinds``).
+    ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only.
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kinds")
+    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kind_tag")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -399,7 +399,9 @@ class SymbolicTensor(Symbolic, TensorBase):
         self._seen = 0
         self.array0d = False
         self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
-        self.kinds: Any = None
+        # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
+        # which Python number or NumPy scalar it is; None when its kind is its type's
+        self.kind_tag: Any = None
 
     @property
     def graph_var(self) -> core.Var:

@@ -235,10 +235,3 @@ def ternary_of_numpy_and_python_numbers(x):
     y = x[0] if x[1] > 0 else 0.5
     n = 3 if x[0] > 0 else x.shape[0]
     return y, n, not x[2] > 0
-
-
-@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"cond"})
-def python_or_numpy_float_through_arithmetic(x):
-    y = x[0] if x[1] > 0 else 0.25
-    z = y * 2.0 - 1.0
-    return z, z > 0
