@@ -93,18 +93,28 @@ def _compiled(
     entry = _CACHE.get((id(graph), options))
     if entry is not None:
         return entry[1], entry[2]
-    plain = codegen.compile_graph(graph, options)
     found = scalar_plan.plan(graph)
     if found.scalar_eqns:
-        writer = _Writer(graph, found, plain, options)
+        writer = _Writer(graph, found, _PlainOnFirstCall(graph, options), options)
         compiled = writer.compile()
         fn, source = compiled.fn, compiled.source
     else:
-        fn, source = plain, codegen.source_of(graph, options)
+        fn, source = codegen.compile_graph(graph, options), codegen.source_of(graph, options)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[(id(graph), options)] = (graph, fn, source)
     return fn, source
+
+
+class _PlainOnFirstCall:
+    """The plain executor of a graph, compiled when first called: only calls made with
+    underflow not ignored need it, so most graphs never pay for a second compilation."""
+
+    def __init__(self, graph: core.Graph, options: codegen.Options) -> None:
+        self.graph, self.options = graph, options
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        return codegen.compile_graph(self.graph, self.options)(*args)
 
 
 class _Writer(codegen._Writer):

@@ -23,19 +23,21 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
     of its own iteration, where Python's late binding sees the variable's final value.
     """
     body = block.body + block.orelse
-    written = names.assigned(body) | (
-        names.targets(block.target) if isinstance(block, gast.For) else set()
-    )
-    for stmt in body:
-        for node in gast.walk(stmt):
-            if isinstance(node, (gast.Lambda, gast.FunctionDef)):
-                captured = _free_reads(node) & written
-                if captured:
-                    name = sorted(captured)[0]
-                    return (
-                        f"closure over variable '{name}', which its enclosing block assigns",
-                        node,
-                    )
+    functions = [
+        node
+        for stmt in body
+        for node in gast.walk(stmt)
+        if isinstance(node, (gast.Lambda, gast.FunctionDef))
+    ]
+    if functions:  # what the block assigns is only needed then (nested blocks: no quadratic walk)
+        written = names.assigned(body) | (
+            names.targets(block.target) if isinstance(block, gast.For) else set()
+        )
+        for node in functions:
+            captured = _free_reads(node) & written
+            if captured:
+                name = sorted(captured)[0]
+                return f"closure over variable '{name}', which its enclosing block assigns", node
     return None, block
 
 
@@ -108,6 +110,9 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
       nodes: every node of its tree (``gast.walk(tree)``, or a list of it made once for all).
     """
     nodes = list(nodes)
+    # Blocks are checked for closures only when the function defines any (the checks walk each
+    # nested block again, which deep nesting would make quadratic).
+    defines = any(isinstance(n, (gast.Lambda, gast.FunctionDef)) for n in nodes[1:])
     closures = _closures(nodes)
     for node in nodes:
         construct = _UNSUPPORTED.get(type(node))
@@ -115,9 +120,9 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
             isinstance(t, gast.Subscript) for t in node.targets
         ):
             construct = "del of a variable or attribute"
-        if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
+        if defines and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_over_block_variable(node)
-        if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
+        if closures and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_called_in_block(node, closures)
         if construct is not None:
             raise errors.UnsupportedError(

@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
+
+_INT64 = np.iinfo(np.int64)
 
 Dim = int | None
 Shape = tuple[Dim, ...]
@@ -129,6 +131,12 @@ def type_of(value: Any) -> TensorType:
     ``shape`` without being computed; its shape must be known.
     """
     if is_python_scalar(value):
+        if type(value) is int and not _INT64.min <= value <= _INT64.max:
+            raise errors.UnsupportedError(
+                f"the Python int {value} does not fit in 64 bits, as a graph's integers must",
+                origin.current_location(),
+                construct="Python int beyond 64 bits",
+            )
         return TensorType(np.asarray(value).dtype, (), weak=True)
     if is_dask_array(value):
         return TensorType(np.dtype(value.dtype), tuple(int(n) for n in value.shape))

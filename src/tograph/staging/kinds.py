@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import pytree, types
+from tograph.ops import elementwise
+from tograph.staging import carried
 from tograph.trace import tensor
 
 
@@ -182,3 +184,46 @@ def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
     if not any(_tagged(v) for v in leaves):
         return result
     return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
+
+
+# ---- selects -----------------------------------------------------------------------------
+
+
+def select(test: Any, a: Any, b: Any) -> Any:
+    """``a if test else b`` of two scalars as one select (Python's ``min`` and ``max``): their
+    joined value, tagged with the kind of the one picked when their kinds differ. The join is
+    widened where it cannot hold a Python number exactly (0.1 and a ``float32``: ``float64``),
+    so the value comes back as eager gives it on either path."""
+    la, lb = (_lift(a), _lift(b)) if _needs_tag(a, b) else (None, None)
+    va, vb = (la.value, lb.value) if la is not None and lb is not None else (a, b)
+    joined = types.join(carried.type_of(va), carried.type_of(vb))
+    if la is not None and isinstance(joined, types.TensorType):
+        joined = _exact(joined, va, vb)
+    value = np.where(test, carried.convert(va, joined), carried.convert(vb, joined))
+    value = elementwise.astype_p.bind(value, dtype=joined.dtype, weak=joined.weak)
+    if la is not None and lb is not None:
+        value.kind_tag = np.where(test, la.code, lb.code)
+    return value
+
+
+def _exact(joined: types.TensorType, *sides: Any) -> types.TensorType:
+    """``joined``, promoted to hold every weak side's values exactly."""
+    for side in sides:
+        t = carried.type_of(side)
+        if t.weak and not _holds(joined.dtype, side, t.dtype):
+            joined = types.TensorType(np.promote_types(joined.dtype, t.dtype), (), False)
+    return joined
+
+
+def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
+    """Whether ``target`` holds every value a weak ``side`` of natural ``dtype`` may have."""
+    if np.can_cast(dtype, target, "safe"):
+        return True
+    if not types.is_python_scalar(side):
+        return False
+    with np.errstate(all="ignore"):
+        try:
+            back = np.asarray(side).astype(target).item()  # compared exactly, as Python numbers
+        except (OverflowError, ValueError):
+            return False
+    return bool(back == side) or (side != side and back != back)
