@@ -174,7 +174,7 @@ class StaticFunction:
         """The compiler's stages in order: analyse, infer, lower, build; then optimise and
         generate code (``ConcreteFunction``).
 
-        Whatever stops tracing makes the function run eagerly, with the reason: a construct
+        Whatever stops any of them makes the function run eagerly, with the reason: a construct
         tograph cannot convert, and any other error, since the eager run then either works or
         raises the error the plain function raises, where a traceback from inside the compiler
         would help no one.
@@ -192,12 +192,11 @@ class StaticFunction:
             conversion = convert.lower(fn, decided)
             lowered = conversion.instantiate(fn, runtime)
             built = self._build(fn.__name__, lowered, sig, _outside(fn, sig, bound), bound)
-        except RecursionError:
-            reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
-            return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
+            return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
+        except RecursionError as exc:
+            return self._fallback(sig, _too_deep(fn, exc))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
 
     def _build(
         self,
@@ -282,6 +281,18 @@ def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> froze
     values.extend(cell.cell_contents for cell in (fn.__closure__ or ()) if _bound_cell(cell))
     values.extend(s.value for s in sig.slots if isinstance(s, signature.Static))
     return frozenset(map(id, values))
+
+
+def _too_deep(fn: Any, exc: RecursionError) -> errors.UnsupportedError:
+    """The reason for a RecursionError while converting ``fn``: a recursion of the user's
+    (at the line of the call that recursed) or code nested too deeply for the compiler's tree
+    walks (at the function's first line)."""
+    loc = origin.traceback_location(exc.__traceback__)
+    if loc is not None:
+        reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
+        return errors.UnsupportedError(reason, loc=loc, construct="recursion")
+    reason = "code nested too deeply to convert (an if/elif chain of hundreds of arms?)"
+    return errors.UnsupportedError(reason, loc=origin.definition(fn), construct="nesting depth")
 
 
 def _bound_cell(cell: Any) -> bool:

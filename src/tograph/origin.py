@@ -12,6 +12,7 @@ import linecache
 import sys
 import types
 from collections.abc import Iterable
+from typing import Any
 
 from tograph import errors
 
@@ -62,6 +63,11 @@ def current_module() -> str | None:
             return frame.f_globals.get("__name__")
         frame = frame.f_back
     return None
+
+
+def definition(fn: Any) -> errors.SourceLocation:
+    """The location of ``fn``'s ``def`` line."""
+    return _location(fn.__code__, fn.__code__.co_firstlineno)
 
 
 def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation | None:
