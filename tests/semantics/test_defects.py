@@ -91,3 +91,73 @@ def test_recursion_ending_on_a_tensor_falls_back_at_the_recursive_call():
 def test_fallback_error_mode_reports_the_recursion():
     with pytest.raises(tg.ConversionError, match="recursion too deep"):
         tg.to_static(halve_until_small, fallback="error")(np.array([10.0]))
+
+
+# ---- `is` on values that are Python bools or numbers in eager code ---------------------------
+
+
+def loop_while_flag_is_false(x):
+    flag = False
+    n = 0
+    while flag is False:
+        n += 1
+        if x.sum() < n:
+            flag = True
+    return n
+
+
+def loop_while_flag_is_not_true(x):
+    flag = False
+    n = 0
+    while flag is not True:
+        n += 1
+        flag = bool(x.sum() < n) or flag
+    return n, flag
+
+
+def flags_compared_by_identity(x):
+    hit = False
+    if x.max() > 2:
+        hit = True
+    return hit is True, hit is not False, hit is None, not hit, (x.sum() > 0) is True
+
+
+def weak_number_identity(x):
+    count = 0
+    if x.sum() > 0:
+        count = 1
+    return count == 1 and count is not None, count is int("0")
+
+
+@pytest.mark.parametrize(
+    "fn", [loop_while_flag_is_false, loop_while_flag_is_not_true, flags_compared_by_identity]
+)
+@pytest.mark.parametrize("x", [np.array([4.5]), np.array([-1.0, 3.0]), VEC])
+def test_identity_of_python_bools_compares_their_values(fn, x):
+    assert_matches_eager(fn, x)
+
+
+def test_identity_of_numbers_falls_back():
+    for x in (VEC, -VEC):
+        cf = assert_matches_eager(weak_number_identity, x, compiles=False)
+    assert "'is' between numbers" in cf.fallback
+
+
+# ---- chained comparisons evaluate each operand once ------------------------------------------
+
+
+def announced(v):
+    print("evaluating", v.shape)
+    return v.sum()
+
+
+def chained_with_effects(x):
+    return 0 < announced(x) < 10 < announced(x * 4)
+
+
+@pytest.mark.parametrize("x", [VEC, -VEC, np.array([5.0])])
+def test_chained_comparison_evaluates_each_operand_once(x, capsys):
+    assert_matches_eager(chained_with_effects, x)
+    printed = capsys.readouterr().out.splitlines()
+    half = len(printed) // 2
+    assert printed[:half] == printed[half:] and half in (1, 2)

@@ -322,11 +322,18 @@ def test_and_or_on_a_tensor_trace_the_right_side_inside_a_cond():
         assert interpreter.interpret(graph, x) == ((x > 0) and (x < 5), (x < 0) or (x > 5))
 
 
-def test_not_of_a_tensor_is_logical_not():
-    graph = trace(lambda x: rt.not_(x), types.TensorType(np.int64, (3,)), names=["x"])
-    assert prims(graph) == ["logical_not"]
-    x = np.array([0, 2, -1])
-    np.testing.assert_array_equal(interpreter.interpret(graph, x)[0], np.logical_not(x))
+@pytest.mark.parametrize("x", [np.int64(0), np.int64(-2), np.array([3]), np.array([[0.0]])])
+def test_not_of_a_tensor_is_a_python_bool(x):
+    graph = trace(lambda x: rt.not_(x), types.type_of(x), names=["x"])
+    assert graph.outputs[0].type == types.TensorType(np.bool_, (), weak=True)
+    assert interpreter.interpret(graph, x)[0] == (not x)
+
+
+def test_not_of_a_tensor_of_more_than_one_element_raises_as_numpy_does():
+    with pytest.raises(ValueError, match="more than one element"):
+        not np.array([0, 2, -1])
+    with pytest.raises(ValueError, match="more than one element"):
+        trace(lambda x: rt.not_(x), types.TensorType(np.int64, (3,)), names=["x"])
 
 
 @pytest.mark.parametrize("test", [True, False, 0, "x"])

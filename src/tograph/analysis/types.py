@@ -111,6 +111,13 @@ def _is_static(value: Any) -> bool:
     return value is not UNKNOWN and value is not _PENDING and not _is_tensorish(value)
 
 
+def _is_identity(node: Any) -> bool:
+    """Whether ``node`` is a comparison by ``is`` or ``is not``."""
+    return isinstance(node, gast.Compare) and any(
+        isinstance(op, (gast.Is, gast.IsNot)) for op in node.ops
+    )
+
+
 def _is_tensorish(value: Any) -> bool:
     return isinstance(value, (tensor.TensorBase, _TensorIterable))
 
@@ -172,13 +179,19 @@ class _Inference:
             and isinstance(n.value, gast.Name)
             and n.value.id in self.env
             for n in nodes
-        )
+        ) or any(_is_identity(n) for n in nodes)
         return names, None if on_values else self._safe(expr)
 
     def _safe(self, expr: Any) -> bool:
         """Whether evaluating ``expr`` has no effect: only NumPy functions (not random ones),
-        pure builtins, tensor methods, and attributes that are plain values are involved."""
+        pure builtins, tensor methods, and attributes that are plain values are involved. An
+        ``is`` on a tensor is left to the runtime's ``is_``, which Python's ``is`` is not."""
         for node in gast.walk(expr):
+            if _is_identity(node) and any(
+                isinstance(n, gast.Name) and _is_tensorish(self.env.get(n.id))
+                for n in gast.walk(node)
+            ):
+                return False
             if isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Await, gast.Yield)):
                 return False
             if isinstance(node, gast.Call) and not self._safe_callee(node.func):

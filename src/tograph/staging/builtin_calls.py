@@ -65,6 +65,13 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
     return extremum
 
 
+def as_weak(value: Any) -> Any:
+    """``value`` (a tensor) marked as a Python number of eager code: a weak tensor."""
+    if value.type.weak:
+        return value
+    return elementwise.astype_p.bind(value, dtype=value.dtype, weak=True)
+
+
 def _is_weak(value: Any) -> bool:
     return types.is_python_scalar(value) or (
         isinstance(value, tensor.TensorBase) and value.type.weak

@@ -216,9 +216,20 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 
 def not_(value: Any) -> Any:
-    if tensor.is_symbolic(value):
-        return np.logical_not(value)
-    return not value
+    """``not value``: a Python bool (a weak bool for a tensor); for an array of more than one
+    element, NumPy's ValueError."""
+    if not tensor.is_symbolic(value):
+        return not value
+    if value.ndim and not all(isinstance(d, int) for d in value.type.shape):
+        return np.logical_not(value)  # its size is known when the graph runs only
+    if value.ndim:
+        if int(np.prod(value.type.shape)) != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. "
+                "Use a.any() or a.all()"
+            )
+        value = np.reshape(value, ())
+    return builtin_calls.as_weak(np.logical_not(value))
 
 
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
@@ -227,6 +238,55 @@ def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any
     if tensor.is_symbolic(test):
         return _select(test, body, orelse)
     return body() if test else orelse()
+
+
+def compare_chain(first: Callable[[], Any], *rest: Callable[..., Any]) -> Any:
+    """``a < b < c`` from ``first`` (``a``) then pairs of a comparison and an operand: each
+    operand evaluated once, and only while the comparisons before it hold (lazily, as ``and_``
+    is, when they are tensors)."""
+    left, compare, operand = first(), rest[0], rest[1]
+    right = operand()
+    result = compare(left, right)
+    if len(rest) == 2:
+        return result
+    return and_(lambda: result, lambda: compare_chain(lambda: right, *rest[2:]))
+
+
+def is_(left: Any, right: Any) -> Any:
+    """``left is right``. A tensor that is a Python bool in eager code (a weak bool) is the
+    ``True`` or ``False`` its value is, so it compares by value with them and with another such
+    tensor; a weak number compared with a number is refused (its identity is CPython's small-int
+    cache); a tensor is never ``None`` and never a Python value of another kind."""
+    tensors = [v for v in (left, right) if tensor.is_tensor(v)]
+    if not tensors or (len(tensors) == 2 and not all(t.type.weak for t in tensors)):
+        return left is right
+    if all(_weak_bool(v) for v in (left, right)):
+        return builtin_calls.as_weak(np.equal(left, right))
+    if all(_weak_number(v) for v in (left, right)):
+        raise errors.UnsupportedError(
+            "'is' between numbers compares their identity, which CPython's caching decides",
+            loc=origin.current_location(),
+            construct="'is' on numbers",
+            hint="use ==",
+        )
+    return False
+
+
+def is_not(left: Any, right: Any) -> Any:
+    """``left is not right``; see ``is_``."""
+    return not_(is_(left, right))
+
+
+def _weak_bool(value: Any) -> bool:
+    if tensor.is_tensor(value):
+        return bool(value.type.weak and value.dtype == np.bool_)
+    return isinstance(value, bool)
+
+
+def _weak_number(value: Any) -> bool:
+    if tensor.is_tensor(value):
+        return bool(value.type.weak)
+    return tensor.is_number(value) and not isinstance(value, np.ndarray)
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:
