@@ -161,3 +161,173 @@ def test_chained_comparison_evaluates_each_operand_once(x, capsys):
     printed = capsys.readouterr().out.splitlines()
     half = len(printed) // 2
     assert printed[:half] == printed[half:] and half in (1, 2)
+
+
+# ---- builtins and operators on tensors give what they give on arrays --------------------------
+
+
+def kinds_of_values(x):
+    total = x.sum()
+    count = len(x) + 0
+    return (
+        type(x),
+        type(total),
+        type(count),
+        type(x) is np.ndarray,
+        isinstance(total, np.floating),
+        isinstance(total, np.float64),
+        isinstance(total, float),
+        isinstance(count, int),
+        isinstance(x, (np.generic, list)),
+    )
+
+
+def compared_with_a_list(x):
+    return x == [1.0, -2.0, 0.0], [3.0, 2.0, 1.0] != x, x * [1, 2, 3], (1, 2, 3) + x
+
+
+def compared_with_a_list_of_tensors(x):
+    return x == [x.sum(), 1.0, 2.0]
+
+
+def quotient_and_remainder(x):
+    q, r = divmod(x, 2.0)
+    qs, rs = divmod(x.sum(), 3)
+    return q, r, qs, rs, divmod(7, x.astype(np.int64))
+
+
+def loop_over_float_range(x):
+    total = 0.0
+    for i in range(x.sum()):
+        total += i
+    return total
+
+
+def largest_row(x):
+    return max(x)
+
+
+@pytest.mark.parametrize("fn", [kinds_of_values, compared_with_a_list, quotient_and_remainder])
+def test_builtins_and_operators_match_eager(fn):
+    assert_matches_eager(fn, VEC)
+
+
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (compared_with_a_list_of_tensors, VEC),
+        (loop_over_float_range, VEC),
+        (largest_row, np.arange(6.0).reshape(2, 3)),
+        (largest_row, np.arange(3.0).reshape(3, 1)),
+    ],
+)
+def test_what_a_graph_cannot_decide_or_eager_raises_falls_back(fn, x):
+    assert_matches_eager(fn, x, compiles=False)
+
+
+@pytest.mark.parametrize("x", [np.arange(3.0).reshape(1, 3), VEC])
+def test_max_of_a_single_row_or_a_vector_compiles(x):
+    assert_matches_eager(largest_row, x)
+
+
+def int_of(x):
+    return int(x * 2)
+
+
+def float_of(x):
+    return float(x - 1)
+
+
+@pytest.mark.parametrize("fn", [int_of, float_of])
+@pytest.mark.parametrize("x", [VEC, np.arange(3.0).reshape(3, 1)])
+def test_int_and_float_of_an_array_raise_type_error_as_eager(fn, x):
+    with pytest.raises(TypeError):
+        fn(x)
+    assert_matches_eager(fn, x, compiles=False)
+
+
+# ---- strings formatted from tensors ----------------------------------------------------------
+
+
+def returns_an_fstring(x):
+    return f"sum={x.sum():.2f}"
+
+
+def returns_str_of_a_tensor(x):
+    return str(x.sum()) + "!"
+
+
+def raises_with_a_formatted_message(x):
+    if x.sum() > 0:
+        raise ValueError(f"positive sum {x.sum()}")
+    return x
+
+
+def prints_str_and_repr(x):
+    print(str(x.sum()), repr(x.max()), format(x.min(), ".1f"))
+    return x
+
+
+@pytest.mark.parametrize(
+    "fn", [returns_an_fstring, returns_str_of_a_tensor, raises_with_a_formatted_message]
+)
+@pytest.mark.parametrize("x", [VEC, -VEC])
+def test_strings_of_tensors_outside_print_fall_back(fn, x):
+    cf = assert_matches_eager(fn, x, compiles=False)
+    assert "string formatted from a tensor" in cf.fallback
+
+
+def test_str_repr_and_format_of_tensors_print_at_run_time(capsys):
+    assert_matches_eager(prints_str_and_repr, VEC)
+    eager, compiled = capsys.readouterr().out.splitlines()
+    assert eager == compiled == "2.0 np.float64(3.0) -2.0"
+
+
+# ---- names: nested scopes and walrus ---------------------------------------------------------
+
+
+def closure_reads_a_variable_set_in_a_branch(x):
+    k = 3.0
+    scale = lambda v: v * k  # noqa: E731 - a lambda, like a nested def, reads k when called
+
+    def shift(v):
+        return v + k
+
+    if x.sum() > 0:
+        k = 4.0
+    return scale(x), shift(x)
+
+
+def closure_called_in_a_tensor_loop(x):
+    k = 1.0
+
+    def scale(v):
+        return v * k
+
+    total = x
+    for j in range(3):
+        if x.sum() > j:
+            k = k + 1.0
+        total = total + scale(x)
+    return total
+
+
+def walrus_in_a_comprehension_in_a_branch(x):
+    last = 0.0
+    if x.sum() > 0:
+        doubled = [(last := v * 2) for v in [1.0, 2.0]]
+        x = x + len(doubled)
+    return x + last
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        closure_reads_a_variable_set_in_a_branch,
+        closure_called_in_a_tensor_loop,
+        walrus_in_a_comprehension_in_a_branch,
+    ],
+)
+@pytest.mark.parametrize("x", [VEC, -VEC])
+def test_names_bound_or_read_in_nested_scopes(fn, x):
+    assert_matches_eager(fn, x)

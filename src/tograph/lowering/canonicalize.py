@@ -76,10 +76,14 @@ _TAKE_SEQUENCES = frozenset((np.stack, np.concatenate, np.vstack, np.hstack, np.
 
 
 def _lam(body: Any) -> gast.Lambda:
+    """``lambda: body``, an operand the runtime evaluates lazily, during the call it is given to
+    (so no closure over ``body``'s names outlives it: ``names.captured`` skips it)."""
     args = gast.arguments(
         args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
     )
-    return gast.copy_location(gast.Lambda(args=args, body=body), body)
+    lam = gast.copy_location(gast.Lambda(args=args, body=body), body)
+    lam.called_at_once = True
+    return lam
 
 
 def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:

@@ -61,7 +61,7 @@ class _ControlFlow:
 
     def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
-        liveness.annotate(fn.body, set())
+        liveness.annotate_function(fn)
         needed: set[str] = set()
         fn.body = self.block(fn.body, needed, set(names.params(fn)))
         self._init_undefined(fn, needed)

@@ -426,6 +426,9 @@ def raise_(exception: Any) -> None:
     """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
     if isinstance(exception, type) and issubclass(exception, BaseException):
         exception = exception()
+    for arg in getattr(exception, "args", ()):
+        if isinstance(arg, text.TensorText):
+            raise arg.refuse("an exception's message")
     effects.raise_(exception)
 
 
