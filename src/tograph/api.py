@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tograph import concrete, errors, origin
+from tograph import caching, concrete, errors, origin
 from tograph.analysis import types as type_inference
 from tograph.lowering import convert
 from tograph.staging import build_graph, objects, runtime
@@ -27,6 +27,8 @@ from tograph.trace import signature, tensor
 TensorSpec = signature.TensorSpec
 _FALLBACK_MODES = ("warn", "error", "silent")
 _RETRACE_LIMIT = 8
+_SIGNATURE_LIMIT = 64  # signatures whose concrete functions are kept (least recently used go)
+_FAST_LIMIT = 256  # call layouts whose runners the fast path keeps
 _MAX_LIFTS = 4
 
 
@@ -43,13 +45,19 @@ class StaticFunction:
         self._signature = inspect.signature(fn)
         # per signature key, the concrete functions traced for it: more than one when they read
         # object attributes that differ between calls (each has its guards, ``objects.Read``)
-        self._cache: dict[Any, list[concrete.ConcreteFunction]] = {}
+        self._cache: caching.LRU[Any, list[concrete.ConcreteFunction]] = caching.LRU(
+            _SIGNATURE_LIMIT
+        )
         # attributes holding Python numbers that the function changes: read as tensors
         self._lifted: set[tuple[Any, str]] = set()
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
-        self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
-        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}  # arrays only
+        self._fast: caching.LRU[tuple[Any, ...], Callable[[list[Any]], Any]] = caching.LRU(
+            _FAST_LIMIT
+        )
+        self._flat: caching.LRU[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = caching.LRU(
+            _FAST_LIMIT
+        )  # arrays only
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
         self._fast_arity = (
@@ -58,7 +66,8 @@ class StaticFunction:
             else len(params)
         )
         self._last: concrete.ConcreteFunction | None = None
-        self._warned_retrace = False
+        self._traces = 0
+        self._next_retrace_warning = _RETRACE_LIMIT + 1
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -100,7 +109,7 @@ class StaticFunction:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
         root = (bound_args, bound_kwargs, self._bound())
-        for cf in self._cache.get(sig.key, ()):
+        for cf in self._cache.get(sig.key) or ():
             extra = cf.guard_inputs(root)
             if extra is not None:
                 self._last = cf
@@ -138,7 +147,8 @@ class StaticFunction:
 
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:
-        """Every concrete function traced so far, oldest first."""
+        """The concrete functions kept: those of the 64 signatures called most recently (traced
+        or loaded), least recently called first."""
         return [cf for found in self._cache.values() for cf in found]
 
     def map(
@@ -246,9 +256,11 @@ class StaticFunction:
         return cf
 
     def _check_retracing(self) -> None:
-        count = sum(map(len, self._cache.values()))
-        if count > _RETRACE_LIMIT and not self._warned_retrace:
-            self._warned_retrace = True
+        """Warns when the traces reach 9, 18, 36, ...: each time their number doubles."""
+        self._traces += 1
+        count = self._traces
+        if count >= self._next_retrace_warning:
+            self._next_retrace_warning *= 2
             warnings.warn(
                 f"{self.python_function.__qualname__} has been traced {count} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "

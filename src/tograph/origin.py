@@ -11,14 +11,16 @@ from __future__ import annotations
 import linecache
 import sys
 import types
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
 from tograph import errors
 
 # Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
-# of two functions would compare equal. The values keep the code alive so ids are never reused.
-_CONVERTED: dict[int, types.CodeType] = {}
+# of two functions would compare equal. An entry goes with its code object (a conversion dropped
+# from the cache), before its id can be reused.
+_CONVERTED: weakref.WeakValueDictionary[int, types.CodeType] = weakref.WeakValueDictionary()
 
 
 def register(codes: Iterable[types.CodeType]) -> None:

@@ -3,6 +3,7 @@ the function compiled gives what it gives eagerly (``eager_oracle``), by a graph
 fallback that names the construct and the line; never an error from inside the compiler."""
 
 import linecache
+import warnings
 
 import numpy as np
 import pytest
@@ -331,3 +332,100 @@ def walrus_in_a_comprehension_in_a_branch(x):
 @pytest.mark.parametrize("x", [VEC, -VEC])
 def test_names_bound_or_read_in_nested_scopes(fn, x):
     assert_matches_eager(fn, x)
+
+
+# ---- arguments: signed zeros, NaN, ndarray subclasses, input_spec, big ints ------------------
+
+
+def divide(x, s):
+    return x / s
+
+
+def test_zero_and_negative_zero_are_different_static_arguments():
+    f = tg.to_static(divide)
+    with np.errstate(divide="ignore"):
+        for s in (0.0, -0.0, 0.0, -0.0):
+            assert_matches_eager(divide, np.array([1.0, -1.0]), s)
+            expected = divide(np.array([1.0]), s)
+            np.testing.assert_array_equal(f(np.array([1.0]), s), expected)
+
+
+def test_nan_arguments_share_one_cache_entry():
+    f = tg.to_static(divide)
+    for _ in range(20):
+        assert np.isnan(f(np.array([1.0]), float("nan"))).all()
+    assert len(f.concrete_functions) == 1
+    assert len(f._fast) == 1  # noqa: SLF001 - the fast path's table is what grew
+
+
+def scaled_rows(m):
+    return m * m, m.sum(axis=0), m.shape
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: np.matrix([[1.0, 2.0], [3.0, 4.0]]),
+        lambda: np.ma.masked_array([1.0, 2.0, 3.0], [0, 1, 0]),
+    ],
+)
+def test_ndarray_subclasses_fall_back(make):
+    cf = assert_matches_eager(scaled_rows, make(), compiles=False)
+    assert "subclass of ndarray" in cf.fallback
+
+
+def doubled(x):
+    return x * 2
+
+
+@pytest.mark.parametrize(
+    "spec, value",
+    [
+        (tg.TensorSpec((3,), np.float32), 3.0),
+        (tg.TensorSpec((), np.float32), 3.0),
+        (tg.TensorSpec((), np.int32), 3),
+        (tg.TensorSpec((), np.float64), 3),
+    ],
+)
+def test_input_spec_is_enforced_for_python_numbers(spec, value):
+    f = tg.to_static(doubled, input_spec=[spec])
+    with pytest.raises(tg.ToGraphError, match="input_spec"):
+        f(value)
+
+
+@pytest.mark.parametrize(
+    "spec, value", [(tg.TensorSpec((), np.float64), 3.0), (tg.TensorSpec(()), 4)]
+)
+def test_python_numbers_that_fit_their_input_spec_keep_their_kind(spec, value):
+    got = tg.to_static(doubled, input_spec=[spec])(value)
+    assert type(got) is type(doubled(value)) and got == doubled(value)
+
+
+def add_a_big_int(x):
+    return x + 2**70
+
+
+@pytest.mark.parametrize("x", [VEC, np.array([1, 2])])
+def test_python_ints_beyond_int64_fall_back(x):
+    cf = assert_matches_eager(add_a_big_int, x, compiles=False)
+    assert "does not fit in int64" in cf.fallback
+
+
+# ---- caches are bounded, and retracing keeps being reported ----------------------------------
+
+
+def scaled(x, k):
+    return x * k
+
+
+def test_caches_keep_the_most_recent_signatures_and_warn_as_retraces_double():
+    f = tg.to_static(scaled)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for k in range(100):
+            assert f(VEC, k).tolist() == (VEC * k).tolist()
+    retraces = [str(w.message) for w in caught if issubclass(w.category, tg.RetracingWarning)]
+    assert [m.split(" has been traced ")[1].split()[0] for m in retraces] == ["9", "18", "36", "72"]
+    assert len(f.concrete_functions) == 64 and len(f._fast) <= 256  # noqa: SLF001
+    assert f.concrete(VEC, 99).signature in [cf.signature for cf in f.concrete_functions]
