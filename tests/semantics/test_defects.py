@@ -429,3 +429,61 @@ def test_caches_keep_the_most_recent_signatures_and_warn_as_retraces_double():
     assert [m.split(" has been traced ")[1].split()[0] for m in retraces] == ["9", "18", "36", "72"]
     assert len(f.concrete_functions) == 64 and len(f._fast) <= 256  # noqa: SLF001
     assert f.concrete(VEC, 99).signature in [cf.signature for cf in f.concrete_functions]
+
+
+# ---- loops over long static ranges are while_loops, not unrolled -----------------------------
+
+
+def counts_through_a_long_range(x):
+    total = 0
+    mean = 0.0
+    flag = False
+    for i in range(5000):
+        total += i
+        mean += 0.5
+        if i % 7 == 0:
+            flag = not flag
+        if i == 4321:
+            x = x * 2
+    return total, mean, flag, x
+
+
+def fills_an_array_in_a_long_range(x):
+    out = np.zeros(1500)
+    squares = []
+    for i in range(1500):
+        out[i] = i * x[0]
+        squares.append(i * i)
+    return out, squares
+
+
+def stops_early_in_a_huge_range(x):
+    s = 0
+    i = 0
+    for i in range(10**9):
+        if i * x.sum() > 50:
+            break
+        s += i
+    return s, i
+
+
+def indexes_a_python_list_in_a_long_range(x):
+    table = list(range(3000))
+    s = 0
+    for i in range(3000):
+        s += table[i]
+    return x + s
+
+
+@pytest.mark.parametrize(
+    "fn", [counts_through_a_long_range, fills_an_array_in_a_long_range, stops_early_in_a_huge_range]
+)
+def test_a_long_static_range_is_a_while_loop(fn):
+    cf = assert_matches_eager(fn, VEC)
+    assert cf.op_counts().get("while_loop") == 1
+    assert sum(cf.op_counts().values()) < 60
+
+
+def test_a_long_range_whose_index_must_be_a_python_int_falls_back():
+    cf = assert_matches_eager(indexes_a_python_list_in_a_long_range, VEC, compiles=False)
+    assert "Python index" in cf.fallback

@@ -12,7 +12,8 @@ of pure builtins, tensor methods, and attributes that are plain values.
 
 The decisions feed lowering: a statement whose test (and, for a ``for``, iterable) is surely
 static stays plain Python in the lowered code; the others call the runtime, which emits ``cond``
-or ``while_loop`` for a tensor test (and still runs Python if the value turns out static).
+or ``while_loop`` for a tensor test (and still runs Python if the value turns out static). A
+``for`` over a ``range`` too long to unroll (``rolled``) is a ``while_loop`` with a tensor index.
 Requires: analysis.ssa.
 """
 
@@ -46,6 +47,7 @@ class _Marker:
 UNKNOWN: Any = _Marker("UNKNOWN")  # top: may be anything, a tensor included
 _PENDING: Any = _Marker("PENDING")  # bottom: not computed yet (a loop's back edge, first round)
 _MAX_ROUNDS = 24
+UNROLL_LIMIT = 1000  # trips of a loop over a static range beyond which it is not unrolled
 
 
 class _TensorIterable:
@@ -388,10 +390,16 @@ def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:
 def _decided_statically(inference: _Inference, control: ssa.Control) -> bool:
     if control.kind == "for":
         iterable = inference.evaluate(control.iterable)
-        if not _is_static(iterable) or not _python_iterable(iterable):
+        if not _is_static(iterable) or not _python_iterable(iterable) or rolled(iterable):
             return False
         return control.test is None or _is_static(inference.evaluate(control.test))
     return _is_static(inference.evaluate(control.test))
+
+
+def rolled(iterable: Any) -> bool:
+    """Whether a loop over ``iterable`` is a ``while_loop`` although it is static: a ``range``
+    of more than ``UNROLL_LIMIT`` items, whose unrolled graph would be that many bodies long."""
+    return isinstance(iterable, range) and len(iterable) > UNROLL_LIMIT
 
 
 def _python_iterable(value: Any) -> bool:
@@ -408,6 +416,8 @@ def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     if iterable is _PENDING:
         return _PENDING
     iterable = _example(iterable)
+    if rolled(iterable):
+        return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, (range, list, tuple, np.ndarray)) and len(iterable):
         return _StaticOf(type(iterable[0]), iterable[0]) if _is_static(iterable[0]) else iterable[0]
     if isinstance(iterable, _TensorIterable) and iterable.index_only:

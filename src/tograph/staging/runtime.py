@@ -22,6 +22,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation
+from tograph.analysis import types as type_inference
 from tograph.ops import creation, effects, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
 from tograph.trace import containers, dispatch, tensor
@@ -87,9 +88,12 @@ def for_stmt(
     state: State,
     names: Sequence[str],
 ) -> State:
-    """``for item in iterable: body``; a while_loop when the iterable is a tensor, else unrolled."""
+    """``for item in iterable: body``; a while_loop when the iterable is a tensor or a range
+    too long to unroll (``analysis.types.rolled``), else unrolled."""
     _check_defined(iterable, "a for loop")
     loop = iterables.as_tensor_iterable(iterable)
+    if loop is None and type_inference.rolled(iterable):
+        loop = iterables.TensorRange(iterable.start, iterable.stop, iterable.step)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
     for position, item in enumerate(iterable):
