@@ -487,3 +487,56 @@ def test_a_long_static_range_is_a_while_loop(fn):
 def test_a_long_range_whose_index_must_be_a_python_int_falls_back():
     cf = assert_matches_eager(indexes_a_python_list_in_a_long_range, VEC, compiles=False)
     assert "Python index" in cf.fallback
+
+
+def counts_with_a_python_counter(x):
+    i = 0
+    total = 0.0
+    while i < 100_000:
+        x = x + 1
+        total += i
+        i += 1
+    return x, i, total
+
+
+def builds_a_long_python_string(x):
+    text = ""
+    i = 0
+    while i < 1500:
+        text = text + "a"
+        i += 1
+    return x, len(text)
+
+
+def test_a_long_while_on_a_python_counter_is_a_while_loop():
+    cf = assert_matches_eager(counts_with_a_python_counter, VEC)
+    assert cf.op_counts().get("while_loop") == 1
+
+
+def test_a_long_while_carrying_python_values_falls_back():
+    assert_matches_eager(builds_a_long_python_string, VEC, compiles=False)
+
+
+# ---- a loop carry that starts as a Python int and becomes a float (README: limitations) -----
+
+
+def halves_while_positive(x):
+    r = 0
+    i = 0
+    while i < x.sum():
+        r = r + 0.5
+        i += 1
+    return r
+
+
+@pytest.mark.parametrize("x", [np.array([2.0]), np.array([0.5])])
+def test_an_int_carry_that_becomes_a_float_matches_when_the_loop_runs(x):
+    assert_matches_eager(halves_while_positive, x)
+
+
+def test_an_int_carry_that_becomes_a_float_is_an_equal_number_after_no_trip():
+    """The README's limitation: the value is eager's, its type may be the float the loop makes
+    (or eager's int, where the carry's kind is tracked)."""
+    eager = halves_while_positive(np.array([0.0]))
+    compiled = tg.to_static(halves_while_positive)(np.array([0.0]))
+    assert eager == compiled == 0 and type(eager) is int and type(compiled) in (int, float)

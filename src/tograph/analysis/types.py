@@ -13,7 +13,8 @@ of pure builtins, tensor methods, and attributes that are plain values.
 The decisions feed lowering: a statement whose test (and, for a ``for``, iterable) is surely
 static stays plain Python in the lowered code; the others call the runtime, which emits ``cond``
 or ``while_loop`` for a tensor test (and still runs Python if the value turns out static). A
-``for`` over a ``range`` too long to unroll (``rolled``) is a ``while_loop`` with a tensor index.
+``for`` over a ``range`` too long to unroll (``rolled``) is a ``while_loop`` with a tensor index;
+a ``while`` on Python numbers that change in it is left to the runtime, which rolls it up too.
 Requires: analysis.ssa.
 """
 
@@ -47,7 +48,7 @@ class _Marker:
 UNKNOWN: Any = _Marker("UNKNOWN")  # top: may be anything, a tensor included
 _PENDING: Any = _Marker("PENDING")  # bottom: not computed yet (a loop's back edge, first round)
 _MAX_ROUNDS = 24
-UNROLL_LIMIT = 1000  # trips of a loop over a static range beyond which it is not unrolled
+UNROLL_LIMIT = 1000  # trips of a static loop beyond which it is a while_loop, not unrolled
 
 
 class _TensorIterable:
@@ -393,7 +394,10 @@ def _decided_statically(inference: _Inference, control: ssa.Control) -> bool:
         if not _is_static(iterable) or not _python_iterable(iterable) or rolled(iterable):
             return False
         return control.test is None or _is_static(inference.evaluate(control.test))
-    return _is_static(inference.evaluate(control.test))
+    test = inference.evaluate(control.test)
+    if control.kind == "while" and isinstance(test, _StaticOf):
+        return False  # a Python counter: the runtime rolls a long loop up (``UNROLL_LIMIT``)
+    return _is_static(test)
 
 
 def rolled(iterable: Any) -> bool:

@@ -70,15 +70,18 @@ def if_stmt(
 def while_stmt(
     test: Callable[..., Any], body: Callable[..., State], state: State, names: Sequence[str]
 ) -> State:
-    """``while test: body``: Python iterations until the condition is a tensor, then a loop op."""
-    while True:
+    """``while test: body``: Python iterations until the condition is a tensor, then a loop op;
+    after ``UNROLL_LIMIT`` Python iterations, a loop op too, its Python numbers carried as
+    tensors (a graph of one body, not thousands)."""
+    for _ in range(type_inference.UNROLL_LIMIT):
         cond = test(*state)
         _check_defined(cond, "a while condition")
         if tensor.is_symbolic(cond):
-            return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+            break
         if not cond:
             return state
         state = body(*state)
+    return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
 
 
 def for_stmt(
