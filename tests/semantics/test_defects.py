@@ -540,3 +540,53 @@ def test_an_int_carry_that_becomes_a_float_is_an_equal_number_after_no_trip():
     eager = halves_while_positive(np.array([0.0]))
     compiled = tg.to_static(halves_while_positive)(np.array([0.0]))
     assert eager == compiled == 0 and type(eager) is int and type(compiled) in (int, float)
+
+
+# ---- hashing and max/min of several values ---------------------------------------------------
+
+
+def hashes_a_value(x):
+    return hash(x.sum())
+
+
+def distinct_items(x):
+    return set(x)
+
+
+def keyed_by_items(x):
+    return {v: 1 for v in x}
+
+
+def larger_of_mixed_kinds(x):
+    return max(x.sum(), 0.0), min(0, x.max())
+
+
+def larger_of_two_arrays(x):
+    return max(x, x * 2)
+
+
+def larger_of_like_values(x):
+    total, peak = x.sum(), x.max()
+    count = len(x) + 0
+    return max(total, peak), min(total, peak, x.min()), max(count, 2), min(3, count)
+
+
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (hashes_a_value, VEC),
+        (distinct_items, VEC),
+        (distinct_items, np.arange(6.0).reshape(3, 2)),
+        (keyed_by_items, VEC),
+        (larger_of_mixed_kinds, VEC),
+        (larger_of_mixed_kinds, -VEC),
+        (larger_of_two_arrays, VEC),
+    ],
+)
+def test_values_needed_by_python_fall_back_or_raise_as_eager(fn, x):
+    assert_matches_eager(fn, x, compiles=False)
+
+
+@pytest.mark.parametrize("x", [VEC, -VEC, np.array([5.0])])
+def test_max_and_min_of_values_of_one_kind_compile(x):
+    assert_matches_eager(larger_of_like_values, x)

@@ -68,6 +68,7 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
             if tensor.is_symbolic(items):
                 return _over_first_axis(items, reduce)
             args = tuple(items)
+        _check_pairwise(args)
         result = args[0]
         for arg in args[1:]:
             result = pairwise(result, arg)
@@ -83,6 +84,40 @@ def as_weak(value: Any) -> Any:
     if value.type.weak:
         return value
     return elementwise.astype_p.bind(value, dtype=value.dtype, weak=True)
+
+
+def _check_pairwise(args: tuple[Any, ...]) -> None:
+    """``max(a, b, ...)`` returns one of its arguments, chosen by comparing them: arrays of more
+    than one element make NumPy's ValueError; arguments of different types (a NumPy scalar and a
+    Python float, two dtypes) make a result whose type depends on the values: refused."""
+    kinds = set()
+    for arg in args:
+        if tensor.is_tensor(arg) and arg.is_array:
+            shape = arg.type.shape
+            if all(isinstance(d, int) for d in shape) and int(np.prod(shape)) > 1:
+                raise ValueError(
+                    "The truth value of an array with more than one element is ambiguous. "
+                    "Use a.any() or a.all()"
+                )
+        kinds.add(_eager_kind(arg))
+    if len(kinds) > 1:
+        raise errors.UnsupportedError(
+            "max() or min() of values of different types returns one of them by value, so its "
+            "type is known only when the graph runs",
+            loc=origin.current_location(),
+            construct="max() or min() of mixed types",
+            hint="use np.maximum / np.minimum, or give the arguments one type",
+        )
+
+
+def _eager_kind(value: Any) -> Any:
+    """The type (and dtype) a value has in eager code: ``float``, ``(np.float32, float32)``."""
+    if tensor.is_tensor(value):
+        kind = eager_type(value)
+        return kind if value.type.weak else (kind, value.dtype)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return type(value), value.dtype
+    return type(value)
 
 
 def _over_first_axis(items: Any, reduce: Any) -> Any:

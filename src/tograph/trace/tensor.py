@@ -473,6 +473,17 @@ class SymbolicTensor(Symbolic, TensorBase):
     def __repr__(self) -> str:
         return f"<SymbolicTensor {self._describe()}>"
 
+    def __hash__(self) -> int:
+        """Refused: eager code hashes the value (a NumPy scalar's) or raises (an array's), and a
+        graph value has neither; as a dict key or set member it would be compared by identity."""
+        if self.is_array:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        raise errors.UnsupportedError(
+            f"{self._describe()} is hashed (a dict key, a set member, hash()), which needs its "
+            "value",
+            construct="hash of a tensor",
+        )
+
 
 # ---- what a value is: the one set of predicates the compiler asks -----------------------------
 
