@@ -155,11 +155,11 @@ def test_identity_comparisons_go_through_the_runtime():
     expect(
         """
         def f(a, b):
-            return a is None, a is not b
+            return a is True, a is not b, a is None
         """,
         """
         def f(a, b):
-            return _t.is_(a, None), _t.is_not(a, b)
+            return _t.is_(a, True), _t.is_not(a, b), a is None
         """,
     )
 

@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
+
+_INT64 = np.iinfo(np.int64)
 
 Dim = int | None
 Shape = tuple[Dim, ...]
@@ -122,26 +124,19 @@ def is_dask_array(value: Any) -> bool:
     return type(value).__module__.startswith("dask.array") and hasattr(value, "__dask_graph__")
 
 
-_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
-
-
 def type_of(value: Any) -> TensorType:
     """The type of a concrete value: NumPy arrays and scalars are strong, Python scalars weak.
 
     A chunked array that is not NumPy's (a ``dask.array.Array``) is typed by its ``dtype`` and
     ``shape`` without being computed; its shape must be known.
     """
-    if (
-        isinstance(value, int)
-        and not isinstance(value, bool)
-        and not _INT64_MIN <= value <= _INT64_MAX
-    ):
-        # NumPy's meaning of such an int depends on the other operand (a float, an overflow)
-        raise errors.UnsupportedError(
-            f"the Python int {value} does not fit in int64, the dtype of Python ints in graphs",
-            construct="int beyond int64",
-        )
     if is_python_scalar(value):
+        if type(value) is int and not _INT64.min <= value <= _INT64.max:
+            raise errors.UnsupportedError(
+                f"the Python int {value} does not fit in 64 bits, as a graph's integers must",
+                origin.current_location(),
+                construct="Python int beyond 64 bits",
+            )
         return TensorType(np.asarray(value).dtype, (), weak=True)
     if is_dask_array(value):
         return TensorType(np.dtype(value.dtype), tuple(int(n) for n in value.shape))

@@ -101,8 +101,11 @@ _CHAIN_OPERANDS = ("left", "right")
 
 
 def _comparison(left: Any, op: Any, right: Any, origin: Any) -> Any:
-    """``left op right``; ``is`` and ``is not`` as calls of the runtime's ``is_`` and ``is_not``."""
-    if isinstance(op, (gast.Is, gast.IsNot)):
+    """``left op right``; ``is`` and ``is not`` as calls of the runtime's ``is_`` and ``is_not``,
+    but against ``None``, which ``lowering.guards`` makes ``_t.is_none`` (for optional values)."""
+    if isinstance(op, (gast.Is, gast.IsNot)) and not any(
+        isinstance(n, gast.Constant) and n.value is None for n in (left, right)
+    ):
         return _rt_call("is_" if isinstance(op, gast.Is) else "is_not", [left, right], origin)
     return templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), origin)
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, runtime, text
+from tograph.staging import carried, kinds, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -310,7 +310,7 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = lowered(*bound, *args, **kwargs)
+        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
         refs.add(state.copies)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
@@ -321,7 +321,7 @@ def build_graph(
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
-            values, tree = pytree.flatten(value, refs.known)
+            values, tree = pytree.flatten(optional.boxed(value), refs.known)
             return tree, tuple(slot_of(v) for v in values)
 
         slots = [slot_of(leaf) for leaf in leaves]

@@ -21,15 +21,17 @@ from typing import Any
 import numpy as np
 
 from tograph import errors, origin
-from tograph.analysis import mutation
-from tograph.analysis import types as type_inference
-from tograph.ops import creation, effects, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
+from tograph.analysis import mutation, values
+from tograph.ops import creation, effects, elementwise, lists
+from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder
 formatted = text.formatted
+read = reads.read
+is_none = reads.is_none
+is_not_none = reads.is_not_none
 fstring = text.fstring
 State = tuple[Any, ...]
 
@@ -59,6 +61,7 @@ def if_stmt(
     """
     _check_defined(test, "an if condition")
     if tensor.is_symbolic(test):
+        body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
     else:
         values = body(*state) if test else orelse(*state)
@@ -73,7 +76,7 @@ def while_stmt(
     """``while test: body``: Python iterations until the condition is a tensor, then a loop op;
     after ``UNROLL_LIMIT`` Python iterations, a loop op too, its Python numbers carried as
     tensors (a graph of one body, not thousands)."""
-    for _ in range(type_inference.UNROLL_LIMIT):
+    for _ in range(values.UNROLL_LIMIT):
         cond = test(*state)
         _check_defined(cond, "a while condition")
         if tensor.is_symbolic(cond):
@@ -92,10 +95,10 @@ def for_stmt(
     names: Sequence[str],
 ) -> State:
     """``for item in iterable: body``; a while_loop when the iterable is a tensor or a range
-    too long to unroll (``analysis.types.rolled``), else unrolled."""
+    too long to unroll (``analysis.values.rolled``), else unrolled."""
     _check_defined(iterable, "a for loop")
     loop = iterables.as_tensor_iterable(iterable)
-    if loop is None and type_inference.rolled(iterable):
+    if loop is None and values.rolled(iterable):
         loop = iterables.TensorRange(iterable.start, iterable.stop, iterable.step)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
@@ -201,6 +204,7 @@ def _peel_first(
 
 def _select(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()`` for a tensor ``test``: a cond with one result."""
+    body, orelse = reads.refine(test, body, orelse, ())
     result = Undefined("expression value")
     then_fn, else_fn = (lambda _: (body(),)), (lambda _: (orelse(),))
     return control_flow.cond(test, then_fn, else_fn, (result,), ("expression value",))[0]
@@ -210,7 +214,9 @@ def and_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() and right()``; a cond when the left value is a tensor, so right stays lazy."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, right, lambda: value)
+        result = _select(value, right, lambda: value)
+        reads.implies(value, result, conjunction=True)
+        return result
     return value and right()
 
 
@@ -218,25 +224,17 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() or right()``, lazily as in Python, also for tensors."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, lambda: value, right)
+        result = _select(value, lambda: value, right)
+        reads.implies(value, result, conjunction=False)
+        return result
     return value or right()
 
 
 def not_(value: Any) -> Any:
-    """``not value``: a Python bool (a weak bool for a tensor); for an array of more than one
-    element, NumPy's ValueError."""
-    if not tensor.is_symbolic(value):
-        return not value
-    if value.ndim and not all(isinstance(d, int) for d in value.type.shape):
-        return np.logical_not(value)  # its size is known when the graph runs only
-    if value.ndim:
-        if int(np.prod(value.type.shape)) != 1:
-            raise ValueError(
-                "The truth value of an array with more than one element is ambiguous. "
-                "Use a.any() or a.all()"
-            )
-        value = np.reshape(value, ())
-    return builtin_calls.as_weak(np.logical_not(value))
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
+    if tensor.is_symbolic(value):
+        return elementwise.python_not(value)
+    return not value
 
 
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
