@@ -49,3 +49,189 @@ def test_numpy_scalar_type_of_an_array_of_its_dtype_returns_the_callers_array():
     result = tg.to_static(numpy_scalar_type_of_an_array_of_its_dtype_is_the_array)(x)
     assert result is x or np.shares_memory(result, x)
     np.testing.assert_array_equal(x, [7.0, 1.0, 2.0])
+
+
+# A variable bound, in a tensor ``if`` or loop, to an array from before it (``r = x``) after the
+# branch wrote that array in place: the branch's value of ``r`` is the written array.
+def alias_bound_after_a_write_in_a_branch(y, k):
+    x = y * 0
+    if k > 0:
+        x[0] += 5
+        r = x
+    else:
+        r = y * 1
+    return r
+
+
+def alias_bound_after_a_write_in_a_loop(y, k):
+    x = y * 0
+    r = y * 1
+    i = 0
+    while i < k:
+        x[i] = 7
+        r = x
+        i += 1
+    return r.sum()
+
+
+# ``r`` is ``x`` (or a view of it) on one path only: a later write to ``x`` would reach ``r`` on
+# that path only, so the write makes the function fall back (a copy would miss it).
+def path_alias_then_write_to_the_array(y, k):
+    x = y * 0
+    if k > 0:
+        r = x
+    else:
+        r = y
+    x[0] = 5
+    return r
+
+
+def path_view_then_write_to_the_array(y, k):
+    x = y * 0
+    x[1] = 1
+    if k > 0:
+        r = x[1:]
+    else:
+        r = y[1:]
+    x[2] = 5
+    return r
+
+
+def path_alias_then_write_through_it(y, k):
+    x = y * 0
+    if k > 0:
+        r = x
+    else:
+        r = y * 1
+    r[0] = 5
+    return x
+
+
+def rebound_on_one_path_then_write_to_the_old_array(y, k):
+    x = y * 1
+    r = x
+    if k > 0:
+        r = r * 2
+    x[0] = 5
+    return r
+
+
+# Returned beside the array it is on one path only: the results' memory sharing would depend
+# on the path taken.
+def path_alias_returned_beside_it(y, k):
+    x = y * 2
+    if k > 0:
+        r = x
+    else:
+        r = y * 3
+    return r, x
+
+
+def path_alias_of_an_argument_returned(y, k):
+    if k > 0:
+        r = y
+    else:
+        r = y * 3
+    return r
+
+
+def views_of_an_argument_carried_out_of_a_loop(y, k):
+    r = y[1:]
+    i = 0
+    while i < k:
+        r = y[:-1]
+        i += 1
+    return r
+
+
+@pytest.mark.parametrize(
+    "fn", [alias_bound_after_a_write_in_a_branch, alias_bound_after_a_write_in_a_loop]
+)
+@pytest.mark.parametrize("k", [0, 2])
+def test_an_alias_bound_after_a_write_reads_the_written_array(fn, k):
+    assert_matches_eager(fn, np.array([0, 2, 2]), np.int64(k))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        path_alias_then_write_to_the_array,
+        path_view_then_write_to_the_array,
+        path_alias_then_write_through_it,
+        rebound_on_one_path_then_write_to_the_old_array,
+        path_alias_returned_beside_it,
+        path_alias_of_an_argument_returned,
+        views_of_an_argument_carried_out_of_a_loop,
+    ],
+)
+@pytest.mark.parametrize("k", [0, 2])
+def test_an_array_that_is_another_on_some_paths_only_falls_back(fn, k):
+    cf = assert_matches_eager(fn, np.array([0, 2, 2]), np.int64(k), compiles=False)
+    assert "on some paths" in cf.fallback
+
+
+def test_a_path_alias_of_an_argument_returned_shares_its_memory_as_eager():
+    y = np.array([0, 2, 2])
+    with pytest.warns(tg.FallbackWarning):
+        result = tg.to_static(path_alias_of_an_argument_returned)(y, np.int64(2))
+    assert result is y
+
+
+def test_the_same_function_in_two_files_falls_back_naming_its_own_file(tmp_path):
+    source = "def f(x):\n    with open(x):\n        pass\n"
+    reasons = []
+    for name in ("first.py", "second.py"):
+        path = tmp_path / name
+        path.write_text(source)
+        namespace = {}
+        exec(compile(source, str(path), "exec"), namespace)
+        static = tg.to_static(namespace["f"])
+        with pytest.warns(tg.FallbackWarning), pytest.raises(FileNotFoundError):
+            static(str(tmp_path / "missing"))
+        reasons.append(static.concrete_functions[0].fallback)
+    assert "first.py:2" in reasons[0]
+    assert "second.py:2" in reasons[1]
+
+
+# Python's min and max return one of their arguments: of a Python float and a NumPy scalar, or of
+# NumPy scalars of two dtypes, the result's type depends on which wins.
+def max_of_two_dtypes(x, s):
+    return max(x.min(), s)
+
+
+def min_of_a_python_float_and_a_numpy_scalar(x, s):
+    return min(-1.5, s * x.sum())
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (max_of_two_dtypes, (np.array([0.5, -0.5]), np.float32(0.0))),
+        (max_of_two_dtypes, (np.array([0.5, -0.5]), np.float32(-1.0))),
+        (min_of_a_python_float_and_a_numpy_scalar, (np.array([0.5, -0.5]), np.float64(3.0))),
+        (min_of_a_python_float_and_a_numpy_scalar, (np.array([4.0, 0.5]), np.float64(-3.0))),
+    ],
+)
+def test_min_max_of_numbers_of_different_types_fall_back(fn, args):
+    cf = assert_matches_eager(fn, *args, compiles=False)
+    assert "of numbers of different types" in cf.fallback
+
+
+# A loop over an array's rows that writes the array: reading a row made the array a view base
+# while the body was traced, which had made the array look rebound (and its writes lost).
+def write_the_array_a_loop_iterates(m, v):
+    for row in m:
+        m[m > 0] = v
+    return m
+
+
+def update_the_array_a_loop_enumerates(m, v):
+    for j, row in enumerate(m):
+        m[j, 0] += v + row[1]
+
+
+@pytest.mark.parametrize(
+    "fn", [write_the_array_a_loop_iterates, update_the_array_a_loop_enumerates]
+)
+def test_a_loop_over_an_array_that_writes_it(fn):
+    assert_matches_eager(fn, np.array([[1.0, -2.0], [3.0, 4.0]]), np.float32(7.0))

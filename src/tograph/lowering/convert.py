@@ -31,8 +31,10 @@ from tograph.lowering import canonicalize, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
-_analyses: dict[types.CodeType, Analysis] = {}
-_conversions: dict[tuple[types.CodeType, frozenset[int]], Conversion] = {}
+# Keyed by code object and file name: code objects compare equal across files (CPython leaves
+# the file out of code equality), and the locations a conversion reports name its file.
+_analyses: dict[tuple[types.CodeType, str], Analysis] = {}
+_conversions: dict[tuple[types.CodeType, str, frozenset[int]], Conversion] = {}
 _lock = threading.Lock()
 
 
@@ -93,7 +95,7 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    code = fn.__code__
+    code = (fn.__code__, fn.__code__.co_filename)
     cached = _analyses.get(code)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
@@ -117,7 +119,7 @@ def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    key = (fn.__code__, static_controls)
+    key = (fn.__code__, fn.__code__.co_filename, static_controls)
     cached = _conversions.get(key)
     if cached is None:
         cached = _lower(fn, analyze(fn), static_controls)

@@ -315,8 +315,10 @@ def build_graph(
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
+        published: list[Any] = []
 
         def slot_of(leaf: Any) -> Any:
+            published.append(leaf)
             found = refs.ref(leaf)
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
@@ -337,6 +339,7 @@ def build_graph(
         lift = state.to_lift()
         if lift:
             raise objects.Relift(lift)
+        _refuse_path_aliases(published, inputs)
         graph = builder.finish(outputs)
     return BuiltGraph(
         graph,
@@ -454,6 +457,31 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             construct="object made in the function",
         )
     return signature.Static(leaf)
+
+
+def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
+    """Refuses to hand the caller an array that shares memory with an argument, or another
+    array handed over, on some paths or memory layouts only (``Storage.path_aliases``): the
+    graph's value is a copy, so eager's sharing would be lost."""
+    arrays = [leaf for leaf in published if isinstance(leaf, tensor.SymbolicTensor)]
+    for leaf in arrays:
+        for outer in leaf._storage.path_aliases if leaf._storage is not None else ():
+            beside = any(
+                other is not leaf
+                and (
+                    other is outer
+                    or other._storage is not None
+                    and other._storage is outer._storage
+                )
+                for other in arrays
+            )
+            if beside or _alias_of_input(outer, inputs, []) is not None:
+                raise errors.UnsupportedError(
+                    "a result may or may not share memory with an argument or another result: "
+                    f"{leaf._storage.frozen}",
+                    loc=leaf._storage.alias_loc,
+                    construct="path-dependent alias returned",
+                )
 
 
 def _alias_of_input(leaf: Any, inputs: list[Any], outputs: list[Any]) -> AliasOut | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import effects, elementwise, lists
 from tograph.staging import iterables, text
@@ -55,6 +56,7 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
             if tensor.is_symbolic(items):
                 return reduce(items, axis=0)
             args = tuple(items)
+        _check_same_kinds(python_fn.__name__, args)
         result = args[0]
         for arg in args[1:]:
             result = pairwise(result, arg)
@@ -63,6 +65,35 @@ def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Call
         return result
 
     return extremum
+
+
+def _check_same_kinds(name: str, args: tuple[Any, ...]) -> None:
+    """Python's ``min``/``max`` return one of their arguments: of numbers of different kinds (a
+    Python float and a ``np.float64``, a ``np.float32`` and a ``np.float64``) the result's type
+    would depend on the values, which the graph cannot give.
+
+    Raises:
+      UnsupportedError: the numbers' kinds differ.
+    """
+    kinds = {_kind(a) for a in args}
+    if len(kinds) > 1:
+        raise errors.UnsupportedError(
+            f"{name}() of numbers of different types ({', '.join(sorted(kinds))}) returns one "
+            "of them, so the type of its result depends on the values",
+            loc=origin.current_location(),
+            construct=f"{name}() of mixed types",
+        )
+
+
+def _kind(value: Any) -> str:
+    if types.is_python_scalar(value):
+        return type(value).__name__
+    if isinstance(value, tensor.TensorBase):
+        dtype = value.type.dtype
+        if value.type.weak:
+            return {"b": "bool", "i": "int", "u": "int", "f": "float"}.get(dtype.kind, "complex")
+        return f"{'array' if value.ndim else 'np'}.{dtype.name}"
+    return type(value).__name__
 
 
 def _is_weak(value: Any) -> bool:

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.trace import context
 
 _versions = itertools.count(1)
@@ -62,9 +62,22 @@ class Storage:
       frozen: why the array must not be written (a global array read into the graph), or None.
       twins: storages of graph inputs that are the very same array as this one (``f(a, a)``):
         a write to one is a write to all of them.
+      path_aliases: arrays that the array shares memory with on some paths of a tensor ``if``
+        or loop, or for some memory layouts, only (the graph's value is a copy): returned beside
+        them, or when one is an argument, the result's memory sharing would not be eager's.
+      alias_loc: the user's line where ``path_aliases`` were found, for the fallback reason.
     """
 
-    __slots__ = ("current", "version", "born", "input_slot", "frozen", "twins")
+    __slots__ = (
+        "current",
+        "version",
+        "born",
+        "input_slot",
+        "frozen",
+        "twins",
+        "path_aliases",
+        "alias_loc",
+    )
 
     def __init__(self, current: Any, born: Any):
         self.current = current
@@ -73,6 +86,8 @@ class Storage:
         self.input_slot: int | None = None
         self.frozen: str | None = None
         self.twins: list[Storage] = []
+        self.path_aliases: list[Any] = []
+        self.alias_loc: errors.SourceLocation | None = None
 
     @property
     def label(self) -> str:
@@ -164,3 +179,16 @@ def assign(target: Any, value: Any) -> None:
 def freeze(tensor: Any, reason: str) -> None:
     """Makes in-place writes to ``tensor`` (and its aliases) refused, saying ``reason``."""
     storage_of(tensor).frozen = reason
+
+
+def freeze_path_alias(tensor: Any, outers: list[Any], reason: str) -> None:
+    """Marks ``tensor``, a value that shares memory with ``outers`` at run time on some paths
+    (of a tensor ``if`` or loop) or memory layouts only: writes to it and to them are refused,
+    and it remembers them (``Storage.path_aliases``) so that returning it beside them can be
+    refused too."""
+    freeze(tensor, reason)
+    for outer in outers:
+        freeze(outer, reason)
+    storage = storage_of(tensor)
+    storage.path_aliases.extend(outers)
+    storage.alias_loc = origin.current_location()
