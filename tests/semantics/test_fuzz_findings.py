@@ -235,3 +235,49 @@ def update_the_array_a_loop_enumerates(m, v):
 )
 def test_a_loop_over_an_array_that_writes_it(fn):
     assert_matches_eager(fn, np.array([[1.0, -2.0], [3.0, 4.0]]), np.float32(7.0))
+
+
+# A copy of an argument that is then written in place: the graph's output for the copy is the
+# argument's input, which the write-back changed before the result was made.
+def copy_of_an_argument_then_written(y):
+    c = y.copy()
+    y[1:3] = 0
+    return c
+
+
+def copy_of_an_argument_stored_in_a_dict_then_written(y, d):
+    d["v"] = y.copy()
+    y[1:3] = 0
+
+
+def copy_of_an_argument_appended_then_written(y, lst):
+    lst.append(y.copy())
+    y[0] = 0
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (copy_of_an_argument_then_written, ()),
+        (copy_of_an_argument_stored_in_a_dict_then_written, ({"v": np.ones(2)},)),
+        (copy_of_an_argument_appended_then_written, ([1.0],)),
+    ],
+)
+def test_a_copy_of_an_argument_keeps_its_value_from_before_a_write(fn, args):
+    assert_matches_eager(fn, np.array([2.0, -2.0, -1.5]), *args)
+
+
+# A copy made and written in a loop body is the body's own array: it had been taken for an array
+# from outside the loop (a copy shares its source's graph value), a new one on every trace, and
+# tracing the loop never ended.
+def copy_written_in_a_loop_body(x, b, k):
+    c = 0
+    while c < 3 and np.any(b > -1.5):
+        c += 1
+        v = b.copy()
+        v[::-1][1] = x[k]
+    return c
+
+
+def test_a_copy_written_in_a_loop_body_compiles():
+    assert_matches_eager(copy_written_in_a_loop_body, np.arange(4.0), np.array([2.0, 3.0, -2.5]), 1)

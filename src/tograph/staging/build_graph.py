@@ -220,6 +220,12 @@ class BuiltGraph:
             return self.out_tree.unflatten(
                 [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
             )
+        # an output that is an argument's array holds its value from before the call: copied
+        # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
+        outputs = [
+            value.copy() if i in self.check_outputs and _shares_memory(value, inputs) else value
+            for i, value in enumerate(outputs)
+        ]
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
         targets = [w.target.resolve(arguments) for w in self.container_writes]

@@ -412,11 +412,17 @@ def while_loop(
     """
     parent = _current_builder("a while loop")
     loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
-    while True:
+    for _ in range(_MAX_LOOP_TRACES):
         try:
             return loop.trace()
         except _Retrace:
             continue
+    raise errors.UnsupportedError(
+        f"the arrays a loop over tensors writes or rebinds were not settled after "
+        f"{_MAX_LOOP_TRACES} traces of its body",
+        loc=origin.current_location(),
+        construct="loop state that keeps changing",
+    )
 
 
 class _Retrace(Exception):

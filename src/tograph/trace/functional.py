@@ -126,6 +126,14 @@ def storage_of(tensor: Any) -> Storage:
     return storage
 
 
+def new_base(tensor: Any) -> None:
+    """Makes ``tensor``, a new array sharing the graph value of one made elsewhere (a copy),
+    a base array made where tracing is now: a branch or loop body that makes and writes it
+    writes an array of its own, not one from outside it."""
+    storage = storage_of(tensor)
+    storage.born = context.current() or storage.born
+
+
 def make_view(view: Any, source: Any, step: ViewStep) -> Any:
     """Marks ``view`` (just computed from ``source``) as a view of ``source``'s storage."""
     storage = storage_of(source)
