@@ -5,6 +5,12 @@
 tensor types and static values, optimised and compiled. When conversion or graph building meets a
 construct tograph cannot handle, the function runs eagerly instead, with a ``FallbackWarning``
 naming the construct and its ``file:line`` (or a ``ConversionError`` with ``fallback="error"``).
+
+Any callable can be given: a function (a ``functools.wraps`` wrapper is its own code), a bound
+method, an object with a Python ``__call__`` (the bound ``__call__`` is compiled), or a
+``functools.partial`` (a ``PartialFunction``: its function compiled, the frozen arguments passed
+first on every call, arrays as tensor inputs and other values static). A callable with no Python
+code (a builtin, a ufunc, a class) runs eagerly, with the reason.
 """
 
 from __future__ import annotations
@@ -12,14 +18,15 @@ from __future__ import annotations
 import functools
 import inspect
 import types
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from tograph import concrete, errors, origin
+from tograph import concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
+from tograph.backend import backends
+from tograph.ir import pytree
 from tograph.lowering import convert
 from tograph.staging import build_graph, objects, runtime
 from tograph.trace import signature, tensor
@@ -33,14 +40,22 @@ _MAX_LIFTS = 4
 class StaticFunction:
     """A function compiled to graphs, one per argument signature; see ``to_static``."""
 
-    def __init__(self, fn: Callable[..., Any], input_spec: Sequence[Any] | None, fallback: str):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        input_spec: Sequence[Any] | None,
+        fallback: str,
+        backend: str = "numpy",
+    ):
         if fallback not in _FALLBACK_MODES:
             raise ValueError(f"fallback must be one of {_FALLBACK_MODES}, got {fallback!r}")
+        backends.check_backend(backend)
+        self.backend = backend
         self.python_function = fn
         self.__tograph_python_function__ = fn
         self.input_spec = tuple(input_spec) if input_spec is not None else None
         self.fallback_mode = fallback
-        self._signature = inspect.signature(fn)
+        self._signature = _signature(fn)
         # per signature key, the concrete functions traced for it: more than one when they read
         # object attributes that differ between calls (each has its guards, ``objects.Read``)
         self._cache: dict[Any, list[concrete.ConcreteFunction]] = {}
@@ -82,6 +97,11 @@ class StaticFunction:
             runner = self._fast.get(tuple(key))
             if runner is not None:
                 return runner(leaves)
+        if _holds_eager_tensors((args, kwargs)):
+            # On tensors an eager tape is recording (a GradientTape, or the tape under a
+            # gradient of a function that runs eagerly) the function runs eagerly too, so the
+            # tape records each operation: a graph would take their values as constants.
+            return self.python_function(*args, **kwargs)
         cf, tensors = self._lookup(args, kwargs)
         runner = cf.leaves_runner() if fast else None
         if runner is not None:
@@ -197,7 +217,9 @@ class StaticFunction:
             return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
+        return concrete.ConcreteFunction(
+            self, sig, conversion, built, analysis, inferred, backend=self.backend
+        )
 
     def _build(
         self,
@@ -230,14 +252,13 @@ class StaticFunction:
         else:
             problem = f"tracing raised {type(exc).__name__}: {exc}"
         reason = f"{problem}{where}"
-        message = f"{self.python_function.__qualname__} runs eagerly: {reason}"
+        name = _qualname(self.python_function)
+        message = f"{name} runs eagerly: {reason}"
         if self.fallback_mode == "error":
-            raise errors.ConversionError(
-                f"cannot convert {self.python_function.__qualname__}: {problem}", loc=loc
-            ) from exc
+            raise errors.ConversionError(f"cannot convert {name}: {problem}", loc=loc) from exc
         warning = f"{message} [construct: {construct}]" if self.fallback_mode == "warn" else None
         if warning is not None and isinstance(exc, (errors.UnsupportedError, errors.TracerError)):
-            warnings.warn(warning, errors.FallbackWarning, stacklevel=5)
+            origin.warn(warning, errors.FallbackWarning)
             warning = None
         # Any other error raised while tracing is often the plain function's own (a failed
         # assert on static values, shapes that do not fit): warned about only once the eager
@@ -250,13 +271,44 @@ class StaticFunction:
         count = sum(map(len, self._cache.values()))
         if count > _RETRACE_LIMIT and not self._warned_retrace:
             self._warned_retrace = True
-            warnings.warn(
-                f"{self.python_function.__qualname__} has been traced {count} times for "
+            origin.warn(
+                f"{_qualname(self.python_function)} has been traced {count} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "
                 "or give input_spec with None dims",
                 errors.RetracingWarning,
-                stacklevel=5,
             )
+
+
+def _signature(fn: Any) -> inspect.Signature:
+    """The parameters of the code that runs (a ``functools.wraps`` wrapper's own, not those of the
+    function it wraps); ``(*args, **kwargs)`` for a callable Python cannot describe."""
+    try:
+        return inspect.signature(fn, follow_wrapped=False)
+    except (TypeError, ValueError):
+        kinds = [
+            ("args", inspect.Parameter.VAR_POSITIONAL),
+            ("kwargs", inspect.Parameter.VAR_KEYWORD),
+        ]
+        return inspect.Signature([inspect.Parameter(name, kind) for name, kind in kinds])
+
+
+def _qualname(fn: Any) -> str:
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn))
+
+
+def _python_callable(fn: Any) -> Any:
+    """The Python function or bound method to compile for ``fn``: a ``StaticFunction``'s own
+    function, an object's bound ``__call__``; ``fn`` itself otherwise."""
+    if isinstance(fn, StaticFunction):
+        return fn.python_function
+    if isinstance(fn, BoundStaticFunction):
+        return types.MethodType(fn.__func__.python_function, fn.__self__)
+    if isinstance(fn, (types.FunctionType, types.MethodType, type)) or not callable(fn):
+        return fn
+    call = type(fn).__call__
+    if isinstance(call, (types.FunctionType, StaticFunction)):
+        return _python_callable(fn.__call__)
+    return fn
 
 
 # tograph.distributed, which sits above this layer, installs itself here when tograph is imported.
@@ -292,6 +344,10 @@ def _bound_cell(cell: Any) -> bool:
     return True
 
 
+def _holds_eager_tensors(tree: Any) -> bool:
+    return any(isinstance(leaf, eager.EagerTensor) for leaf in pytree.flatten(tree)[0])
+
+
 def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
     """Appends to ``key`` the layout of ``values`` (arrays by dtype and shape, Python numbers by
     value, lists and tuples by length) and to ``leaves`` its arrays, in signature order; False for
@@ -314,6 +370,31 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
         else:
             return False
     return True
+
+
+class PartialFunction(functools.partial):  # type: ignore[type-arg]
+    """``to_static(functools.partial(f, *args, **keywords))``: a partial of ``to_static(f)``.
+
+    Calling it calls the compiled ``f`` with the frozen arguments first, as the partial would: the
+    frozen arrays are tensor inputs (the graph reads them on every call, so later writes to them
+    show), other frozen values are static. ``concrete`` shows the graph for a call.
+    """
+
+    @property
+    def python_function(self) -> Any:
+        """The partial of the user's function (what runs eagerly)."""
+        return functools.partial(self.func.python_function, *self.args, **self.keywords)
+
+    @property
+    def input_spec(self) -> Any:
+        return self.func.input_spec
+
+    def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
+        return self.func.concrete(*self.args, *args, **{**self.keywords, **kwargs})
+
+    @property
+    def concrete_functions(self) -> list[concrete.ConcreteFunction]:
+        return list(self.func.concrete_functions)
 
 
 class BoundStaticFunction:
@@ -340,22 +421,34 @@ def to_static(
     *,
     input_spec: Sequence[Any] | None = None,
     fallback: str = "warn",
+    backend: str = "numpy",
 ) -> Any:
     """Compiles ``fn`` into static graphs; usable as ``@to_static`` or ``@to_static(...)``.
 
     Args:
-      fn: a function, method, nested function, closure or lambda.
+      fn: a function, method, nested function, closure or lambda; an object with a ``__call__``
+        method; a ``functools.partial`` of any of these (see the module docstring).
       input_spec: per positional argument, a ``TensorSpec`` (None dims are dynamic) or None.
       fallback: when ``fn`` cannot be converted: "warn" (run eagerly with a FallbackWarning),
         "error" (raise ConversionError) or "silent" (run eagerly).
+      backend: what runs the graphs: "numpy" (generated Python over NumPy kernels), "numba"
+        (compiled by numba where every operation has an exact numba form, else NumPy: the
+        concrete function's ``backend_note`` says why) or "auto" (numba for loops over scalars
+        and small arrays when numba is installed, else NumPy). See ``tograph.backend.backends``.
 
     Returns:
-      A ``StaticFunction``, or a decorator making one.
+      A ``StaticFunction`` (a ``PartialFunction`` for a partial), or a decorator making one.
+
+    Raises:
+      ImportError: ``backend="numba"`` without numba installed (``pip install "tograph[numba]"``).
     """
 
-    def decorate(f: Callable[..., Any]) -> StaticFunction:
-        if isinstance(f, StaticFunction):
-            f = f.python_function
-        return StaticFunction(f, input_spec, fallback)
+    def decorate(f: Callable[..., Any]) -> Any:
+        if isinstance(f, functools.partial):
+            frozen = (None,) * len(f.args)
+            spec = None if input_spec is None else (*frozen, *input_spec)
+            inner = to_static(f.func, input_spec=spec, fallback=fallback, backend=backend)
+            return PartialFunction(inner, *f.args, **f.keywords)
+        return StaticFunction(_python_callable(f), input_spec, fallback, backend)
 
     return decorate if fn is None else decorate(fn)

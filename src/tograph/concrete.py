@@ -1,8 +1,10 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly). A call
-whose tensors include dask arrays runs the same graph on the Dask backend (``backend.dask_exec``).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly); ``backend``
+says which executor runs the graph ("numpy" or "numba") and ``backend_note`` why it is not numba
+when numba was asked for. A call whose tensors include dask arrays runs the same graph on the
+Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -14,15 +16,14 @@ import inspect
 import io
 import sys
 import types
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen, dask_exec
+from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -42,6 +43,7 @@ class ConcreteFunction:
         analysis: convert.Analysis | None = None,
         inferred: type_inference.Inference | None = None,
         fallback: str | None = None,
+        backend: str = "numpy",
     ):
         self._owner = owner
         self.signature = sig
@@ -54,30 +56,57 @@ class ConcreteFunction:
         # plain function's own)
         self.pending_warning: str | None = None
         self.graph: core.Graph | None = None
+        self.backend: str | None = None
+        self.backend_note: str | None = None
+        self._asked_backend = backend
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
         self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
-            self._run = codegen.compile_graph(self.graph)
+            self._executable(self.graph)
             self._recipe = built.checking(self.graph)
+
+    def _executable(self, graph: core.Graph) -> None:
+        executable = backends.compile_graph(graph, self._asked_backend, self.compile_options)
+        self._run, self.backend, self.backend_note = (
+            executable.run,
+            executable.backend,
+            executable.note,
+        )
 
     @classmethod
     def from_graph(
-        cls, owner: Any, sig: signature.Signature, built: build_graph.BuiltGraph
+        cls,
+        owner: Any,
+        sig: signature.Signature,
+        built: build_graph.BuiltGraph,
+        backend: str = "numpy",
     ) -> ConcreteFunction:
         """A concrete function for a graph that is optimised already (a loaded one).
 
         The graph is compiled as it is, not optimised again; it has no source stages (``code``,
         ``ssa`` and ``types`` are empty).
         """
-        made = cls(owner, sig, None, None)
+        made = cls(owner, sig, None, None, backend=backend)
         made._built = built
         made.graph = built.graph
-        made._run = codegen.compile_graph(built.graph)
+        made._executable(built.graph)
         made._recipe = built.checking(built.graph)
         return made
+
+    @property
+    def compile_options(self) -> codegen.Options:
+        """How the graph is compiled: fused and reusing buffers, for this signature's layouts."""
+        return codegen.Options(c_inputs=tuple(lay == "C" for lay in self.signature.input_layouts))
+
+    def memory_plan(self) -> memory.Plan | None:
+        """The graph's memory plan (``tograph.backend.memory``): which elementwise results write
+        into dead buffers, and the peak bytes of arrays alive at once (None for a fallback)."""
+        if self.graph is None:
+            return None
+        return codegen.memory_plan(self.graph, self.compile_options)
 
     @property
     def owner(self) -> Any:
@@ -151,7 +180,7 @@ class ConcreteFunction:
             result = self._owner.python_function(*args, **kwargs)
             if self.pending_warning is not None:
                 warning, self.pending_warning = self.pending_warning, None
-                warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
+                origin.warn(warning, errors.FallbackWarning)
             return result
         if dask_exec.takes(tensors):
             return self._run_dask(self._recipe, tensors, args, kwargs)
@@ -181,7 +210,7 @@ class ConcreteFunction:
 
     @functools.cached_property
     def _fn_signature(self) -> inspect.Signature:
-        return inspect.signature(self._owner.python_function)
+        return self._owner._signature
 
     def _run_dask(
         self,
@@ -194,11 +223,10 @@ class ConcreteFunction:
         result's arrays are lazy dask arrays. A graph that writes into its arguments runs
         eagerly instead, with a warning: the backend writes into no dask array."""
         if recipe.writes_arguments or recipe.needs_arguments:
-            warnings.warn(
+            origin.warn(
                 f"{self._owner.__name__} runs eagerly on dask arrays: it changes or returns "
                 "its arguments in place, which the dask backend does not do",
                 errors.FallbackWarning,
-                stacklevel=4,
             )
             return self._owner.python_function(*args, **kwargs)
         if self._functional is None:
@@ -231,7 +259,8 @@ class ConcreteFunction:
     def __repr__(self) -> str:
         if self.graph is None:
             return f"<ConcreteFunction (eager fallback: {self.fallback})>"
-        return f"<ConcreteFunction\n{self.graph}\n>"
+        note = f" ({self.backend_note})" if self.backend_note else ""
+        return f"<ConcreteFunction on {self.backend}{note}\n{self.graph}\n>"
 
 
 def _overlapping(tensors: list[Any], twins: tuple[int | None, ...]) -> bool:

@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("staging",),
     ("passes", "backend", "autodiff"),
     ("concrete", "api"),
-    ("gradients",),
+    ("gradients", "gradient_tape"),
     ("export",),
     ("distributed",),
     ("__init__", "cli", "__main__", "bench"),

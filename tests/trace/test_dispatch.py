@@ -10,6 +10,7 @@ import types as pytypes
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import eager, errors
 from tograph.ir import primitives, types
 from tograph.ops import elementwise
@@ -224,3 +225,37 @@ def test_a_numpy_function_without_a_primitive_is_unsupported():
 
 def test_dispatch_is_the_installed_binder():
     assert primitives._binder is dispatch.bind
+
+
+def tensorsolve_fn(a):
+    return np.linalg.tensorsolve(a, np.ones(2))
+
+
+def hfft_fn(a):
+    return np.fft.hfft(a)
+
+
+def reduceat_fn(a):
+    return np.add.reduceat(a, [0, 1])
+
+
+def window_fn(a):
+    return np.lib.stride_tricks.sliding_window_view(a, 2)
+
+
+@pytest.mark.parametrize(
+    "fn, written",
+    [
+        (tensorsolve_fn, "np.linalg.tensorsolve"),
+        (hfft_fn, "np.fft.hfft"),
+        (reduceat_fn, "np.add.reduceat"),
+        (window_fn, "np.lib.stride_tricks.sliding_window_view"),
+    ],
+)
+def test_fallback_reasons_name_numpy_callables_by_their_module_path(fn, written):
+    cf = tg.to_static(fn, fallback="silent").concrete(np.eye(2))
+    assert f"NumPy function {written} is not supported" in cf.fallback
+    with eager.Tape() as tape:
+        x = tape.watch(np.eye(2))
+        with pytest.raises(errors.UnsupportedError, match=f"^{written} on a watched"):
+            fn(x)

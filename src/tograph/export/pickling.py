@@ -34,7 +34,8 @@ def _reduce_static(fn: api.StaticFunction) -> Any:
     if qualname is not None:
         return qualname  # by reference: pickle finds the object at module.qualname
     graphs = _saved_graphs(fn.concrete_functions)
-    return _rebuild_static, (fn.python_function, fn.input_spec, fn.fallback_mode, graphs)
+    state = (fn.python_function, fn.input_spec, fn.fallback_mode, graphs, fn.backend)
+    return _rebuild_static, state
 
 
 def _importable_name(fn: api.StaticFunction) -> str | None:
@@ -97,8 +98,9 @@ def _rebuild_static(
     input_spec: Any,
     fallback: str,
     graphs: bytes | None,
+    backend: str = "numpy",
 ) -> api.StaticFunction:
-    static = api.StaticFunction(python_function, input_spec, fallback)
+    static = api.StaticFunction(python_function, input_spec, fallback, backend)
     _install_graphs(static, graphs)
     return static
 
@@ -111,7 +113,7 @@ def _install_graphs(static: api.StaticFunction, graphs: bytes | None) -> None:
         if cf.signature.key in static._cache:  # noqa: SLF001
             continue
         built = signatures.built_of(cf)
-        rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built)
+        rebuilt = concrete.ConcreteFunction.from_graph(static, cf.signature, built, static.backend)
         static._add(rebuilt)  # noqa: SLF001 - traced already, elsewhere
 
 

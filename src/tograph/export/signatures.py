@@ -16,7 +16,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import graphs, schema, values
 from tograph.ir import primitives, pytree, types
-from tograph.staging import build_graph
+from tograph.staging import build_graph, kinds, optional
 from tograph.trace import signature
 
 _P = inspect.Parameter
@@ -385,6 +385,9 @@ def _leaf_labels(sig: signature.Signature) -> list[str]:
 
 # ---- result and argument trees -----------------------------------------------------------
 
+# results whose leaves a flag decides: None or the value, a Python number or a NumPy scalar
+_BOXES: dict[str, type] = {"optional": optional.Boxed, "kinded": kinds.Boxed}
+
 
 def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is None:
@@ -395,6 +398,9 @@ def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is dict:
         encoder.context = ("a dict key", None)
         return {"dict": [[encoder.encode(k), c] for k, c in zip(tree.meta, children)]}
+    for name, kind in _BOXES.items():
+        if tree.kind is kind:
+            return {name: children}
     fields = list(tree.kind._fields)
     return {"namedtuple": {"name": tree.kind.__name__, "fields": fields, "children": children}}
 
@@ -408,6 +414,11 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
     if kind in ("tuple", "list"):
         items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
         return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(items))
+    if kind in _BOXES:
+        items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
+        if items != [pytree.LEAF, pytree.LEAF]:
+            raise errors.LoadError(f"{kind} is a flag and a value")
+        return pytree.TreeDef(_BOXES[kind], None, tuple(items))
     if kind == "dict":
         pairs = [schema.expect_list(p, "dict entry") for p in schema.expect_list(body, "dict")]
         if any(len(p) != 2 for p in pairs):

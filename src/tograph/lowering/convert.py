@@ -95,15 +95,16 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    code = (fn.__code__, fn.__code__.co_filename)
-    cached = _analyses.get(code)
+    code = parse.code_of(fn)
+    key = (code, code.co_filename)
+    cached = _analyses.get(key)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
         nodes = list(gast.walk(tree))  # one walk serves the fence, the flag names and the defs
         fence.check_supported(parsed, nodes)
         cached = Analysis(parsed, _lower_jumps(tree, nodes))
         with _lock:
-            _analyses[code] = cached
+            _analyses[key] = cached
     return cached
 
 

@@ -139,7 +139,7 @@ def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], wh
             "share memory with it (NumPy returns a view only of a contiguous array), so an "
             "in-place write to either cannot be traced"
         )
-        functional.freeze_path_alias(out, [a], reason)
+        functional.freeze_path_alias(out, [a], reason, alias_argument=True)
     return out
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, runtime
+from tograph.staging import carried, kinds, objects, optional, runtime
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -316,7 +316,7 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = lowered(*bound, *args, **kwargs)
+        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
         refs.add(state.copies)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
@@ -329,7 +329,7 @@ def build_graph(
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
-            values, tree = pytree.flatten(value, refs.known)
+            values, tree = pytree.flatten(optional.boxed(value), refs.known)
             return tree, tuple(slot_of(v) for v in values)
 
         slots = [slot_of(leaf) for leaf in leaves]
@@ -466,9 +466,9 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
 
 
 def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
-    """Refuses to hand the caller an array that shares memory with an argument, or another
-    array handed over, on some paths or memory layouts only (``Storage.path_aliases``): the
-    graph's value is a copy, so eager's sharing would be lost."""
+    """Refuses to hand the caller an array that shares memory with another array handed over
+    (or, for a reshape, with an argument) on some paths or memory layouts only
+    (``Storage.path_aliases``): the graph's value is a copy, so eager's sharing would be lost."""
     arrays = [leaf for leaf in published if isinstance(leaf, tensor.SymbolicTensor)]
     for leaf in arrays:
         for outer in leaf._storage.path_aliases if leaf._storage is not None else ():
@@ -481,7 +481,8 @@ def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
                 )
                 for other in arrays
             )
-            if beside or _alias_of_input(outer, inputs, []) is not None:
+            argument = leaf._storage.alias_argument and _alias_of_input(outer, inputs, [])
+            if beside or argument:
                 raise errors.UnsupportedError(
                     "a result may or may not share memory with an argument or another result: "
                     f"{leaf._storage.frozen}",

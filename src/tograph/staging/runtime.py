@@ -22,13 +22,16 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation
-from tograph.ops import creation, effects, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
+from tograph.ops import creation, effects, elementwise, lists
+from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder
 formatted = text.formatted
+read = reads.read
+is_none = reads.is_none
+is_not_none = reads.is_not_none
 fstring = text.fstring
 State = tuple[Any, ...]
 
@@ -58,6 +61,7 @@ def if_stmt(
     """
     _check_defined(test, "an if condition")
     if tensor.is_symbolic(test):
+        body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
     else:
         values = body(*state) if test else orelse(*state)
@@ -194,6 +198,7 @@ def _peel_first(
 
 def _select(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()`` for a tensor ``test``: a cond with one result."""
+    body, orelse = reads.refine(test, body, orelse, ())
     result = Undefined("expression value")
     then_fn, else_fn = (lambda _: (body(),)), (lambda _: (orelse(),))
     return control_flow.cond(test, then_fn, else_fn, (result,), ("expression value",))[0]
@@ -203,7 +208,9 @@ def and_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() and right()``; a cond when the left value is a tensor, so right stays lazy."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, right, lambda: value)
+        result = _select(value, right, lambda: value)
+        reads.implies(value, result, conjunction=True)
+        return result
     return value and right()
 
 
@@ -211,13 +218,16 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() or right()``, lazily as in Python, also for tensors."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, lambda: value, right)
+        result = _select(value, lambda: value, right)
+        reads.implies(value, result, conjunction=False)
+        return result
     return value or right()
 
 
 def not_(value: Any) -> Any:
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
     if tensor.is_symbolic(value):
-        return np.logical_not(value)
+        return elementwise.python_not(value)
     return not value
 
 

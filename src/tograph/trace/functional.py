@@ -64,7 +64,11 @@ class Storage:
         a write to one is a write to all of them.
       path_aliases: arrays that the array shares memory with on some paths of a tensor ``if``
         or loop, or for some memory layouts, only (the graph's value is a copy): returned beside
-        them, or when one is an argument, the result's memory sharing would not be eager's.
+        them, the result's memory sharing would not be eager's.
+      alias_argument: whether returning the array when one of ``path_aliases`` is an argument
+        is refused too (a reshape, whose sharing depends on the layout). After an ``if`` or
+        loop an argument returned on some paths is a copy: a documented limit, which keeps
+        ``if c: return x * 2`` then ``return x`` compiled.
       alias_loc: the user's line where ``path_aliases`` were found, for the fallback reason.
     """
 
@@ -76,6 +80,7 @@ class Storage:
         "frozen",
         "twins",
         "path_aliases",
+        "alias_argument",
         "alias_loc",
     )
 
@@ -87,6 +92,7 @@ class Storage:
         self.frozen: str | None = None
         self.twins: list[Storage] = []
         self.path_aliases: list[Any] = []
+        self.alias_argument = False
         self.alias_loc: errors.SourceLocation | None = None
 
     @property
@@ -189,14 +195,18 @@ def freeze(tensor: Any, reason: str) -> None:
     storage_of(tensor).frozen = reason
 
 
-def freeze_path_alias(tensor: Any, outers: list[Any], reason: str) -> None:
+def freeze_path_alias(
+    tensor: Any, outers: list[Any], reason: str, alias_argument: bool = False
+) -> None:
     """Marks ``tensor``, a value that shares memory with ``outers`` at run time on some paths
     (of a tensor ``if`` or loop) or memory layouts only: writes to it and to them are refused,
-    and it remembers them (``Storage.path_aliases``) so that returning it beside them can be
-    refused too."""
+    and it remembers them (``Storage.path_aliases``, ``Storage.alias_argument``) so that
+    returning it beside them (or, with ``alias_argument``, when one is an argument) is refused
+    too."""
     freeze(tensor, reason)
     for outer in outers:
         freeze(outer, reason)
     storage = storage_of(tensor)
     storage.path_aliases.extend(outers)
+    storage.alias_argument = storage.alias_argument or alias_argument
     storage.alias_loc = origin.current_location()

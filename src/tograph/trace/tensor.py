@@ -113,8 +113,7 @@ class TensorBase:
             if kwargs.get("out") is not None or "where" in kwargs:
                 handler = None
         if handler is None:
-            suffix = "" if method == "__call__" else f".{method}"
-            raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
+            raise dispatch.unsupported(dispatch.numpy_name(ufunc, method))
         if kwargs.get("out") is not None or "where" in kwargs:
             return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
         kwargs.pop("out", None)
@@ -127,7 +126,7 @@ class TensorBase:
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         handler = dispatch.FUNCTIONS.get(func)
         if handler is None:
-            raise dispatch.unsupported(f"np.{func.__name__}")
+            raise dispatch.unsupported(dispatch.numpy_name(func))
         return handler(*args, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -387,11 +386,12 @@ class SymbolicTensor(Symbolic, TensorBase):
     A tensor written in place, or viewed, shares a ``functional.Storage`` with its base and its
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
-    ``layout`` is "C" when the array is known to be C-contiguous.
+    ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only.
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout")
+    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kind_tag")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -401,6 +401,9 @@ class SymbolicTensor(Symbolic, TensorBase):
         self._seen = 0
         self.array0d = False
         self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
+        # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
+        # which Python number or NumPy scalar it is; None when its kind is its type's
+        self.kind_tag: Any = None
 
     @property
     def graph_var(self) -> core.Var:
