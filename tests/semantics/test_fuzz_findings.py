@@ -191,6 +191,14 @@ def test_min_max_of_numbers_of_different_types_fall_back(fn, args):
     assert "of numbers of different types" in cf.fallback
 
 
+def max_of_a_numpy_scalar_and_a_tensor_of_its_type(x):
+    return max(np.float64(0.5), x.sum()), min(x.max(), np.float64(2.0))
+
+
+def test_min_max_of_a_numpy_scalar_and_a_tensor_of_its_type_compile():
+    assert_matches_eager(max_of_a_numpy_scalar_and_a_tensor_of_its_type, np.array([0.25, -1.0]))
+
+
 # A loop over an array's rows that writes the array: reading a row made the array a view base
 # while the body was traced, which had made the array look rebound (and its writes lost).
 def write_the_array_a_loop_iterates(m, v):

@@ -86,7 +86,9 @@ def _check_same_kinds(name: str, args: tuple[Any, ...]) -> None:
 
 
 def _kind(value: Any) -> str:
-    if types.is_python_scalar(value):
+    if isinstance(value, np.generic):
+        return f"np.{value.dtype.name}"
+    if isinstance(value, (bool, int, float, complex)):
         return type(value).__name__
     if isinstance(value, tensor.TensorBase):
         dtype = value.type.dtype
