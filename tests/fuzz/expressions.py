@@ -339,8 +339,8 @@ class Expressions:
         a, b = self.number(depth - 1), self.number(depth - 1)
         if a is None or b is None:
             return None
-        # ``min``/``max`` of two kinds of number returns either kind, by value: tograph refuses
-        # it (tests/semantics/test_fuzz_findings.py), so both are made of ``a``'s kind here
+        # ``min``/``max`` of two kinds of number returns either kind, by value: those are
+        # tests/semantics/test_fuzz_findings.py's; here both are made of ``a``'s kind
         same = b.code if kind(a.probe) == kind(b.probe) else f"{_constructor(a.probe)}({b.code})"
         forms = [
             f"({a.code} + {b.code})",

@@ -168,7 +168,7 @@ def test_the_same_function_in_two_files_falls_back_naming_its_own_file(tmp_path)
 
 
 # Python's min and max return one of their arguments: of a Python float and a NumPy scalar, or of
-# NumPy scalars of two dtypes, the result's type depends on which wins.
+# NumPy scalars of two dtypes, the result's type is that of the one that wins.
 def max_of_two_dtypes(x, s):
     return max(x.min(), s)
 
@@ -186,9 +186,8 @@ def min_of_a_python_float_and_a_numpy_scalar(x, s):
         (min_of_a_python_float_and_a_numpy_scalar, (np.array([4.0, 0.5]), np.float64(-3.0))),
     ],
 )
-def test_min_max_of_numbers_of_different_types_fall_back(fn, args):
-    cf = assert_matches_eager(fn, *args, compiles=False)
-    assert "of numbers of different types" in cf.fallback
+def test_min_max_of_numbers_of_different_types_are_the_winner_of_its_type(fn, args):
+    assert_matches_eager(fn, *args)
 
 
 def max_of_a_numpy_scalar_and_a_tensor_of_its_type(x):
