@@ -178,7 +178,9 @@ def test_copy():
         lambda x: np.atleast_3d(x[0]),
         lambda x: tuple(np.split(x, 2, axis=1)),  # a list, as a loop carry, must be a tensor list
         lambda x: np.array_split(x, [1], axis=0)[1],
-        lambda x: np.broadcast_arrays(x, x[0]),
+        # of new arrays: views of the argument carried out of the loop would be copies in the
+        # graph, where NumPy's share its memory (the compiler falls back)
+        lambda x: np.broadcast_arrays(x * 1, x[0] * 1),
         lambda x: np.meshgrid(x[0], x[1]),
         lambda x: np.copy(x) * 2,
     ],

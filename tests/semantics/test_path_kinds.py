@@ -196,12 +196,17 @@ def numpy_scalar_made_from_a_tensor_counter(x, n):
     [
         (rank_changes_in_a_loop, (POS,)),
         (list_item_assigned_in_a_tensor_loop, (POS,)),
-        (numpy_scalar_made_from_a_tensor_counter, (POS, np.int64(3))),
     ],
 )
 def test_what_a_graph_cannot_carry_runs_eagerly_with_a_reason(fn, args):
     cf = assert_matches_eager(fn, *args, compiles=False)
     assert cf.fallback
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_a_numpy_scalar_made_from_a_tensor_counter_has_its_kind_by_path(n):
+    """``np.int32(k)`` of a tensor is a NumPy scalar (tests/semantics/test_fuzz_findings.py)."""
+    assert_matches_eager(numpy_scalar_made_from_a_tensor_counter, POS, np.int64(n))
 
 
 def prints_a_kind_by_path(x):

@@ -118,11 +118,20 @@ def execute(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
 def runtime_error(graph: core.Graph, eqn: core.Eqn, exc: Exception) -> errors.GraphRuntimeError:
     """The error for ``exc`` raised while running ``eqn`` of ``graph``, chained from ``exc``.
 
-    It is a ``GraphRuntimeError`` and, where Python allows, also an instance of ``exc``'s class,
-    so that ``except ValueError`` (or an ``AssertionError`` from a graph ``assert``) still works.
+    It is a ``GraphRuntimeError`` and, where Python allows, also an instance of ``exc``'s class
+    named as it is, with its arguments: ``except ValueError`` works and the error prints as
+    eager's does (``ValueError: zero membership``). Where it happened (the equation, the user's
+    line) is its ``message`` and ``loc``, and a note under the traceback. tograph's own errors
+    (a dask kernel without a chunked form) print located, as they always do.
     """
     message = f"while executing `{core.format_eqn(graph, eqn)}`: {type(exc).__name__}: {exc}"
-    error = _error_class(type(exc))(message, loc=eqn.loc)
+    cls = _error_class(type(exc))
+    error = cls(message, loc=eqn.loc)
+    if cls is not errors.GraphRuntimeError and not isinstance(exc, errors.ToGraphError):
+        located = error.args[0]
+        error.args = exc.args
+        if hasattr(error, "add_note"):  # Python 3.11+
+            error.add_note(f"tograph: {located}")
     error.__cause__ = exc
     return error
 
@@ -135,11 +144,11 @@ def _error_class(original: type[Exception]) -> type[errors.GraphRuntimeError]:
     if cls is None:
         try:
             namespace = {
-                "__module__": errors.__name__,
-                "__qualname__": "GraphRuntimeError",
-                "__str__": BaseException.__str__,  # not e.g. KeyError's, which quotes the message
+                "__module__": original.__module__,
+                "__qualname__": original.__qualname__,
+                "__str__": original.__str__,
             }
-            cls = type("GraphRuntimeError", (errors.GraphRuntimeError, original), namespace)
+            cls = type(original.__name__, (errors.GraphRuntimeError, original), namespace)
         except TypeError:  # classes that cannot be combined (a C layout conflict, e.g. OSError)
             cls = errors.GraphRuntimeError
         _ERROR_CLASSES[original] = cls

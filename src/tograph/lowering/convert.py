@@ -33,8 +33,10 @@ from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
 _CACHE_LIMIT = 512  # functions (and decisions) whose analyses and conversions are kept
-_analyses: caching.LRU[types.CodeType, Analysis] = caching.LRU(_CACHE_LIMIT)
-_conversions: caching.LRU[tuple[types.CodeType, frozenset[int]], Conversion] = caching.LRU(
+# Keyed by code object and file name: code objects compare equal across files (CPython leaves
+# the file out of code equality), and the locations a conversion reports name its file.
+_analyses: caching.LRU[tuple[types.CodeType, str], Analysis] = caching.LRU(_CACHE_LIMIT)
+_conversions: caching.LRU[tuple[types.CodeType, str, frozenset[int]], Conversion] = caching.LRU(
     _CACHE_LIMIT
 )
 _lock = threading.Lock()
@@ -98,14 +100,15 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
     code = parse.code_of(fn)
-    cached = _analyses.get(code)
+    key = (code, code.co_filename)
+    cached = _analyses.get(key)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
         nodes = list(gast.walk(tree))  # one walk serves the fence, the flag names and the defs
         fence.check_supported(parsed, nodes)
         cached = Analysis(parsed, _lower_jumps(tree, nodes))
         with _lock:
-            _analyses[code] = cached
+            _analyses[key] = cached
     return cached
 
 
@@ -121,7 +124,7 @@ def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    key = (fn.__code__, static_controls)
+    key = (fn.__code__, fn.__code__.co_filename, static_controls)
     cached = _conversions.get(key)
     if cached is None:
         cached = _lower(fn, analyze(fn), static_controls)

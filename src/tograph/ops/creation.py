@@ -283,6 +283,7 @@ def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
         return out
     out = tensor.SymbolicTensor(a.graph_var, a.builder)
     out.array0d, out.layout = a.array0d, ("C" if order == "C" else a.layout)
+    functional.new_base(out)
     return out
 
 

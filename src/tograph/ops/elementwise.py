@@ -373,3 +373,40 @@ def _round_scalar(x: Any, ndigits: Any = None) -> Any:
     if x.type.weak:
         return python_round_p.bind(x, ndigits=operator.index(ndigits))
     return round_p.bind(x, decimals=operator.index(ndigits))
+
+
+# NumPy's scalar types called on a tensor: ``np.float64(t)``. An array of that dtype comes back
+# itself (NumPy returns the very array), any other value converted as ``astype`` converts it
+# (a 0-d value becomes a NumPy scalar of the type).
+SCALAR_TYPES = (
+    np.bool_,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.complex64,
+    np.complex128,
+)
+
+
+def _scalar_type_call(scalar_type: type) -> Callable[[Any], Any]:
+    dtype = np.dtype(scalar_type)
+
+    def convert(x: Any) -> Any:
+        if getattr(x, "ndim", 0) > 0 and x.dtype == dtype:
+            return x
+        return astype_p.bind(x, dtype=dtype, weak=False)
+
+    convert.__qualname__ = f"np.{scalar_type.__name__}"
+    return convert
+
+
+for _scalar_type in SCALAR_TYPES:
+    dispatch.overrides(_scalar_type)(_scalar_type_call(_scalar_type))

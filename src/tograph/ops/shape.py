@@ -123,8 +123,9 @@ def ravel(a: Any, order: str = "C") -> Any:
 
 def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], what: str) -> Any:
     """``a`` reshaped: a view of ``a`` as NumPy's is when ``a`` is C-contiguous. When tracing
-    cannot tell whether ``a`` is (NumPy then copies), writing to ``a`` or to the result is
-    refused (the compiler falls back), since the answer would depend on the memory layout."""
+    cannot tell whether ``a`` is (NumPy then copies), writing to ``a`` or to the result, or
+    returning the result beside ``a`` or when ``a`` is an argument, is refused (the compiler
+    falls back), since the answer would depend on the memory layout."""
     if tensor.is_symbolic(a) and a.layout == "C":
         view = common.as_view(
             a, reshape_p, dynamic, {"shape": static}, lambda base, new: np.reshape(new, base.shape)
@@ -138,8 +139,7 @@ def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], wh
             "share memory with it (NumPy returns a view only of a contiguous array), so an "
             "in-place write to either cannot be traced"
         )
-        functional.freeze(a, reason)
-        functional.freeze(out, reason)
+        functional.freeze_path_alias(out, [a], reason, alias_argument=True)
     return out
 
 

@@ -220,6 +220,12 @@ class BuiltGraph:
             return self.out_tree.unflatten(
                 [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
             )
+        # an output that is an argument's array holds its value from before the call: copied
+        # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
+        outputs = [
+            value.copy() if i in self.check_outputs and _shares_memory(value, inputs) else value
+            for i, value in enumerate(outputs)
+        ]
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
         targets = [w.target.resolve(arguments) for w in self.container_writes]
@@ -316,8 +322,10 @@ def build_graph(
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
+        published: list[Any] = []
 
         def slot_of(leaf: Any) -> Any:
+            published.append(leaf)
             found = refs.ref(leaf)
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
@@ -338,6 +346,7 @@ def build_graph(
         lift = state.to_lift()
         if lift:
             raise objects.Relift(lift)
+        _refuse_path_aliases(published, inputs)
         graph = builder.finish(outputs)
     return BuiltGraph(
         graph,
@@ -456,6 +465,32 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             construct="object made in the function",
         )
     return signature.Static(leaf)
+
+
+def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
+    """Refuses to hand the caller an array that shares memory with another array handed over
+    (or, for a reshape, with an argument) on some paths or memory layouts only
+    (``Storage.path_aliases``): the graph's value is a copy, so eager's sharing would be lost."""
+    arrays = [leaf for leaf in published if isinstance(leaf, tensor.SymbolicTensor)]
+    for leaf in arrays:
+        for outer in leaf._storage.path_aliases if leaf._storage is not None else ():
+            beside = any(
+                other is not leaf
+                and (
+                    other is outer
+                    or other._storage is not None
+                    and other._storage is outer._storage
+                )
+                for other in arrays
+            )
+            argument = leaf._storage.alias_argument and _alias_of_input(outer, inputs, [])
+            if beside or argument:
+                raise errors.UnsupportedError(
+                    "a result may or may not share memory with an argument or another result: "
+                    f"{leaf._storage.frozen}",
+                    loc=leaf._storage.alias_loc,
+                    construct="path-dependent alias returned",
+                )
 
 
 def _alias_of_input(leaf: Any, inputs: list[Any], outputs: list[Any]) -> AliasOut | None:

@@ -34,6 +34,7 @@ from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
 _MAX_LOOP_TRACES = 16
+_MAX_RETRACES = 32  # traces of a loop finding new state to carry (written arrays, kinds, ...)
 
 
 @dataclasses.dataclass
@@ -50,6 +51,9 @@ class _Trace:
     promote: set[int]
     # what each leaf entered as: itself, or the new graph input standing for it
     inner: list[Any] = dataclasses.field(default_factory=list)
+    # the value each array of the result held when ``fn`` returned (by ``id``): undoing the
+    # trace's writes changes what an array written in place (or a view of one) reads
+    snapshots: dict[int, Any] = dataclasses.field(default_factory=dict)
 
     def unchanged(self, flat: carried.Flat) -> set[int]:
         """The positions of the leaves that came back as they entered (the very object, or the
@@ -86,6 +90,7 @@ def _trace(
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
         result = fn(*values)
+        snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -97,7 +102,16 @@ def _trace(
             written[key] = (storage, storage.current)
             storage.set(before, note=False)
     written = dict(reversed(list(written.items())))
-    return _Trace(child, list(child.inputs), result, written, promote, leaves)
+    return _Trace(child, list(child.inputs), result, written, promote, leaves, snapshots)
+
+
+def _written_arrays(value: Any) -> list[Any]:
+    """The arrays with a storage (written or viewed) in a branch's or body's result."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in _written_arrays(item)]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _written_arrays(item)]
+    return [value] if _is_array(value) and value._storage is not None else []
 
 
 def _is_array(value: Any) -> bool:
@@ -143,17 +157,66 @@ _AMBIGUOUS = (
     "'{}' is the same array as before on some paths and another array on others, so an "
     "in-place write to it (or a view of it) would reach the old array only on some paths"
 )
+_PATH_ALIAS = (
+    "'{}' is an array from before the {} (or a view of one) on some paths and another array on "
+    "others, so an in-place write to either would reach the other only on some paths"
+)
 
 
 def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] | None) -> None:
     """Refuses later in-place writes through variables that are the incoming array on one path
-    and a new array on another: after an if, the leaves in ``mixed`` (kept by one branch only);
-    after a loop (``mixed`` None), every array variable it rebinds (it may run no time)."""
+    and a new array on another, and to that incoming array: after an if, the leaves in ``mixed``
+    (kept by one branch only); after a loop (``mixed`` None), every array variable it rebinds
+    (it may run no time)."""
     for i, (path, leaf, value) in enumerate(zip(flat.paths, flat.leaves, after)):
         if not (_is_array(leaf) and isinstance(value, tensor.SymbolicTensor)) or value is leaf:
             continue
         if mixed is None or i in mixed:
             functional.freeze(value, _AMBIGUOUS.format(path))
+            functional.freeze(leaf, _AMBIGUOUS.format(path))
+
+
+def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
+    """The array from before ``trace`` (a variable's, or one it reads) that ``value``, returned
+    by the trace, is or is a view of; None for an array made in the trace or not an array."""
+    if not _is_array(value):
+        return None
+    storage = value._storage
+    for outer, inner in zip(flat.leaves, trace.inner):
+        if not _is_array(outer):
+            continue
+        if value is outer or value is inner:
+            return outer
+        if storage is not None and (storage is outer._storage or storage is inner._storage):
+            return outer
+    born = value._builder if storage is None else storage.born
+    return None if _made_within(born, trace.builder) else value
+
+
+def _freeze_path_aliases(
+    traces: Sequence[_Trace],
+    flat: carried.Flat,
+    outs: Sequence[carried.Flat],
+    after: Sequence[Any],
+    joined: Sequence[Any],
+    what: str,
+) -> None:
+    """Refuses writes through a variable that ends as an array from before the ``if`` or loop
+    on some paths (a branch or the body binds it to one, ``r = x`` or ``r = x[1:]``) and as
+    another array on others, and writes to that array: the op's result is a copy of it."""
+    for i, (path, value, target) in enumerate(zip(flat.paths, after, joined)):
+        if target is None or not _is_array(value):
+            continue
+        # the variable's own incoming array, as it came in, is ``_freeze_ambiguous``'s case
+        found = [
+            _outer_of(t, flat, out.leaves[i])
+            for t, out in zip(traces, outs)
+            if out.leaves[i] is not flat.leaves[i] and out.leaves[i] is not t.inner[i]
+        ]
+        outers = [outer for outer in found if outer is not None]
+        if outers:
+            reason = _PATH_ALIAS.format(path, what)
+            functional.freeze_path_alias(value, outers, reason)
 
 
 def _cell_name(cell: Any) -> str:
@@ -178,7 +241,7 @@ def _outputs(
     """The graph outputs of ``trace``: its tensor leaves converted to the target types."""
     with trace.builder.active():
         return [
-            trace.builder.atom(carried.convert(v, t))
+            trace.builder.atom(carried.convert(trace.snapshots.get(id(v), v), t))
             for v, t in zip(leaves, targets)
             if t is not None
         ]
@@ -315,6 +378,7 @@ def cond(
     for i in kept[0] & kept[1]:
         leaves[i] = flat.leaves[i]
     _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
+    _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if")
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -355,11 +419,17 @@ def while_loop(
     parent = _current_builder("a while loop")
     cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
     loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
-    while True:
+    for _ in range(_MAX_RETRACES):
         try:
             return kinds.expose(loop.trace())
         except _Retrace:
             continue
+    raise errors.UnsupportedError(
+        "the state a loop over tensors carries was not settled after "
+        f"{_MAX_RETRACES} traces of its body",
+        loc=origin.current_location(),
+        construct="loop state that keeps changing",
+    )
 
 
 class _Retrace(Exception):
@@ -434,8 +504,9 @@ def _rebound(trace: _Trace, flat: carried.Flat, loop: _Loop) -> set[int]:
     if out is None or len(out.leaves) != len(flat.leaves):
         return set()
     found = set()
-    for path, leaf, after in zip(flat.paths, flat.leaves, out.leaves):
-        if loop.kept(leaf) and after is not leaf:
+    for path, leaf, inner, after in zip(flat.paths, flat.leaves, trace.inner, out.leaves):
+        # ``inner is leaf``: the trace itself may have given the leaf a storage (a view of it)
+        if inner is leaf and loop.kept(leaf) and after is not leaf:
             if id(leaf._storage) in trace.written:
                 raise errors.UnsupportedError(
                     f"loop variable '{path}' is written in place and then bound to another "
@@ -505,6 +576,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     results = iter(parent.emit(control.while_loop_p, [*consts, *inits], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(flat.leaves, stable)]
     _freeze_ambiguous(flat, leaves, None)
+    _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, after[count:]):
         storage.set(value)

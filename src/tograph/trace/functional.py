@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.trace import context
 
 _versions = itertools.count(1)
@@ -62,9 +62,27 @@ class Storage:
       frozen: why the array must not be written (a global array read into the graph), or None.
       twins: storages of graph inputs that are the very same array as this one (``f(a, a)``):
         a write to one is a write to all of them.
+      path_aliases: arrays that the array shares memory with on some paths of a tensor ``if``
+        or loop, or for some memory layouts, only (the graph's value is a copy): returned beside
+        them, the result's memory sharing would not be eager's.
+      alias_argument: whether returning the array when one of ``path_aliases`` is an argument
+        is refused too (a reshape, whose sharing depends on the layout). After an ``if`` or
+        loop an argument returned on some paths is a copy: a documented limit, which keeps
+        ``if c: return x * 2`` then ``return x`` compiled.
+      alias_loc: the user's line where ``path_aliases`` were found, for the fallback reason.
     """
 
-    __slots__ = ("current", "version", "born", "input_slot", "frozen", "twins")
+    __slots__ = (
+        "current",
+        "version",
+        "born",
+        "input_slot",
+        "frozen",
+        "twins",
+        "path_aliases",
+        "alias_argument",
+        "alias_loc",
+    )
 
     def __init__(self, current: Any, born: Any):
         self.current = current
@@ -73,6 +91,9 @@ class Storage:
         self.input_slot: int | None = None
         self.frozen: str | None = None
         self.twins: list[Storage] = []
+        self.path_aliases: list[Any] = []
+        self.alias_argument = False
+        self.alias_loc: errors.SourceLocation | None = None
 
     @property
     def label(self) -> str:
@@ -109,6 +130,14 @@ def storage_of(tensor: Any) -> Storage:
         tensor._seen = tensor._storage.version
     storage: Storage = tensor._storage
     return storage
+
+
+def new_base(tensor: Any) -> None:
+    """Makes ``tensor``, a new array sharing the graph value of one made elsewhere (a copy),
+    a base array made where tracing is now: a branch or loop body that makes and writes it
+    writes an array of its own, not one from outside it."""
+    storage = storage_of(tensor)
+    storage.born = context.current() or storage.born
 
 
 def make_view(view: Any, source: Any, step: ViewStep) -> Any:
@@ -164,3 +193,20 @@ def assign(target: Any, value: Any) -> None:
 def freeze(tensor: Any, reason: str) -> None:
     """Makes in-place writes to ``tensor`` (and its aliases) refused, saying ``reason``."""
     storage_of(tensor).frozen = reason
+
+
+def freeze_path_alias(
+    tensor: Any, outers: list[Any], reason: str, alias_argument: bool = False
+) -> None:
+    """Marks ``tensor``, a value that shares memory with ``outers`` at run time on some paths
+    (of a tensor ``if`` or loop) or memory layouts only: writes to it and to them are refused,
+    and it remembers them (``Storage.path_aliases``, ``Storage.alias_argument``) so that
+    returning it beside them (or, with ``alias_argument``, when one is an argument) is refused
+    too."""
+    freeze(tensor, reason)
+    for outer in outers:
+        freeze(outer, reason)
+    storage = storage_of(tensor)
+    storage.path_aliases.extend(outers)
+    storage.alias_argument = storage.alias_argument or alias_argument
+    storage.alias_loc = origin.current_location()

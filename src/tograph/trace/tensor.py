@@ -259,6 +259,12 @@ class TensorBase:
     ) -> Any:
         return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
+    def any(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return np.any(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis: Any = None, keepdims: bool = False) -> Any:
+        return np.all(self, axis=axis, keepdims=keepdims)
+
     def cumprod(self, axis: Any = None) -> Any:
         return np.cumprod(self, axis=axis)
 

@@ -1,0 +1,61 @@
+"""The random-program tester in CI: a fixed seed range of generated imperative programs, each
+compiled and held to its eager run, and checks that the judge and the shrinker catch what they
+must (a tester that passes everything would test nothing)."""
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from . import campaign, execution, judge, programs, shrink
+
+CI_PROGRAMS = 150
+
+
+def test_generated_programs_match_eager():
+    tally = campaign.run(range(CI_PROGRAMS), programs.CI_FEATURES)
+    assert not tally.failures, tally.format()
+    assert tally.statuses["compiled"] >= CI_PROGRAMS // 2, tally.format()
+
+
+def test_a_seed_names_one_program():
+    assert programs.generate(7).source == programs.generate(7).source
+    assert programs.generate(7).source != programs.generate(8).source
+
+
+def _run(value=None, args=(), stdout="", exception=None):
+    return execution.Run(value, exception, args, stdout, [])
+
+
+@pytest.mark.parametrize(
+    "eager, compiled, problem",
+    [
+        (_run(1), _run(np.int64(1)), "result: NumPy int64"),
+        (_run(args=(np.ones(2),)), _run(args=(np.zeros(2),)), "args[0]: values"),
+        (_run(args=([1.0],)), _run(args=([1.0, 2.0],)), "args[0]: length"),
+        (_run(np.ones(2, np.float32)), _run(np.ones(2)), "dtype float64 != float32"),
+        (_run(stdout="1\n"), _run(stdout="1.0\n"), "printed"),
+        (_run(exception=ValueError("e1")), _run(), "did not raise"),
+    ],
+)
+def test_the_judge_finds_each_kind_of_difference(eager, compiled, problem):
+    assert problem in judge.compare_runs(eager, compiled)
+
+
+def test_the_judge_compares_memory_sharing():
+    a = np.ones(3)
+    eager = _run(a, (a,))
+    assert "does not share memory" in judge.compare_runs(eager, _run(a.copy(), (a,)))
+    assert judge.compare_runs(eager, _run(a[:], (a,))) is None
+
+
+def test_the_shrinker_keeps_what_still_fails():
+    source = "def f(x):\n    a = 1\n    if x:\n        b = 2\n        print('bad')\n    return a\n"
+    small = shrink.shrink(source, lambda text: "print('bad')" in text, seconds=10)
+    assert small == "def f(x):\n    print('bad')\n"
+
+
+def test_a_reproducer_replays(tmp_path: pathlib.Path):
+    path = tmp_path / "program.py"
+    path.write_text(programs.generate(3).source)
+    assert campaign.replay(path).status in ("compiled", "fell back")

@@ -1,0 +1,264 @@
+"""Regression tests for what the random-program tester (``tests/fuzz``) found: each function is
+a shrunk program it generated, compared with its eager run (``eager_oracle``)."""
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+import tograph as tg
+
+
+def any_and_all_methods(x):
+    if (x < 2).all() or (x > 5).any():
+        return x.any(), x.all(axis=0), (x > 0).all(keepdims=True)
+    return x.any(), x.all(axis=0), (x > 1).all(keepdims=True)
+
+
+def numpy_scalar_types_of_tensors(x, s, k):
+    total = np.float64(s) + np.float32(k)
+    if np.float64(x.sum()) > np.int64(s):
+        total += np.int64(x[0])
+    return total, np.float32(x), np.bool_(x), np.int64(k), np.complex128(s)
+
+
+def numpy_scalar_type_of_an_array_of_its_dtype_is_the_array(x):
+    same = np.float64(x)  # NumPy returns x itself
+    same[0] = 7.0
+    other = np.float32(x)  # a converted copy
+    other[1] = -7.0
+    return same
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (any_and_all_methods, (np.array([[0.0, 1.0], [3.0, 0.5]]),)),
+        (any_and_all_methods, (np.ones((2, 2)),)),
+        (numpy_scalar_types_of_tensors, (np.arange(3.0), np.float32(1.5), np.int64(2))),
+        (numpy_scalar_types_of_tensors, (-np.arange(3.0), 2.5, np.int64(0))),
+        (numpy_scalar_type_of_an_array_of_its_dtype_is_the_array, (np.arange(3.0),)),
+    ],
+    ids=lambda c: getattr(c, "__name__", ""),
+)
+def test_compiles_and_matches_eager(fn, args):
+    assert_matches_eager(fn, *args)
+
+
+def test_numpy_scalar_type_of_an_array_of_its_dtype_returns_the_callers_array():
+    x = np.arange(3.0)
+    result = tg.to_static(numpy_scalar_type_of_an_array_of_its_dtype_is_the_array)(x)
+    assert result is x or np.shares_memory(result, x)
+    np.testing.assert_array_equal(x, [7.0, 1.0, 2.0])
+
+
+# A variable bound, in a tensor ``if`` or loop, to an array from before it (``r = x``) after the
+# branch wrote that array in place: the branch's value of ``r`` is the written array.
+def alias_bound_after_a_write_in_a_branch(y, k):
+    x = y * 0
+    if k > 0:
+        x[0] += 5
+        r = x
+    else:
+        r = y * 1
+    return r
+
+
+def alias_bound_after_a_write_in_a_loop(y, k):
+    x = y * 0
+    r = y * 1
+    i = 0
+    while i < k:
+        x[i] = 7
+        r = x
+        i += 1
+    return r.sum()
+
+
+# ``r`` is ``x`` (or a view of it) on one path only: a later write to ``x`` would reach ``r`` on
+# that path only, so the write makes the function fall back (a copy would miss it).
+def path_alias_then_write_to_the_array(y, k):
+    x = y * 0
+    if k > 0:
+        r = x
+    else:
+        r = y
+    x[0] = 5
+    return r
+
+
+def path_view_then_write_to_the_array(y, k):
+    x = y * 0
+    x[1] = 1
+    if k > 0:
+        r = x[1:]
+    else:
+        r = y[1:]
+    x[2] = 5
+    return r
+
+
+def path_alias_then_write_through_it(y, k):
+    x = y * 0
+    if k > 0:
+        r = x
+    else:
+        r = y * 1
+    r[0] = 5
+    return x
+
+
+def rebound_on_one_path_then_write_to_the_old_array(y, k):
+    x = y * 1
+    r = x
+    if k > 0:
+        r = r * 2
+    x[0] = 5
+    return r
+
+
+# Returned beside the array it is on one path only: the results' memory sharing would depend
+# on the path taken. (An argument returned on one path is a copy: a limit the README names.)
+def path_alias_returned_beside_it(y, k):
+    x = y * 2
+    if k > 0:
+        r = x
+    else:
+        r = y * 3
+    return r, x
+
+
+@pytest.mark.parametrize(
+    "fn", [alias_bound_after_a_write_in_a_branch, alias_bound_after_a_write_in_a_loop]
+)
+@pytest.mark.parametrize("k", [0, 2])
+def test_an_alias_bound_after_a_write_reads_the_written_array(fn, k):
+    assert_matches_eager(fn, np.array([0, 2, 2]), np.int64(k))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        path_alias_then_write_to_the_array,
+        path_view_then_write_to_the_array,
+        path_alias_then_write_through_it,
+        rebound_on_one_path_then_write_to_the_old_array,
+        path_alias_returned_beside_it,
+    ],
+)
+@pytest.mark.parametrize("k", [0, 2])
+def test_an_array_that_is_another_on_some_paths_only_falls_back(fn, k):
+    cf = assert_matches_eager(fn, np.array([0, 2, 2]), np.int64(k), compiles=False)
+    assert "on some paths" in cf.fallback
+
+
+def test_the_same_function_in_two_files_falls_back_naming_its_own_file(tmp_path):
+    source = "def f(x):\n    with open(x):\n        pass\n"
+    reasons = []
+    for name in ("first.py", "second.py"):
+        path = tmp_path / name
+        path.write_text(source)
+        namespace = {}
+        exec(compile(source, str(path), "exec"), namespace)
+        static = tg.to_static(namespace["f"])
+        with pytest.warns(tg.FallbackWarning), pytest.raises(FileNotFoundError):
+            static(str(tmp_path / "missing"))
+        reasons.append(static.concrete_functions[0].fallback)
+    assert "first.py:2" in reasons[0]
+    assert "second.py:2" in reasons[1]
+
+
+# Python's min and max return one of their arguments: of a Python float and a NumPy scalar, or of
+# NumPy scalars of two dtypes, the result's type is that of the one that wins.
+def max_of_two_dtypes(x, s):
+    return max(x.min(), s)
+
+
+def min_of_a_python_float_and_a_numpy_scalar(x, s):
+    return min(-1.5, s * x.sum())
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (max_of_two_dtypes, (np.array([0.5, -0.5]), np.float32(0.0))),
+        (max_of_two_dtypes, (np.array([0.5, -0.5]), np.float32(-1.0))),
+        (min_of_a_python_float_and_a_numpy_scalar, (np.array([0.5, -0.5]), np.float64(3.0))),
+        (min_of_a_python_float_and_a_numpy_scalar, (np.array([4.0, 0.5]), np.float64(-3.0))),
+    ],
+)
+def test_min_max_of_numbers_of_different_types_are_the_winner_of_its_type(fn, args):
+    assert_matches_eager(fn, *args)
+
+
+def max_of_a_numpy_scalar_and_a_tensor_of_its_type(x):
+    return max(np.float64(0.5), x.sum()), min(x.max(), np.float64(2.0))
+
+
+def test_min_max_of_a_numpy_scalar_and_a_tensor_of_its_type_compile():
+    assert_matches_eager(max_of_a_numpy_scalar_and_a_tensor_of_its_type, np.array([0.25, -1.0]))
+
+
+# A loop over an array's rows that writes the array: reading a row made the array a view base
+# while the body was traced, which had made the array look rebound (and its writes lost).
+def write_the_array_a_loop_iterates(m, v):
+    for row in m:
+        m[m > 0] = v
+    return m
+
+
+def update_the_array_a_loop_enumerates(m, v):
+    for j, row in enumerate(m):
+        m[j, 0] += v + row[1]
+
+
+@pytest.mark.parametrize(
+    "fn", [write_the_array_a_loop_iterates, update_the_array_a_loop_enumerates]
+)
+def test_a_loop_over_an_array_that_writes_it(fn):
+    assert_matches_eager(fn, np.array([[1.0, -2.0], [3.0, 4.0]]), np.float32(7.0))
+
+
+# A copy of an argument that is then written in place: the graph's output for the copy is the
+# argument's input, which the write-back changed before the result was made.
+def copy_of_an_argument_then_written(y):
+    c = y.copy()
+    y[1:3] = 0
+    return c
+
+
+def copy_of_an_argument_stored_in_a_dict_then_written(y, d):
+    d["v"] = y.copy()
+    y[1:3] = 0
+
+
+def copy_of_an_argument_appended_then_written(y, lst):
+    lst.append(y.copy())
+    y[0] = 0
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (copy_of_an_argument_then_written, ()),
+        (copy_of_an_argument_stored_in_a_dict_then_written, ({"v": np.ones(2)},)),
+        (copy_of_an_argument_appended_then_written, ([1.0],)),
+    ],
+)
+def test_a_copy_of_an_argument_keeps_its_value_from_before_a_write(fn, args):
+    assert_matches_eager(fn, np.array([2.0, -2.0, -1.5]), *args)
+
+
+# A copy made and written in a loop body is the body's own array: it had been taken for an array
+# from outside the loop (a copy shares its source's graph value), a new one on every trace, and
+# tracing the loop never ended.
+def copy_written_in_a_loop_body(x, b, k):
+    c = 0
+    while c < 3 and np.any(b > -1.5):
+        c += 1
+        v = b.copy()
+        v[::-1][1] = x[k]
+    return c
+
+
+def test_a_copy_written_in_a_loop_body_compiles():
+    assert_matches_eager(copy_written_in_a_loop_body, np.arange(4.0), np.array([2.0, 3.0, -2.5]), 1)
