@@ -223,8 +223,14 @@ _ALL_ONES = {2: np.uint16(0xFFFF), 4: np.uint32(0xFFFFFFFF), 8: np.uint64(0xFFFF
 def _where_impl(condition: Any, x: Any, y: Any) -> Any:
     """``np.where(condition, x, y)``. Choosing between a float array and +0 on a boolean mask (a
     ReLU's gradient, ``np.where(x > 0, g, 0)``) keeps or clears each element's bits with an
-    integer AND instead, the same bits (NaN, inf and -0.0 included) 30 times faster."""
-    if type(condition) is np.ndarray and condition.dtype == np.bool_ and condition.ndim:
+    integer AND instead, the same bits (NaN, inf and -0.0 included) 30 times faster. Both arrays
+    must be C-contiguous, so that the result is laid out as ``np.where``'s."""
+    if (
+        type(condition) is np.ndarray
+        and condition.dtype == np.bool_
+        and condition.ndim
+        and condition.flags.c_contiguous
+    ):
         if _positive_zero(y) and _selectable(x, y):
             return _select_bits(condition, x, keep=True)
         if _positive_zero(x) and _selectable(y, x):
@@ -254,6 +260,7 @@ def _selectable(array: Any, zero: Any) -> bool:
     """Whether ``where`` picking from ``array`` or ``zero`` gives ``array``'s float dtype."""
     return (
         type(array) is np.ndarray
+        and array.flags.c_contiguous
         and array.dtype.kind == "f"
         and array.dtype.itemsize in _ALL_ONES
         and np.result_type(array, zero) == array.dtype
