@@ -169,3 +169,23 @@ def sums_of_python_numbers(x):
 @pytest.mark.parametrize("x", [np.array([1.5, 2.25, -0.5]), np.array([0.1, 0.2])])
 def test_sum_of_a_list_of_python_numbers_is_a_python_number(x):
     assert_matches_eager(sums_of_python_numbers, x)
+
+
+def point_one_or_float32(x):
+    y = 0.1 if x[0] > 0 else x[0]
+    return y
+
+
+def half_or_float32(x):
+    if x[0] > 0:
+        y = 0.5
+    else:
+        y = x[0]
+    return y
+
+
+def test_a_python_number_a_join_would_round_falls_back():
+    for x in (X32, -X32):
+        cf = assert_matches_eager(point_one_or_float32, x, compiles=False)
+        assert "cannot hold it exactly" in cf.fallback
+        assert_matches_eager(half_or_float32, x)
