@@ -284,6 +284,7 @@ _CLASSES: dict[str, tuple[type, Callable[[Any], tuple[Any, ...]], Callable[..., 
     "Arg": (indexing.Arg, _fields, indexing.Arg),
     "StaticArray": (indexing.StaticArray, lambda v: (v.value,), _static_array),
     "FormatSlot": (effects.FormatSlot, _fields, effects.FormatSlot),
+    "KindSlot": (effects.KindSlot, _fields, effects.KindSlot),
 }
 _CLASS_TYPES = tuple(c[0] for c in _CLASSES.values())
 

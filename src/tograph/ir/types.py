@@ -146,6 +146,30 @@ def type_of(value: Any) -> TensorType:
     return TensorType(arr.dtype, arr.shape)
 
 
+# What a scalar is in eager code, as a code: a Python number of the type NumPy gives weak scalars
+# of each dtype kind (1-4), or a NumPy scalar of one of these dtypes (16 on). Staging carries such
+# a code beside a scalar whose kind depends on the path taken (``staging.kinds``).
+_PYTHON_CODES = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
+_NUMPY_CODES = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
+_KIND_OF_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON_CODES.values()}
+_KIND_OF_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY_CODES)})
+
+
+def kind_code(dtype: np.dtype, weak: bool) -> int | None:
+    """The code of a scalar of ``dtype`` that is a Python number (``weak``) or a NumPy scalar."""
+    if weak:
+        return _PYTHON_CODES[dtype.kind][0] if dtype.kind in _PYTHON_CODES else None
+    return 16 + _NUMPY_CODES.index(dtype) if dtype in _NUMPY_CODES else None
+
+
+def of_kind(code: Any, value: Any) -> Any:
+    """``value`` (a scalar) as the Python number or NumPy scalar that ``code`` names."""
+    kind = _KIND_OF_CODE[int(code)]
+    if issubclass(kind, np.generic):
+        return kind(value)
+    return kind(value.item() if isinstance(value, np.generic) else value)
+
+
 def weak_proxy(t: TensorType) -> Any:
     """A Python scalar that promotes the way the weak type ``t`` does."""
     return _WEAK_PROXY[t.dtype.kind]

@@ -25,13 +25,6 @@ from tograph.ops import elementwise
 from tograph.staging import carried
 from tograph.trace import tensor
 
-# what a scalar is in eager code, by the code its kind tag holds: a Python number of the type
-# NumPy gives weak scalars of each dtype kind, or a NumPy scalar of one of these dtypes
-_PYTHON = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
-_NUMPY = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
-_BY_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON.values()}
-_BY_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY)})
-
 
 class Kinded:
     """A scalar and its kind tag (an int8 code: which Python number or NumPy scalar it is on the
@@ -54,22 +47,16 @@ class Kinded:
 
 
 def _kind(value: Any) -> int | None:
-    """The kind code of a scalar (a NumPy scalar, or a weak one: a Python number in eager
-    code), None for anything else (arrays, 0-d arrays, tagged values, containers)."""
+    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, or a weak one, a Python
+    number in eager code), None for anything else (arrays, 0-d arrays, tagged values)."""
     if isinstance(value, tensor.SymbolicTensor):
         t = value.graph_var.type
         if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
             return None
-        return _code(t.dtype, t.weak) if t.shape == () else None
+        return types.kind_code(t.dtype, t.weak) if t.shape == () else None
     if types.is_python_scalar(value):
-        return _code(np.asarray(value).dtype, weak=True)
-    return _code(value.dtype, weak=False) if isinstance(value, np.generic) else None
-
-
-def _code(dtype: np.dtype, weak: bool) -> int | None:
-    if weak:
-        return _PYTHON[dtype.kind][0] if dtype.kind in _PYTHON else None
-    return 16 + _NUMPY.index(dtype) if dtype in _NUMPY else None
+        return types.kind_code(np.asarray(value).dtype, weak=True)
+    return types.kind_code(value.dtype, weak=False) if isinstance(value, np.generic) else None
 
 
 def _tagged(value: Any) -> bool:
@@ -185,16 +172,15 @@ class Boxed:
     @classmethod
     def __tree_build__(cls, children: Sequence[Any]) -> Any:
         code, value = children
-        kind = _BY_CODE[int(code)]
-        if isinstance(kind, type) and issubclass(kind, np.generic):
-            return kind(value)
-        return kind(value.item() if isinstance(value, np.generic) else value)
+        return types.of_kind(code, value)
 
 
-def boxed(result: Any) -> Any:
+def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
     """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
-    value (other nodes are left as they are)."""
-    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
+    value (other nodes, and containers that ``keep`` says, are left as they are)."""
+    leaves, tree = pytree.flatten(
+        result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
+    )
     if not any(_tagged(v) for v in leaves):
         return result
     return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
