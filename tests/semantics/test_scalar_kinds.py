@@ -189,3 +189,16 @@ def test_a_python_number_a_join_would_round_falls_back():
         cf = assert_matches_eager(point_one_or_float32, x, compiles=False)
         assert "cannot hold it exactly" in cf.fallback
         assert_matches_eager(half_or_float32, x)
+
+
+def sum_of_large(x):
+    large = []
+    for v in x:
+        if v > 100:
+            large.append(float(v))
+    return sum(large), sum(large, 0.5)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, 200.0, 300.0])])
+def test_sum_of_an_empty_tensor_list_is_its_start(x):
+    assert_matches_eager(sum_of_large, x)
