@@ -250,29 +250,7 @@ def _merge_leaf(path: str, va: Any, vb: Any) -> types.ValueType | None:
             hint="after an if on a tensor, a value that is not a number or tensor must be the same "
             "in both branches",
         )
-    joined = join_named(type_of(va), type_of(vb), path, _BRANCHES)
-    for side in (va, vb):
-        if isinstance(joined, types.TensorType) and not _holds(joined, side):
-            raise errors.UnsupportedError(
-                f"variable '{path}' is the Python number {side!r} on one path of an if over "
-                f"tensors and {joined.dtype} on the other, which cannot hold it exactly",
-                origin.current_location(),
-                construct="Python number joined with a narrower dtype",
-            )
-    return joined
-
-
-def _holds(joined: types.TensorType, value: Any) -> bool:
-    """Whether the joined type holds ``value`` exactly, as the number eager code returns on the
-    path that set it (NEP 50 keeps ``float32`` for 0.1 and a ``float32``: 0.1 rounds)."""
-    if not types.is_python_scalar(value) or joined.weak:
-        return True
-    with np.errstate(all="ignore"):
-        try:
-            back = np.asarray(value).astype(joined.dtype).item()
-        except (OverflowError, ValueError):
-            return False
-    return bool(back == value) or (value != value and back != back)
+    return join_named(type_of(va), type_of(vb), path, _BRANCHES)
 
 
 def widen_carries(
