@@ -40,7 +40,7 @@ def assert_same(got, expected):
 
 def test_every_builtin_has_a_handler():
     names = {"range", "len", "int", "float", "bool", "min", "max", "sum", "any", "all"}
-    names |= {"print", "isinstance", "enumerate", "zip"}
+    names |= {"print", "isinstance", "enumerate", "zip", "type", "str", "repr", "format"}
     assert set(H) == {getattr(builtins, n) for n in names}
 
 
@@ -214,6 +214,10 @@ def test_isinstance_of_a_tensor():
         assert H[isinstance](x, tensor.TensorBase)
         assert not H[isinstance](x, (str, list))
         assert not H[isinstance](x, int)
+        total = b.add_input(types.TensorType(np.float64, ()), "total")
+        assert H[isinstance](total, np.floating) and not H[isinstance](total, np.ndarray)
+        count = b.add_input(types.TensorType(np.int64, (), weak=True), "count")
+        assert H[isinstance](count, int) and not H[isinstance](count, np.integer)
     assert b.eqns == []
 
 
