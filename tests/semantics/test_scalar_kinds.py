@@ -169,3 +169,35 @@ def sums_of_python_numbers(x):
 @pytest.mark.parametrize("x", [np.array([1.5, 2.25, -0.5]), np.array([0.1, 0.2])])
 def test_sum_of_a_list_of_python_numbers_is_a_python_number(x):
     assert_matches_eager(sums_of_python_numbers, x)
+
+
+def point_one_or_float32(x):
+    y = 0.1 if x[0] > 0 else x[0]
+    return y
+
+
+def half_or_float32(x):
+    if x[0] > 0:
+        y = 0.5
+    else:
+        y = x[0]
+    return y
+
+
+def test_a_python_number_joined_with_float32_comes_back_exactly():
+    for x in (X32, -X32):
+        assert_matches_eager(point_one_or_float32, x)
+        assert_matches_eager(half_or_float32, x)
+
+
+def sum_of_large(x):
+    large = []
+    for v in x:
+        if v > 100:
+            large.append(float(v))
+    return sum(large), sum(large, 0.5)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, 200.0, 300.0])])
+def test_sum_of_an_empty_tensor_list_is_its_start(x):
+    assert_matches_eager(sum_of_large, x)

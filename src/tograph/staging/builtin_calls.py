@@ -149,6 +149,7 @@ def _sum(items: Any, start: Any = 0) -> Any:
         and items.type.elem.weak
         and types.is_python_scalar(start)
     )
+    count = lists.length(items) if isinstance(items, lists.SymbolicList) else None
     if isinstance(items, lists.SymbolicList):
         items = lists.stack(items)
     if not isinstance(items, tensor.SymbolicTensor):
@@ -156,7 +157,10 @@ def _sum(items: Any, start: Any = 0) -> Any:
     total = np.sum(items, axis=0)
     if python and total.ndim == 0:
         total = elementwise.astype_p.bind(total, dtype=total.dtype, weak=True)
-    return total if isinstance(start, int) and start == 0 else start + total
+    total = total if isinstance(start, int) and start == 0 else start + total
+    if count is not None and total.ndim == 0 and _real_scalar(start):
+        total = kinds.select(count == 0, start, total)  # an empty list sums to start itself
+    return total
 
 
 def _print(
