@@ -11,6 +11,7 @@ from tograph.ops import (
     effects,  # noqa: F401
     elementwise,  # noqa: F401
     fft,  # noqa: F401
+    host_call,  # noqa: F401
     indexing,  # noqa: F401
     inplace,  # noqa: F401
     join,  # noqa: F401

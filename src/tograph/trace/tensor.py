@@ -61,6 +61,29 @@ def _in_place(ufunc: np.ufunc) -> Any:
 _ufunc_into = np.ufunc.__call__
 
 
+def _method_name(method: str) -> str:
+    return "" if method == "__call__" else method
+
+
+def _suffix(method: str) -> str:
+    return "" if method == "__call__" else f".{method}"
+
+
+def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
+    """``handler(*args, **kwargs)``; where there is none, or it refuses these arguments, the
+    host call ``host`` (a pure NumPy function run when the graph runs), if there is one."""
+    if handler is None:
+        if host is None:
+            raise dispatch.unsupported(name)
+        return host(*args, **kwargs)
+    if host is None:
+        return handler(*args, **kwargs)
+    try:
+        return handler(*args, **kwargs)
+    except errors.UnsupportedError:
+        return host(*args, **kwargs)
+
+
 def _is_operand(value: Any) -> bool:
     return isinstance(value, (TensorBase, np.ndarray, np.generic)) or types.is_python_scalar(value)
 
@@ -104,29 +127,30 @@ class TensorBase:
 
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        name = f"np.{ufunc.__name__}{_suffix(method)}"
         if method == "__call__":
             handler = dispatch.UFUNCS.get(ufunc)
+            if handler is not None and (kwargs.get("out") is not None or "where" in kwargs):
+                return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
         else:
             handler = dispatch.UFUNC_METHODS.get((ufunc, method))
             if kwargs.get("out") is not None or "where" in kwargs:
                 handler = None
-        if handler is None:
-            suffix = "" if method == "__call__" else f".{method}"
-            raise dispatch.unsupported(f"np.{ufunc.__name__}{suffix}")
-        if kwargs.get("out") is not None or "where" in kwargs:
-            return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
+        if kwargs.get("out") is not None:
+            raise dispatch.unsupported(name, "it writes into out=, and it has no primitive")
         kwargs.pop("out", None)
-        result = handler(*inputs, **kwargs)
+        host = dispatch.fallback_handler(ufunc, _method_name(method))
+        result = _call_handler(handler, host, name, inputs, kwargs)
         # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
         if isinstance(result, TensorBase) and result.type.weak:
             result = np.astype(result, result.type.dtype)
         return result
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
-        handler = dispatch.FUNCTIONS.get(func)
-        if handler is None:
-            raise dispatch.unsupported(f"np.{func.__name__}")
-        return handler(*args, **kwargs)
+        host = dispatch.fallback_handler(func)
+        return _call_handler(
+            dispatch.FUNCTIONS.get(func), host, f"np.{func.__name__}", args, kwargs
+        )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.numpy(), dtype=dtype)
