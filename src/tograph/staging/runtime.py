@@ -21,7 +21,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation
-from tograph.ops import creation, effects, lists
+from tograph.ops import containers, creation, effects, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
 from tograph.trace import dispatch, tensor
 
@@ -335,6 +335,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             loc=origin.current_location(),
             construct="random number generation",
         )
+    if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
+        return containers.call(fn, args, kwargs)
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
 
 
