@@ -25,7 +25,8 @@ ENTRIES = corpus.compiled()
 _COMPLEX = {"complex_state_in_loop", "mandelbrot_escape", "low_pass_until_smooth"}
 _NO_FORM = {"largest_eigenvalue_over_a_stack", "whiten_until_small"}
 # host calls (numpy_call) run NumPy itself, which ONNX cannot
-_HOST = {"hermitian_spectrum", "tensor_inverse_branch", "tensor_solve_in_loop"}
+_HOST = {"hermitian_spectrum", "tensor_inverse_branch", "tensor_solve_in_loop", "ndarray_methods"}
+_HOST |= {"python_scalars_from_tensors"}  # math.* runs Python's math (math_call)
 _NO_OUTPUTS = {"not_static", "or_static_then_tensor"}
 _WHY = {
     **dict.fromkeys(_COMPLEX, "complex"),
@@ -322,7 +323,7 @@ def test_the_ops_without_onnx_form_are_the_documented_ones():
         *("qr", "slogdet", "svd", "svdvals", "vdot", "real", "imag", "conj"),
         *("fft", "fft_resize", "fftfreq", "fftshift", "irfft", "rfft"),
         *("convolve", "correlate", "interp", "polyfit", "polyval", "searchsorted"),
-        "numpy_call",
+        *("numpy_call", "math_call"),
     }
     docs = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md").read_text()
     assert [name for name in sorted(missing) if f"`{name}`" not in docs] == []

@@ -238,8 +238,6 @@ def test_iterating_a_tensor_indexes_its_first_axis():
         (complex, "complex() needs a concrete value"),
         (operator.index, "use as a Python index needs a concrete value"),
         (lambda t: [1, 2][t], "use as a Python index needs a concrete value"),
-        (lambda t: t.item(), ".item() needs a concrete value"),
-        (lambda t: t.tolist(), ".tolist() needs a concrete value"),
         (lambda t: t.numpy(), "tensor 'x' (f64[]) has no value while the graph is being built"),
         (np.asarray, "has no value while the graph is being built"),
     ],
@@ -250,13 +248,12 @@ def test_iterating_a_tensor_indexes_its_first_axis():
         "complex",
         "index",
         "list_index",
-        "item",
-        "tolist",
         "numpy",
         "asarray",
     ],
 )
 def test_conversions_that_need_a_value_raise_with_a_hint(convert, what):
+    """(``t.item()`` and ``t.tolist()`` are weak scalars instead: tests/ops/test_scalars.py)"""
     b = builder_mod.GraphBuilder("g")
     with b.active():
         x = b.add_input(types.TensorType(np.float64, ()), "x")

@@ -3,6 +3,7 @@
 from tograph.ops import (
     complex_parts,  # noqa: F401
     composites,  # noqa: F401
+    compositions,  # noqa: F401
     control,  # noqa: F401
     covariance,  # noqa: F401
     creation,  # noqa: F401
@@ -24,6 +25,7 @@ from tograph.ops import (
     products,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
+    scalars,  # noqa: F401
     scatter,  # noqa: F401
     shape,  # noqa: F401
     signal,  # noqa: F401
