@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("concrete", "api"),
     ("gradients",),
     ("export",),
-    ("__init__", "cli", "__main__", "bench"),
+    ("__init__", "cli", "__main__", "bench", "coverage"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 
