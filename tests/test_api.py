@@ -249,3 +249,32 @@ def test_an_error_eager_raises_too_is_eager_s_own_and_not_a_fallback_warning():
         warnings.simplefilter("error", tg.FallbackWarning)
         with pytest.raises(ValueError, match="matmul"):
             tg.to_static(mismatched)(np.ones((3, 4)), np.ones((5, 2)))
+
+
+def rank_grows_in_a_loop(x):
+    y = x[0]
+    while y.sum() < 10:
+        y = np.stack([y, y])
+    return y
+
+
+def _caught(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return caught
+
+
+def test_warnings_point_at_the_user_call_site():
+    here = inspect.currentframe().f_lineno
+    unsupported = _caught(lambda: tg.to_static(uses_try)(np.ones(2)))  # here + 1
+    late = _caught(lambda: tg.to_static(rank_grows_in_a_loop)(np.ones(2)))  # here + 2
+    sf = tg.to_static(lambda x, k: x + k)
+    retraced = _caught(lambda: [sf(np.zeros(1), k) for k in range(9)])  # here + 4
+    for caught, offset, category in [
+        (unsupported, 1, tg.FallbackWarning),
+        (late, 2, tg.FallbackWarning),
+        (retraced, 4, tg.RetracingWarning),
+    ]:
+        (warning,) = [w for w in caught if issubclass(w.category, category)]
+        assert (warning.filename, warning.lineno) == (__file__, here + offset), str(warning)

@@ -5,6 +5,12 @@
 tensor types and static values, optimised and compiled. When conversion or graph building meets a
 construct tograph cannot handle, the function runs eagerly instead, with a ``FallbackWarning``
 naming the construct and its ``file:line`` (or a ``ConversionError`` with ``fallback="error"``).
+
+Any callable can be given: a function (a ``functools.wraps`` wrapper is its own code), a bound
+method, an object with a Python ``__call__`` (the bound ``__call__`` is compiled), or a
+``functools.partial`` (a ``PartialFunction``: its function compiled, the frozen arguments passed
+first on every call, arrays as tensor inputs and other values static). A callable with no Python
+code (a builtin, a ufunc, a class) runs eagerly, with the reason.
 """
 
 from __future__ import annotations
@@ -12,35 +18,49 @@ from __future__ import annotations
 import functools
 import inspect
 import types
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from tograph import concrete, errors, origin
+from tograph import concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
+from tograph.backend import backends
+from tograph.ir import pytree
 from tograph.lowering import convert
-from tograph.staging import build_graph, runtime
+from tograph.staging import build_graph, objects, runtime
 from tograph.trace import signature, tensor
 
 TensorSpec = signature.TensorSpec
 _FALLBACK_MODES = ("warn", "error", "silent")
 _RETRACE_LIMIT = 8
+_MAX_LIFTS = 4
 
 
 class StaticFunction:
     """A function compiled to graphs, one per argument signature; see ``to_static``."""
 
-    def __init__(self, fn: Callable[..., Any], input_spec: Sequence[Any] | None, fallback: str):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        input_spec: Sequence[Any] | None,
+        fallback: str,
+        backend: str = "numpy",
+    ):
         if fallback not in _FALLBACK_MODES:
             raise ValueError(f"fallback must be one of {_FALLBACK_MODES}, got {fallback!r}")
+        backends.check_backend(backend)
+        self.backend = backend
         self.python_function = fn
         self.__tograph_python_function__ = fn
         self.input_spec = tuple(input_spec) if input_spec is not None else None
         self.fallback_mode = fallback
-        self._signature = inspect.signature(fn)
-        self._cache: dict[Any, concrete.ConcreteFunction] = {}
+        self._signature = _signature(fn)
+        # per signature key, the concrete functions traced for it: more than one when they read
+        # object attributes that differ between calls (each has its guards, ``objects.Read``)
+        self._cache: dict[Any, list[concrete.ConcreteFunction]] = {}
+        # attributes holding Python numbers that the function changes: read as tensors
+        self._lifted: set[tuple[Any, str]] = set()
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
         self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
@@ -77,6 +97,11 @@ class StaticFunction:
             runner = self._fast.get(tuple(key))
             if runner is not None:
                 return runner(leaves)
+        if _holds_eager_tensors((args, kwargs)):
+            # On tensors an eager tape is recording (a GradientTape, or the tape under a
+            # gradient of a function that runs eagerly) the function runs eagerly too, so the
+            # tape records each operation: a graph would take their values as constants.
+            return self.python_function(*args, **kwargs)
         cf, tensors = self._lookup(args, kwargs)
         runner = cf.leaves_runner() if fast else None
         if runner is not None:
@@ -94,22 +119,71 @@ class StaticFunction:
     ) -> tuple[concrete.ConcreteFunction, list[Any]]:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
-        return self.concrete_for(sig), tensors
+        root = (bound_args, bound_kwargs, self._bound())
+        for cf in self._cache.get(sig.key, ()):
+            extra = cf.guard_inputs(root)
+            if extra is not None:
+                self._last = cf
+                return cf, tensors + extra
+        cf = self._traced(sig)
+        extra = cf.guard_inputs(root)
+        if extra is None:
+            raise errors.InternalError(f"a new graph of {cf.signature} does not fit its call")
+        return cf, tensors + extra
 
     def concrete_for(self, sig: signature.Signature) -> concrete.ConcreteFunction:
-        """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does)."""
+        """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does);
+        of those that read object attributes, the one traced first."""
         found = self._cache.get(sig.key)
-        if found is None:
-            found = self._trace(sig)
-            self._cache[sig.key] = found
-            self._check_retracing()
+        if found:
+            self._last = found[0]
+            return found[0]
+        return self._traced(sig)
+
+    def _traced(self, sig: signature.Signature) -> concrete.ConcreteFunction:
+        found = self._trace(sig)
+        self._add(found)
+        self._check_retracing()
         self._last = found
         return found
 
+    def _add(self, cf: concrete.ConcreteFunction) -> None:
+        """Keeps ``cf`` (traced here, or elsewhere and loaded) for calls of its signature."""
+        self._cache.setdefault(cf.signature.key, []).append(cf)
+
+    def _bound(self) -> tuple[Any, ...]:
+        """The object ``to_static(obj.method)`` bound, as a one-element tuple (else empty)."""
+        fn = self.python_function
+        return (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:
-        """Every concrete function traced so far, one per signature, oldest first."""
-        return list(self._cache.values())
+        """Every concrete function traced so far, oldest first."""
+        return [cf for found in self._cache.values() for cf in found]
+
+    def map(
+        self,
+        iterable: Iterable[Any],
+        *,
+        client: Any = None,
+        batch: int | None = None,
+        progress: bool | None = None,
+    ) -> list[Any]:
+        """This function called on every item of ``iterable`` (a tuple is the positional
+        arguments, anything else the one argument) on a ``dask.distributed`` cluster: the given
+        ``client``'s, or a ``LocalCluster`` started and closed for the call. Returns the results
+        in order, equal to local calls'. ``tograph.distributed.map_calls`` has the details.
+        """
+        return _distributed().map_calls(
+            self, iterable, client=client, batch=batch, progress=progress
+        )
+
+    def map_futures(
+        self, iterable: Iterable[Any], *, client: Any = None, batch: int | None = None
+    ) -> list[Any]:
+        """As ``map``, without waiting: one ``distributed.Future`` per item, in order, on
+        ``client`` (by default the current one). See ``tograph.distributed.map_futures``."""
+        return _distributed().map_futures(self, iterable, client=client, batch=batch)
 
     @property
     def code(self) -> str | None:
@@ -126,7 +200,7 @@ class StaticFunction:
         would help no one.
         """
         fn = self.python_function
-        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        bound = self._bound()
         if sig.refuse is not None:
             return self._fallback(sig, errors.UnsupportedError(sig.refuse, construct="argument"))
         try:
@@ -137,15 +211,36 @@ class StaticFunction:
             decided = inferred.static_controls if inferred is not None else frozenset()
             conversion = convert.lower(fn, decided)
             lowered = conversion.instantiate(fn, runtime)
-            if bound:  # to_static(obj.method): obj is bound, static
-                lowered = functools.partial(lowered, *bound)
-            built = build_graph.build_graph(fn.__name__, lowered, sig, _outside(fn, sig, bound))
+            built = self._build(fn.__name__, lowered, sig, _outside(fn, sig, bound), bound)
         except RecursionError:
             reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
             return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(self, sig, conversion, built, analysis, inferred)
+        return concrete.ConcreteFunction(
+            self, sig, conversion, built, analysis, inferred, backend=self.backend
+        )
+
+    def _build(
+        self,
+        name: str,
+        lowered: Callable[..., Any],
+        sig: signature.Signature,
+        outside: frozenset[int],
+        bound: tuple[Any, ...],
+    ) -> build_graph.BuiltGraph:
+        """``build_graph``, again with the attributes each trace shows to change as tensors."""
+        for _ in range(_MAX_LIFTS):
+            try:
+                return build_graph.build_graph(
+                    name, lowered, sig, outside, bound=bound, lifted=frozenset(self._lifted)
+                )
+            except objects.Relift as relift:
+                self._lifted.update(relift.attributes)
+        raise errors.UnsupportedError(
+            "object attributes holding Python numbers keep changing kind while traced",
+            construct="object attributes",
+        )
 
     def _fallback(self, sig: signature.Signature, exc: Exception) -> concrete.ConcreteFunction:
         located = getattr(exc, "loc", None)
@@ -157,14 +252,13 @@ class StaticFunction:
         else:
             problem = f"tracing raised {type(exc).__name__}: {exc}"
         reason = f"{problem}{where}"
-        message = f"{self.python_function.__qualname__} runs eagerly: {reason}"
+        name = _qualname(self.python_function)
+        message = f"{name} runs eagerly: {reason}"
         if self.fallback_mode == "error":
-            raise errors.ConversionError(
-                f"cannot convert {self.python_function.__qualname__}: {problem}", loc=loc
-            ) from exc
+            raise errors.ConversionError(f"cannot convert {name}: {problem}", loc=loc) from exc
         warning = f"{message} [construct: {construct}]" if self.fallback_mode == "warn" else None
         if warning is not None and isinstance(exc, (errors.UnsupportedError, errors.TracerError)):
-            warnings.warn(warning, errors.FallbackWarning, stacklevel=5)
+            origin.warn(warning, errors.FallbackWarning)
             warning = None
         # Any other error raised while tracing is often the plain function's own (a failed
         # assert on static values, shapes that do not fit): warned about only once the eager
@@ -174,15 +268,63 @@ class StaticFunction:
         return cf
 
     def _check_retracing(self) -> None:
-        if len(self._cache) > _RETRACE_LIMIT and not self._warned_retrace:
+        count = sum(map(len, self._cache.values()))
+        if count > _RETRACE_LIMIT and not self._warned_retrace:
             self._warned_retrace = True
-            warnings.warn(
-                f"{self.python_function.__qualname__} has been traced {len(self._cache)} times for "
+            origin.warn(
+                f"{_qualname(self.python_function)} has been traced {count} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "
                 "or give input_spec with None dims",
                 errors.RetracingWarning,
-                stacklevel=5,
             )
+
+
+def _signature(fn: Any) -> inspect.Signature:
+    """The parameters of the code that runs (a ``functools.wraps`` wrapper's own, not those of the
+    function it wraps); ``(*args, **kwargs)`` for a callable Python cannot describe."""
+    try:
+        return inspect.signature(fn, follow_wrapped=False)
+    except (TypeError, ValueError):
+        kinds = [
+            ("args", inspect.Parameter.VAR_POSITIONAL),
+            ("kwargs", inspect.Parameter.VAR_KEYWORD),
+        ]
+        return inspect.Signature([inspect.Parameter(name, kind) for name, kind in kinds])
+
+
+def _qualname(fn: Any) -> str:
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn))
+
+
+def _python_callable(fn: Any) -> Any:
+    """The Python function or bound method to compile for ``fn``: a ``StaticFunction``'s own
+    function, an object's bound ``__call__``; ``fn`` itself otherwise."""
+    if isinstance(fn, StaticFunction):
+        return fn.python_function
+    if isinstance(fn, BoundStaticFunction):
+        return types.MethodType(fn.__func__.python_function, fn.__self__)
+    if isinstance(fn, (types.FunctionType, types.MethodType, type)) or not callable(fn):
+        return fn
+    call = type(fn).__call__
+    if isinstance(call, (types.FunctionType, StaticFunction)):
+        return _python_callable(fn.__call__)
+    return fn
+
+
+# tograph.distributed, which sits above this layer, installs itself here when tograph is imported.
+_DISTRIBUTED: Any = None
+
+
+def set_distributed(module: Any) -> None:
+    """Installs what ``StaticFunction.map`` and ``map_futures`` call (``tograph.distributed``)."""
+    global _DISTRIBUTED
+    _DISTRIBUTED = module
+
+
+def _distributed() -> Any:
+    if _DISTRIBUTED is None:
+        raise errors.InternalError("tograph.distributed did not install itself")
+    return _DISTRIBUTED
 
 
 def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> frozenset[int]:
@@ -200,6 +342,10 @@ def _bound_cell(cell: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _holds_eager_tensors(tree: Any) -> bool:
+    return any(isinstance(leaf, eager.EagerTensor) for leaf in pytree.flatten(tree)[0])
 
 
 def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
@@ -226,6 +372,31 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
     return True
 
 
+class PartialFunction(functools.partial):  # type: ignore[type-arg]
+    """``to_static(functools.partial(f, *args, **keywords))``: a partial of ``to_static(f)``.
+
+    Calling it calls the compiled ``f`` with the frozen arguments first, as the partial would: the
+    frozen arrays are tensor inputs (the graph reads them on every call, so later writes to them
+    show), other frozen values are static. ``concrete`` shows the graph for a call.
+    """
+
+    @property
+    def python_function(self) -> Any:
+        """The partial of the user's function (what runs eagerly)."""
+        return functools.partial(self.func.python_function, *self.args, **self.keywords)
+
+    @property
+    def input_spec(self) -> Any:
+        return self.func.input_spec
+
+    def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
+        return self.func.concrete(*self.args, *args, **{**self.keywords, **kwargs})
+
+    @property
+    def concrete_functions(self) -> list[concrete.ConcreteFunction]:
+        return list(self.func.concrete_functions)
+
+
 class BoundStaticFunction:
     """A ``StaticFunction`` used as a method: ``obj.method`` with ``obj`` as a static argument."""
 
@@ -250,22 +421,34 @@ def to_static(
     *,
     input_spec: Sequence[Any] | None = None,
     fallback: str = "warn",
+    backend: str = "numpy",
 ) -> Any:
     """Compiles ``fn`` into static graphs; usable as ``@to_static`` or ``@to_static(...)``.
 
     Args:
-      fn: a function, method, nested function, closure or lambda.
+      fn: a function, method, nested function, closure or lambda; an object with a ``__call__``
+        method; a ``functools.partial`` of any of these (see the module docstring).
       input_spec: per positional argument, a ``TensorSpec`` (None dims are dynamic) or None.
       fallback: when ``fn`` cannot be converted: "warn" (run eagerly with a FallbackWarning),
         "error" (raise ConversionError) or "silent" (run eagerly).
+      backend: what runs the graphs: "numpy" (generated Python over NumPy kernels), "numba"
+        (compiled by numba where every operation has an exact numba form, else NumPy: the
+        concrete function's ``backend_note`` says why) or "auto" (numba for loops over scalars
+        and small arrays when numba is installed, else NumPy). See ``tograph.backend.backends``.
 
     Returns:
-      A ``StaticFunction``, or a decorator making one.
+      A ``StaticFunction`` (a ``PartialFunction`` for a partial), or a decorator making one.
+
+    Raises:
+      ImportError: ``backend="numba"`` without numba installed (``pip install "tograph[numba]"``).
     """
 
-    def decorate(f: Callable[..., Any]) -> StaticFunction:
-        if isinstance(f, StaticFunction):
-            f = f.python_function
-        return StaticFunction(f, input_spec, fallback)
+    def decorate(f: Callable[..., Any]) -> Any:
+        if isinstance(f, functools.partial):
+            frozen = (None,) * len(f.args)
+            spec = None if input_spec is None else (*frozen, *input_spec)
+            inner = to_static(f.func, input_spec=spec, fallback=fallback, backend=backend)
+            return PartialFunction(inner, *f.args, **f.keywords)
+        return StaticFunction(_python_callable(f), input_spec, fallback, backend)
 
     return decorate if fn is None else decorate(fn)

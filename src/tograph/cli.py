@@ -5,7 +5,9 @@
     tograph conformance [-k PATTERN] [-v]
     tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none]
 
-Bad arguments print one line and exit with status 2.
+Bad arguments print one line and exit with status 2. An error of the user's own code (importing
+the file, or the function raising for the given argument types) prints its traceback without
+tograph's frames and exits with status 1.
 """
 
 from __future__ import annotations
@@ -13,19 +15,44 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib.util
+import inspect
+import math
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from tograph import errors
 from tograph.export import dot as export_dot
 from tograph.ir import types
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_EXAMPLE_LIMIT = 2**30  # bytes: an example array larger than this is surely a mistyped dim
 
 
 class UsageError(Exception):
     """A bad command-line argument; printed as one line, exit status 2."""
+
+
+class UserCodeError(Exception):
+    """The user's code raised (importing it, or the function for these arguments): printed as
+    its traceback without tograph's frames, exit status 1."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(str(error))
+        self.error = error
+
+    def report(self) -> str:
+        frames = [  # without columns: converted code's do not match the user's line
+            traceback.FrameSummary(f.filename, f.lineno, f.name, line=f.line)
+            for f in traceback.extract_tb(self.error.__traceback__)
+            if not f.filename.startswith((_PACKAGE, "<tograph ", "<frozen "))
+        ]
+        lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames)]
+        return "".join(lines + traceback.format_exception_only(self.error))
 
 
 def parse_spec(text: str) -> tuple[Any, Any]:
@@ -38,7 +65,15 @@ def parse_spec(text: str) -> tuple[Any, Any]:
             t = types.parse_type(text)
         except ValueError as exc:
             raise UsageError(f"cannot parse argument spec {text!r}: {exc}") from None
-        example = np.zeros(tuple(1 if d is None else d for d in t.shape), dtype=t.dtype)
+        if any(d is not None and d < 0 for d in t.shape):
+            raise UsageError(f"argument spec {text!r} has a negative dimension")
+        shape = tuple(1 if d is None else d for d in t.shape)
+        if math.prod(shape) * t.dtype.itemsize > _EXAMPLE_LIMIT:
+            raise UsageError(
+                f"argument spec {text!r} is too large for an example array (over 1 GiB); "
+                "give None for a dimension known only at run time"
+            )
+        example = np.zeros(shape, dtype=t.dtype)
         spec = signature.TensorSpec(t.shape, t.dtype) if None in t.shape else None
         return (example[()] if t.shape == () else example), spec
     try:
@@ -62,8 +97,8 @@ def load_function(target: str) -> Any:
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - any import failure of the user's file is reported in one line
-        raise UsageError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - whatever the user's file raises is its own error
+        raise UserCodeError(exc) from None
     finally:
         sys.path.pop(0)
     fn = getattr(module, name, None)
@@ -101,8 +136,16 @@ def show(target: str, arg_specs: Sequence[str], out: Any = None, view: str = "st
     parsed = [parse_spec(s) for s in arg_specs]
     values = [v for v, _ in parsed]
     specs = [s for _, s in parsed]
-    static = tg.to_static(fn, input_spec=specs if any(specs) else None)
-    cf = static.concrete(*values)
+    _check_arity(target, fn, len(values))
+    spec = specs if any(specs) else None
+    try:  # an error of the user's own code is reported as one, not as a fallback
+        cf = tg.to_static(fn, input_spec=spec, fallback="error").concrete(*values)
+    except tg.ConversionError as exc:
+        cause = exc.__cause__
+        own = (errors.UnsupportedError, errors.TracerError, errors.ConversionError)
+        if isinstance(cause, Exception) and not isinstance(cause, own):
+            raise UserCodeError(cause) from None
+        cf = tg.to_static(fn, input_spec=spec, fallback="silent").concrete(*values)
     color = hasattr(out, "isatty") and out.isatty()
     if view != "stages":
         if cf.graph is None:
@@ -120,6 +163,26 @@ def show(target: str, arg_specs: Sequence[str], out: Any = None, view: str = "st
     out.write(_section("SSA (cf.ssa)", cf.ssa, color))
     out.write(_section("types (cf.types)", type_lines, color))
     out.write(_section("graph (cf.graph)", str(cf.graph), color))
+
+
+def _check_arity(target: str, fn: Any, count: int) -> None:
+    """One ``--arg`` per parameter the function needs, and no more than it takes."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*range(count))
+    except TypeError as exc:
+        params = [
+            p.name
+            for p in signature.parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+        ]
+        given = f"{count} --arg" + ("" if count == 1 else "s")
+        raise UsageError(
+            f"{target}({', '.join(params)}): {exc} ({given} given; one per argument, in order)"
+        ) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,6 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if opts.command == "conformance":
             from tograph_conformance import runner
 
+            try:
+                runner.select(opts.pattern)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
             args = (["-k", opts.pattern] if opts.pattern else []) + (["-v"] if opts.verbose else [])
             return runner.main(args)
         from tograph import bench
@@ -173,6 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"tograph: error: {exc}", file=sys.stderr)
         return 2
+    except UserCodeError as exc:
+        print(exc.report(), file=sys.stderr, end="")
+        return 1
 
 
 if __name__ == "__main__":

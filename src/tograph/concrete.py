@@ -1,7 +1,10 @@
 """``ConcreteFunction``: one traced signature of a ``to_static`` function, ready to run.
 
 It holds every stage's printable output: ``code`` (lowered source), ``ssa``, ``types``, ``graph``
-(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly).
+(after optimisation), and ``fallback`` (None when compiled, else why it runs eagerly); ``backend``
+says which executor runs the graph ("numpy" or "numba") and ``backend_note`` why it is not numba
+when numba was asked for. A call whose tensors include dask arrays runs the same graph on the
+Dask backend (``backend.dask_exec``).
 """
 
 from __future__ import annotations
@@ -9,17 +12,18 @@ from __future__ import annotations
 import contextlib
 import functools
 import html
+import inspect
 import io
 import sys
-import warnings
+import types
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.analysis import types as type_inference
-from tograph.backend import codegen
+from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.passes import manager
@@ -39,6 +43,7 @@ class ConcreteFunction:
         analysis: convert.Analysis | None = None,
         inferred: type_inference.Inference | None = None,
         fallback: str | None = None,
+        backend: str = "numpy",
     ):
         self._owner = owner
         self.signature = sig
@@ -51,29 +56,57 @@ class ConcreteFunction:
         # plain function's own)
         self.pending_warning: str | None = None
         self.graph: core.Graph | None = None
+        self.backend: str | None = None
+        self.backend_note: str | None = None
+        self._asked_backend = backend
         self._run: Callable[..., tuple[Any, ...]] | None = None
         self._recipe: build_graph.BuiltGraph | None = None
+        self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
             self.graph = manager.run_passes(built.graph).graph
-            self._run = codegen.compile_graph(self.graph)
+            self._executable(self.graph)
             self._recipe = built.checking(self.graph)
+
+    def _executable(self, graph: core.Graph) -> None:
+        executable = backends.compile_graph(graph, self._asked_backend, self.compile_options)
+        self._run, self.backend, self.backend_note = (
+            executable.run,
+            executable.backend,
+            executable.note,
+        )
 
     @classmethod
     def from_graph(
-        cls, owner: Any, sig: signature.Signature, built: build_graph.BuiltGraph
+        cls,
+        owner: Any,
+        sig: signature.Signature,
+        built: build_graph.BuiltGraph,
+        backend: str = "numpy",
     ) -> ConcreteFunction:
         """A concrete function for a graph that is optimised already (a loaded one).
 
         The graph is compiled as it is, not optimised again; it has no source stages (``code``,
         ``ssa`` and ``types`` are empty).
         """
-        made = cls(owner, sig, None, None)
+        made = cls(owner, sig, None, None, backend=backend)
         made._built = built
         made.graph = built.graph
-        made._run = codegen.compile_graph(built.graph)
+        made._executable(built.graph)
         made._recipe = built.checking(built.graph)
         return made
+
+    @property
+    def compile_options(self) -> codegen.Options:
+        """How the graph is compiled: fused and reusing buffers, for this signature's layouts."""
+        return codegen.Options(c_inputs=tuple(lay == "C" for lay in self.signature.input_layouts))
+
+    def memory_plan(self) -> memory.Plan | None:
+        """The graph's memory plan (``tograph.backend.memory``): which elementwise results write
+        into dead buffers, and the peak bytes of arrays alive at once (None for a fallback)."""
+        if self.graph is None:
+            return None
+        return codegen.memory_plan(self.graph, self.compile_options)
 
     @property
     def owner(self) -> Any:
@@ -119,8 +152,21 @@ class ConcreteFunction:
 
     @property
     def writes_arguments(self) -> bool:
-        """Whether a call writes into argument arrays (as the function writes them in place)."""
-        return self._recipe is not None and bool(self._recipe.write_backs)
+        """Whether a call writes into argument arrays, lists or dicts (as the function writes
+        them in place)."""
+        return self._recipe is not None and self._recipe.writes_arguments
+
+    def guard_inputs(self, root: Any) -> list[Any] | None:
+        """The graph inputs this function reads from the objects of a call (``root`` is its
+        ``(args, kwargs, bound)``), or None when the objects are not as they were when traced
+        (another graph is needed)."""
+        found: list[Any] = []
+        for read in self._recipe.reads if self._recipe is not None else ():
+            got = read.inputs(root)
+            if got is None:
+                return None
+            found.extend(got)
+        return found
 
     def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
@@ -134,10 +180,14 @@ class ConcreteFunction:
             result = self._owner.python_function(*args, **kwargs)
             if self.pending_warning is not None:
                 warning, self.pending_warning = self.pending_warning, None
-                warnings.warn(warning, errors.FallbackWarning, stacklevel=4)
+                origin.warn(warning, errors.FallbackWarning)
             return result
-        if not self._recipe.write_backs:
-            return self._recipe.unflatten(self._run(*tensors), tensors)
+        if dask_exec.takes(tensors):
+            return self._run_dask(self._recipe, tensors, args, kwargs)
+        recipe = self._recipe
+        arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
+        if not recipe.writes_arguments:
+            return recipe.unflatten(self._run(*tensors), tensors, arguments)
         if _overlapping(tensors, self.signature.input_twins):
             return self._owner.python_function(*args, **kwargs)
         held = io.StringIO()
@@ -147,13 +197,47 @@ class ConcreteFunction:
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
             return self._owner.python_function(*args, **kwargs)
         sys.stdout.write(held.getvalue())
-        return self._recipe.unflatten(outputs, tensors)
+        return recipe.unflatten(outputs, tensors, arguments)
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
+        """The call's arguments bound to the parameters (defaults filled in), as the signature
+        saw them, and the object a bound method has: where the lists, dicts and objects the
+        result refers to or changes are found."""
+        bound_args, bound_kwargs, _ = signature.bind(self._fn_signature, args, kwargs)
+        fn = self._owner.python_function
+        bound = (fn.__self__,) if isinstance(fn, types.MethodType) else ()
+        return bound_args, bound_kwargs, bound
+
+    @functools.cached_property
+    def _fn_signature(self) -> inspect.Signature:
+        return self._owner._signature
+
+    def _run_dask(
+        self,
+        recipe: build_graph.BuiltGraph,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """Runs the pure graph on dask arrays with the Dask backend (``backend.dask_exec``): the
+        result's arrays are lazy dask arrays. A graph that writes into its arguments runs
+        eagerly instead, with a warning: the backend writes into no dask array."""
+        if recipe.writes_arguments or recipe.needs_arguments:
+            origin.warn(
+                f"{self._owner.__name__} runs eagerly on dask arrays: it changes or returns "
+                "its arguments in place, which the dask backend does not do",
+                errors.FallbackWarning,
+            )
+            return self._owner.python_function(*args, **kwargs)
+        if self._functional is None:
+            self._functional = recipe.functional_graph()
+        return recipe.unflatten_functional(dask_exec.execute(self._functional, *tensors))
 
     def leaves_runner(self) -> Callable[[list[Any]], Any] | None:
         """Runs the graph on the call's tensor leaves, already in signature order; None when a
         call needs more than its leaves (it writes arguments back: see ``run``)."""
         run, recipe = self._run, self._recipe
-        if run is None or recipe is None or recipe.write_backs:
+        if run is None or recipe is None or recipe.writes_arguments or recipe.needs_arguments:
             return None
         if recipe.plain and recipe.out_slots == (0,) and recipe.out_tree.kind is None:
             return lambda leaves: run(*leaves)[0]
@@ -175,7 +259,8 @@ class ConcreteFunction:
     def __repr__(self) -> str:
         if self.graph is None:
             return f"<ConcreteFunction (eager fallback: {self.fallback})>"
-        return f"<ConcreteFunction\n{self.graph}\n>"
+        note = f" ({self.backend_note})" if self.backend_note else ""
+        return f"<ConcreteFunction on {self.backend}{note}\n{self.graph}\n>"
 
 
 def _overlapping(tensors: list[Any], twins: tuple[int | None, ...]) -> bool:

@@ -113,6 +113,42 @@ class LoadError(ToGraphError):
     """A file ``tograph.load`` refuses: not a tograph file, damaged, or of another version."""
 
 
+class MapError(ToGraphError):
+    """One call of ``f.map`` failed: the error names the item, and the user's line where known.
+
+    ``index`` is the item's position in the mapped iterable; ``__cause__`` is the exception the
+    call raised when it could be brought back from the worker. It pickles with its fields, since
+    it is raised in a worker process and re-raised in the caller's.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        loc: SourceLocation | None = None,
+        hint: str | None = None,
+        index: int | None = None,
+    ):
+        self.index = index
+        super().__init__(message, loc, hint)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = None if self.loc is None else dataclasses.astuple(self.loc)
+        return _rebuild_map_error, (self.message, fields, self.hint, self.index, self.__cause__)
+
+
+def _rebuild_map_error(
+    message: str,
+    loc_fields: tuple[str, int, int, str, str] | None,
+    hint: str | None,
+    index: int | None,
+    cause: BaseException | None,
+) -> MapError:
+    loc = None if loc_fields is None else SourceLocation(*loc_fields)
+    error = MapError(message, loc, hint, index)
+    error.__cause__ = cause
+    return error
+
+
 class InternalError(ToGraphError):
     """A broken invariant inside tograph. This is a bug."""
 

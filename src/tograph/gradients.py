@@ -26,7 +26,7 @@ from tograph import concrete as concrete_module
 from tograph.autodiff import tape as tape_mod
 from tograph.autodiff import vjp
 from tograph.ir import pytree, types
-from tograph.staging import build_graph
+from tograph.staging import build_graph, kinds
 from tograph.trace import signature, tensor
 
 Argnums = int | Sequence[int]
@@ -48,6 +48,11 @@ class GradFunction:
         self.input_spec: Any = target.input_spec
         self._signature = inspect.signature(self._python(target))
         self._cache: dict[Any, concrete_module.ConcreteFunction] = {}
+        # calls whose arguments are all NumPy arrays, by their types: the compiled graph's runner
+        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}
+        params = self._signature.parameters.values()
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        self._arity = len(params) if all(p.kind in positional for p in params) else None
         functools.update_wrapper(self, self._python(target))
         prefix = "value_and_grad" if with_value else "grad"
         self.__name__ = f"{prefix}_{getattr(target, '__name__', 'f')}"
@@ -59,8 +64,22 @@ class GradFunction:
 
     # ---- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        flat = not kwargs and len(args) == self._arity
+        if flat:  # the fast path of ``to_static``: arrays of types seen before
+            try:
+                key = tuple([(type(a), a.dtype, a.shape) for a in args])
+            except AttributeError:
+                flat = False
+            else:
+                runner = self._flat.get(key)
+                if runner is not None:
+                    return runner(args)
         args = self._prepare(args)
         cf, tensors = self._lookup(args, kwargs)
+        if flat and all(type(a) is np.ndarray for a in args) and len(tensors) == len(args):
+            runner = cf.leaves_runner()
+            if runner is not None and all(t is a for t, a in zip(tensors, args)):
+                self._flat[key] = runner
         if any(isinstance(t, tensor.Symbolic) for t in tensors):
             return self._inline(cf, tensors)
         if any(isinstance(t, eager.EagerTensor) for t in tensors):
@@ -136,6 +155,11 @@ class GradFunction:
         inner = self._target.concrete_for(sig)
         if inner.graph is None or inner.built is None:
             return concrete_module.ConcreteFunction(self, sig, None, None, fallback=inner.fallback)
+        if inner.built.reads or inner.built.attr_writes:
+            reason = (
+                "it reads or sets attributes of objects given to it; the tape differentiates it"
+            )
+            return concrete_module.ConcreteFunction(self, sig, None, None, fallback=reason)
         arg_trees = [sig.tree.children[0].children[i] for i in self._argnums]
         flat_wrt = [s for i in self._argnums for s in _input_slots(sig, i)]
         out_slot = _output_slot(inner, self.__name__)
@@ -179,7 +203,7 @@ class GradFunction:
         return f"<GradFunction {self.__name__} argnums={self._argnums}>"
 
 
-def grad(fn: Callable[..., Any], argnums: Argnums = 0) -> GradFunction:
+def grad(fn: Callable[..., Any], argnums: Argnums = 0) -> Any:
     """The gradient of ``fn``, a function returning a scalar, with respect to ``argnums``.
 
     Args:
@@ -192,21 +216,43 @@ def grad(fn: Callable[..., Any], argnums: Argnums = 0) -> GradFunction:
 
     Returns:
       A ``GradFunction``: call it like ``fn``; each gradient has its argument's dtype and shape.
+      For a ``functools.partial`` (or ``to_static`` of one), a partial of the gradient of its
+      function, ``argnums`` counting the arguments the partial still takes.
 
     Raises (when called):
       DTypeError: an argument at ``argnums`` is not a float or complex value (naming it), or
         ``fn`` returns a non-float value.
       ShapeError: ``fn`` does not return a scalar.
     """
-    return GradFunction(fn, argnums, with_value=False)
+    return _gradient(fn, argnums, with_value=False)
 
 
-def value_and_grad(fn: Callable[..., Any], argnums: Argnums = 0) -> GradFunction:
+def value_and_grad(fn: Callable[..., Any], argnums: Argnums = 0) -> Any:
     """Like ``grad``, but the gradient function returns ``(value, gradients)``."""
-    return GradFunction(fn, argnums, with_value=True)
+    return _gradient(fn, argnums, with_value=True)
+
+
+def _gradient(fn: Any, argnums: Argnums, with_value: bool) -> Any:
+    """A ``GradFunction``; of a partial, the partial of its function's gradient."""
+    if isinstance(fn, functools.partial) and not isinstance(fn, api.PartialFunction):
+        fn = api.to_static(fn)
+    if isinstance(fn, api.PartialFunction):
+        frozen = len(fn.args)
+        shifted = (  # anything but an index is left for GradFunction to reject
+            _shift(argnums, frozen)
+            if isinstance(argnums, int)
+            else tuple(_shift(i, frozen) for i in argnums)
+        )
+        inner = _gradient(fn.func, shifted, with_value)
+        return api.PartialFunction(inner, *fn.args, **fn.keywords)
+    return GradFunction(fn, argnums, with_value)
 
 
 # ---- helpers -----------------------------------------------------------------------------
+
+
+def _shift(argnum: Any, by: int) -> Any:
+    return argnum + by if isinstance(argnum, int) and argnum >= 0 else argnum
 
 
 def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
@@ -237,7 +283,11 @@ def _float_leaf(leaf: Any, name: str, fn_name: str) -> Any:
 def _output_slot(cf: concrete_module.ConcreteFunction, fn_name: str) -> Any:
     """Where the differentiated function's result is: a graph output index or a ``Static``."""
     built = cf.built
-    slot = built.out_slots[0] if built is not None and built.out_tree.kind is None else None
+    slot = None
+    if built is not None and built.out_tree.kind is None:
+        slot = built.out_slots[0]
+    elif built is not None and built.out_tree.kind is kinds.Boxed:
+        slot = built.out_slots[1]  # a scalar whose kind depends on the path: its value
     if slot is None:
         raise errors.ShapeError(
             f"{fn_name}: the function must return one scalar (a 0-d float array or a Python float)"

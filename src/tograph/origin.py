@@ -3,14 +3,17 @@
 Converted functions are compiled from trees that keep the user's file name and line numbers, so a
 frame running converted code already points at the user's line. The compiler registers those code
 objects here; ``current_location()`` finds the innermost such frame while a graph is being built,
-so every equation records the user line it came from.
+so every equation records the user line it came from. ``warn`` attributes a warning to the
+user's line that called into tograph.
 """
 
 from __future__ import annotations
 
 import linecache
+import os
 import sys
 import types
+import warnings
 from collections.abc import Iterable
 
 from tograph import errors
@@ -18,6 +21,7 @@ from tograph import errors
 # Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
 # of two functions would compare equal. The values keep the code alive so ids are never reused.
 _CONVERTED: dict[int, types.CodeType] = {}
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def register(codes: Iterable[types.CodeType]) -> None:
@@ -84,3 +88,18 @@ def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation 
             found = _location(tb.tb_frame.f_code, tb.tb_lineno)
         tb = tb.tb_next
     return found
+
+
+def _inside_tograph(code: types.CodeType) -> bool:
+    """Whether ``code`` is tograph's own (its package, or a graph it generated)."""
+    return code.co_filename.startswith((_PACKAGE, "<tograph "))
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """Warns, attributed to the innermost frame outside tograph: the user's line that called a
+    compiled function (or, while a graph is built, the converted user line making the call), so
+    the warning names the user's file and line rather than tograph's."""
+    level, frame = 1, sys._getframe(0)
+    while frame.f_back is not None and _inside_tograph(frame.f_code):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

@@ -2,7 +2,8 @@
 
 Stage: none (test harness). Input: a ``Case``. Output: nothing, or ``CaseFailure`` with a short
 reason. For "match" every input set is run eagerly and then twice through ``to_static`` (the first
-call builds the graph, the second reuses it): results, exceptions and printed output must agree,
+call builds the graph, the second reuses it): results, exceptions, printed output and the
+arguments' state afterwards must agree,
 the function must not fall back, and ``cf.op_counts()`` must hold ``expect_ops`` and none of
 ``forbid_ops``. For "fallback" the call must warn, ``cf.fallback`` must name the construct and
 ``file:LINE``, and the result must still equal eager. For "error" the call must raise
@@ -41,9 +42,12 @@ def check_case(case: case_mod.Case) -> None:
 
 
 def _call(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
-    """Calls ``fn`` on a fresh copy of the inputs (eager code may update arrays in place)."""
+    """Calls ``fn`` on a fresh copy of the inputs (eager code may update arrays in place); the
+    outcome holds the copies as the call leaves them."""
     args, kwargs = case_mod.split(copy.deepcopy(inputs))
-    return compare.observe(lambda: fn(*args, **kwargs))
+    outcome = compare.observe(lambda: fn(*args, **kwargs))
+    outcome.arguments = (args, kwargs)
+    return outcome
 
 
 def _fallback_warnings(outcome: compare.Outcome) -> list[str]:

@@ -4,7 +4,8 @@ Stage: none (test harness). Input: two ``Outcome``s of the same call (eager and 
 nothing, or ``Mismatch`` saying where they differ, e.g. ``result[1]: dtype float64 != float32``.
 Python scalars must stay Python scalars of the same type (weak semantics); NumPy values must agree
 in dtype and shape (a NumPy scalar and a 0-d array count as the same); containers in type, length
-and keys; exceptions in type and message; printed output exactly.
+and keys; objects by their attributes; exceptions in type and message; printed output exactly;
+and the arguments as the call leaves them (arrays, lists, dicts and objects changed in place).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import types
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +36,8 @@ class Outcome:
     exception: BaseException | None = None
     stdout: str = ""
     warnings: list[warnings.WarningMessage] = dataclasses.field(default_factory=list)
+    # the call's arguments afterwards (arrays, lists, dicts and objects it may have changed)
+    arguments: Any = None
 
 
 def observe(call: Callable[[], Any]) -> Outcome:
@@ -63,6 +67,8 @@ def compare_outcomes(eager: Outcome, compiled: Outcome) -> None:
         _compare_exceptions(eager.exception, compiled.exception)
     else:
         compare_values(eager.value, compiled.value)
+    if eager.arguments is not None:
+        compare_values(eager.arguments, compiled.arguments, "arguments afterwards")
     if eager.stdout != compiled.stdout:
         raise Mismatch(f"printed {compiled.stdout!r}, eager printed {eager.stdout!r}")
 
@@ -97,8 +103,21 @@ def compare_values(expected: Any, actual: Any, path: str = "result") -> None:
     elif isinstance(expected, _PY_SCALARS):
         _same_type(expected, actual, path)
         _compare_numbers(np.asarray(expected), np.asarray(actual), path)
+    elif _is_object(expected):
+        _same_type(expected, actual, path)
+        if list(vars(expected)) != list(vars(actual)):
+            raise Mismatch(f"{path}: attributes {list(vars(actual))} != {list(vars(expected))}")
+        for name, value in vars(expected).items():
+            compare_values(value, vars(actual)[name], f"{path}.{name}")
     elif expected != actual:
         raise Mismatch(f"{path}: {actual!r} != {expected!r}")
+
+
+def _is_object(value: Any) -> bool:
+    """An object compared by its attributes (not a function, class or module)."""
+    return hasattr(value, "__dict__") and not isinstance(
+        value, (type, types.FunctionType, types.MethodType, types.ModuleType)
+    )
 
 
 def _same_type(expected: Any, actual: Any, path: str) -> None:

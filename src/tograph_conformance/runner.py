@@ -87,12 +87,23 @@ class Report:
 
 
 def select(pattern: str | None = None) -> list[case_mod.Case]:
-    """The cases whose name or category matches the regex ``pattern`` (all when None)."""
+    """The cases whose name or category matches the regex ``pattern`` (all when None).
+
+    Raises:
+      ValueError: ``pattern`` is not a regular expression, or no case matches it (a run of
+        nothing would pass, hiding a typo).
+    """
     found = cases_pkg.all_cases()
     if pattern is None:
         return found
-    regex = re.compile(pattern, re.IGNORECASE)
-    return [c for c in found if regex.search(c.name) or regex.search(c.category)]
+    try:
+        regex = re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise ValueError(f"-k {pattern!r} is not a regular expression: {exc}") from None
+    chosen = [c for c in found if regex.search(c.name) or regex.search(c.category)]
+    if not chosen:
+        raise ValueError(f"no conformance case or category matches -k {pattern!r}")
+    return chosen
 
 
 def run_case(case: case_mod.Case) -> Result:
@@ -185,7 +196,8 @@ class _Progress:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (1 when a case failed)."""
+    """The command line; returns the exit status (1 when a case failed; a bad or unmatched
+    ``-k`` exits with status 2, as argparse does)."""
     parser = argparse.ArgumentParser(
         prog="python -m tograph_conformance", description=__doc__.splitlines()[0]
     )
@@ -194,6 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per case")
     options = parser.parse_args(argv)
+    try:
+        select(options.pattern)
+    except ValueError as exc:
+        parser.error(str(exc))
     report = run(options.pattern, _Progress(sys.stdout, options.verbose))
     print(report.format())
     return 0 if report.ok else 1

@@ -371,6 +371,33 @@ def test_subscript_assignment_defines_no_new_version():
     assert [d.name for d in f.definitions] == ["x"]
 
 
+def test_append_to_a_local_list_is_a_definition_a_loop_carries():
+    f = form("""
+    def f(x):
+        out = []
+        for v in x:
+            out.append(v * 2)
+        log.append(out)
+        return out
+    """)
+    expect(
+        f.text,
+        """
+    def f(x):
+        out = []
+        loop_1:
+            out_1 = φ(out, out_2)
+            for v in x:
+                out_2 = append(out_1, v * 2)
+        log.append(out_1)
+        return out_1
+    """,
+    )
+    appended = defs(f)["out_2"]
+    assert appended.kind == "append" and appended.incoming == ("out_1",)
+    assert text(appended.expr) == "v * 2"
+
+
 def test_nested_loops_are_numbered_in_order():
     f = form("""
     def f(n):

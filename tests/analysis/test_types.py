@@ -1,9 +1,12 @@
 """Type inference: static values, tensors with dtype/shape, weak values, phis decided by tensors."""
 
+import itertools
+
 import numpy as np
 import pytest
 
 import tograph as tg
+from tograph_conformance import compare
 
 
 def loop_over_rows(x, scale):
@@ -41,6 +44,47 @@ def test_static_condition_keeps_values_static():
     t = types_of(static_branch, np.ones(2), "double")
     assert t["mode"] == "str (static)"
     assert t["y"] == t["y_1"] == t["y_2"] == "f64[2]"
+
+
+def lazy_expressions(x):
+    y = x if x.sum() > 0 else -x
+    z = (x[0] if x[1] > 0 else 2) + 1
+    both = x[0] > 0 and x[1] > 0
+    flipped = not x[0] > 0
+    fixed = 3.0 if x.shape[0] > 1 else 1
+    return y, z, both, flipped, fixed
+
+
+def test_if_expressions_and_or_and_not_have_their_types():
+    t = types_of(lazy_expressions, np.ones(3, np.float32))
+    assert t["y"] == "f32[3]" and t["z"] == "f32[]" and t["both"] == "bool[]"
+    assert t["flipped"] == "bool[]~" and t["fixed"] == "float (static)"
+
+
+def list_kinds(x):
+    doubled = []
+    for v in x:
+        if v > 0:
+            doubled.append(v * 2)
+    total = 0.0
+    for d in doubled:
+        total = total + d
+    pair = [x[0]]
+    pair.append(x[1])
+    names = []
+    for i in range(2):
+        names.append(str(i))
+    return total, len(doubled), pair, names
+
+
+def test_lists_show_what_they_hold():
+    x = np.array([1.0, -2.0, 3.0])
+    t = types_of(list_kinds, x)
+    assert t["doubled_1"] == t["doubled_2"] == t["doubled_3"] == "list[f64[]]"  # a tensor list
+    assert t["d"] == "f64[]" and t["total_2"] == "f64[]"
+    assert t["pair"] == "[f64[]]" and t["pair_1"] == "[f64[], f64[]]"  # Python lists of tensors
+    assert t["names_1"] == "list (static)"
+    compare.compare_values(list_kinds(x), tg.to_static(list_kinds, fallback="error")(x))
 
 
 # ---- decisions: which control statements static values decide ---------------------------------
@@ -125,12 +169,13 @@ def test_a_loop_whose_carry_becomes_a_tensor_is_not_static():
     assert got == want
 
 
-class Probe:
-    reads = 0
+_READS = itertools.count()
 
+
+class Probe:
     @property
     def level(self):
-        Probe.reads += 1
+        next(_READS)
         return 1
 
 
@@ -147,10 +192,10 @@ def draws_in_test(x):
 
 
 def test_inference_evaluates_nothing_with_effects():
-    before = Probe.reads
+    before = next(_READS)
     code, _, _ = decided(reads_property, np.ones(2), Probe())
     assert "_t.if_stmt(probe.level > 0" in code  # left to the run time: a property runs code
-    assert Probe.reads == before + 2  # one read while tracing, one by the eager call
+    assert next(_READS) == before + 3  # one read while tracing, one by the eager call
     np.random.seed(5)
     with pytest.warns(tg.FallbackWarning, match="draws random numbers"):
         tg.to_static(draws_in_test)(np.ones(2))  # runs eagerly: one draw

@@ -27,8 +27,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("staging",),
     ("passes", "backend", "autodiff"),
     ("concrete", "api"),
-    ("gradients",),
+    ("gradients", "gradient_tape"),
     ("export",),
+    ("distributed",),
     ("__init__", "cli", "__main__", "bench", "coverage"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -95,6 +95,21 @@ def test_gradient_functions_cache_per_signature():
     assert g.concrete(A.astype(np.float32), B.astype(np.float32)) is not first
 
 
+def test_repeated_calls_on_arrays_take_the_fast_path_with_the_same_results():
+    g = api.value_and_grad(lambda a, b: loss(a, b), argnums=(0, 1))
+    first = g(A, B)
+    assert len(g._flat) == 1
+    for _ in range(2):
+        value, grads = g(A, B)
+        assert value == first[0] and type(value) is type(first[0])
+        for got, expected in zip(grads, first[1]):
+            np.testing.assert_array_equal(got, expected)
+    assert g(A.astype(np.float32), B.astype(np.float32))[1][0].dtype == np.float32
+    for _ in range(2):  # an error is never cached
+        with pytest.raises(errors.DTypeError, match="argument 'b'"):
+            g(A, np.arange(3))
+
+
 def test_concrete_shows_a_checked_printable_gradient_graph():
     cf = api.value_and_grad(loss, argnums=(0, 1)).concrete(A, B)
     check.check_graph(cf.graph)

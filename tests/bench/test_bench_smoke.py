@@ -24,7 +24,7 @@ def test_tograph_matches_numpy(variant: workloads.Variant) -> None:
 
 
 def test_every_workload_has_variants() -> None:
-    assert sorted({v.workload for v in VARIANTS}) == [f"W{i}" for i in range(1, 8)]
+    assert sorted({v.workload for v in VARIANTS}) == [f"W{i}" for i in range(1, 9)]
 
 
 def test_check_reports_a_wrong_result() -> None:
@@ -83,6 +83,15 @@ def test_targets_compare_ratios() -> None:
     assert verdicts == {"<= 1.05x numpy": False, "ahead of tf.function": True}
 
 
+def test_workloads_with_their_own_targets() -> None:
+    records = [
+        {"key": "W8", "workload": "W8", "first_call": False, "ratios": {"tograph/numpy": 0.6}},
+        {"key": "W4", "workload": "W4", "first_call": False, "ratios": {"tograph/numpy": 0.8}},
+    ]
+    verdicts = {v["target"]: v["met"] for v in compare.targets(records)}
+    assert verdicts == {"<= 0.625x numpy": True, "<= 0.75x numpy": False}
+
+
 def test_report_marks_misses() -> None:
     data = runner.run(runner.Options(mode="smoke", only=["W1"], peers=[]), out=_Sink())
     data["targets"] = compare.targets([{**data["results"][0], "ratios": {"tograph/numpy": 2.0}}])
@@ -95,3 +104,34 @@ class _Sink:
 
     def flush(self) -> None:
         pass
+
+
+def test_backend_option_times_tograph_on_both_backends(tmp_path) -> None:
+    out = tmp_path / "bench.json"
+    args = ["--smoke", "--only", "W1,W3", "--peers", "numba", "--backend", "numba"]
+    assert tograph.bench.main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["backend"] == "numba"
+    backends = {r["key"]: r["backend"] for r in data["results"]}
+    assert backends["W1"] == "numba"
+    assert backends["W3"].startswith("numpy (numba: ")
+    for record in data["results"]:
+        found = record["contenders"]
+        assert set(found) == {"numpy", "tograph", "tograph.numba", "numba.njit"}
+        assert all(c["check"] == "ok" for c in found.values())
+        assert {"tograph/numba.njit", "tograph.numba/numpy"} <= set(record["ratios"])
+
+
+def test_loop_targets_name_the_contender() -> None:
+    record = {
+        "key": "W1",
+        "workload": "W1",
+        "first_call": False,
+        "ratios": {"tograph/numpy": 0.4, "tograph.numba/jax.jit": 0.25},
+    }
+    verdicts = {v["target"]: v["met"] for v in compare.targets([record])}
+    assert verdicts == {
+        "tograph <= 0.5x numpy": True,
+        "tograph.numba <= 0.2x jax.jit": False,
+        "<= 1.05x numpy": True,
+    }

@@ -147,3 +147,10 @@ def test_main_exit_status_and_summary_line(capsys):
 def test_keyword_inputs_survive_the_copy_made_for_each_call():
     args, kwargs = case_mod.split(copy.deepcopy(case_mod.kw(1, scale=2.0)))
     assert args == (1,) and kwargs == {"scale": 2.0}
+
+
+@pytest.mark.parametrize("pattern, message", [("zzz", "no conformance case"), ("(", "regular")])
+def test_a_pattern_that_selects_nothing_is_an_error_with_status_2(capsys, pattern, message):
+    with pytest.raises(SystemExit) as info:
+        runner.main(["-k", pattern])
+    assert info.value.code == 2 and message in capsys.readouterr().err

@@ -17,7 +17,9 @@ def graph_inputs(cf, args, kwargs):
     """The graph's input values for a call, in order (as ``StaticFunction`` would pass them)."""
     bound, bound_kw, names = signature.bind(inspect.signature(cf.owner), args, kwargs)
     _, tensors = signature.make_signature(bound, bound_kw, names, cf.owner.input_spec)
-    return tensors
+    method_of = getattr(cf.owner.python_function, "__self__", None)
+    bound_self = () if method_of is None else (method_of,)
+    return tensors + cf.guard_inputs((bound, bound_kw, bound_self))  # attributes it reads
 
 
 def run_both(model, cf, args, kwargs):

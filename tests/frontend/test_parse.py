@@ -2,6 +2,7 @@
 it rejects."""
 
 import inspect
+import textwrap
 
 import gast
 import numpy as np
@@ -48,7 +49,22 @@ def test_lambda_becomes_a_def_returning_its_body():
     )
 
 
-def test_two_lambdas_on_one_line_with_same_params_are_ambiguous():
+def test_lambdas_sharing_a_line_are_told_apart_by_their_columns():
+    pair = (lambda v: v + 1, lambda v: v - 1)
+    table = {"a": lambda v: v * 2, "b": lambda v: v / 2}
+    nested = lambda v: (lambda v: v * 10)(v) + 1  # noqa: E731
+    default = lambda v, f=lambda v: v - 3: f(v) * 2  # noqa: E731
+    inner = (lambda v: lambda v: v * 10)(0)
+    x = np.array([1.0, -2.0])
+    for fn in [*pair, *table.values(), nested, default, inner]:
+        compiled = tg.to_static(fn, fallback="error")
+        np.testing.assert_array_equal(compiled(x), fn(x))
+    assert parse.parse_function(pair[1])[0].source == "(lambda v: v - 1)"
+    assert parse.parse_function(table["a"])[0].source == "(lambda v: v * 2)"
+
+
+def test_without_column_positions_two_lambdas_on_a_line_are_ambiguous(monkeypatch):
+    monkeypatch.setattr(parse, "_body_start", lambda code: None)
     pair = (lambda v: v + 1, lambda v: v - 1)
     with pytest.raises(errors.UnsupportedError, match="cannot tell which lambda"):
         parse.parse_function(pair[0])
@@ -84,11 +100,38 @@ def default_bound_in_loop(x):
     return fs
 
 
+def closure_called_in_a_loop_that_assigns_its_variable(x):
+    i = 0
+
+    def get():
+        return i
+
+    while x > 0:
+        x = x - 1
+        i = i + 1
+        y = get()
+    return i, y
+
+
+def closure_called_after_the_loop(x):
+    i = 0
+    get = lambda: i  # noqa: E731 - a lambda bound to a name is the case under test
+    while x > 0:
+        x = x - 1
+        i = i + 1
+    return get()
+
+
 @pytest.mark.parametrize(
     "fn, construct, text",
     [
         (uses_with, "with statement", "with np.errstate"),
         (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
+        (
+            closure_called_in_a_loop_that_assigns_its_variable,
+            "closure 'get' over variable 'i'",
+            "while x > 0",
+        ),
     ],
 )
 def test_fence_names_construct_and_line(fn, construct, text):
@@ -100,9 +143,20 @@ def test_fence_names_construct_and_line(fn, construct, text):
     assert construct in info.value.construct and info.value.loc.line == line
 
 
-def test_fence_accepts_default_bound_closures():
-    parsed, tree = parse.parse_function(default_bound_in_loop)
+@pytest.mark.parametrize("fn", [default_bound_in_loop, closure_called_after_the_loop])
+def test_fence_accepts_closures_that_see_the_current_value(fn):
+    parsed, tree = parse.parse_function(fn)
     fence.check_supported(parsed, gast.walk(tree))
+
+
+@pytest.mark.parametrize("x", [np.float64(23.0), np.float64(1.0)])
+def test_closure_over_a_loop_variable_matches_eager(x):
+    static = tg.to_static(closure_called_after_the_loop)
+    assert static(x) == closure_called_after_the_loop(x)
+    assert static.concrete(x).fallback is None
+    with pytest.warns(tg.FallbackWarning, match="closure 'get'"):
+        result = tg.to_static(closure_called_in_a_loop_that_assigns_its_variable)(x)
+    assert result == closure_called_in_a_loop_that_assigns_its_variable(x)
 
 
 def test_lambda_among_other_arguments_and_in_a_dict():
@@ -114,3 +168,41 @@ def test_lambda_among_other_arguments_and_in_a_dict():
     assert parse.parse_function(table["neg"])[0].source == "(lambda w: -w)"
     scaled = tg.to_static(lambda x: x * 3.0, fallback="error")
     assert scaled(np.float64(2.0)) == 6.0
+
+
+def _decorated(fn):
+    return fn
+
+
+@_decorated
+def _decorated_with_trailing_comment(x):
+    y = x + 1
+    return y
+    # a comment inside the block
+
+
+def _closing_bracket_dedented(x):
+    return np.add(
+        x,
+        1,
+    )
+
+
+class _Holder:
+    def method(self, x):
+        def inner(y):
+            return y * 2
+
+        return inner(x)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [_decorated_with_trailing_comment, _closing_bracket_dedented, _Holder.method],
+    ids=["decorated", "dedented_bracket", "method_with_nested_def"],
+)
+def test_source_found_without_inspect_is_inspects(fn):
+    parsed, _ = parse.parse_function(fn)
+    lines, first = inspect.getsourcelines(fn)
+    assert parsed.source == textwrap.dedent("".join(lines))
+    assert parsed.line_offset == first - 1

@@ -357,7 +357,7 @@ def test_append_to_a_local_list_is_a_list_push():
             out = []
             out = _t.list_append(out, x * 2)
             out = _t.list_append(out, _t.call(helper, x))
-            _t.call(shared.append, x)
+            _t.call_outside(shared, 'append', x)
             _t.call(out.append, x, 1)
             _t.call(out.append, value=x)
             return out
@@ -513,3 +513,88 @@ def test_rewritten_function_keeps_python_list_mutation():
     a, b = [1, 2], [1, 2]
     assert converted(a, 3) is a and original(b, 3) is b
     assert a == b == [-1, 2, 3]
+
+
+def test_del_of_an_item_goes_through_the_runtime():
+    expect(
+        """
+        def f(x, d):
+            del d['a'], x[0]
+            del d[0][1]
+            return d
+        """,
+        """
+        def f(x, d):
+            _t.delitem(d, 'a')
+            _t.delitem(x, 0)
+            _t.delitem(d[0], 1)
+            return d
+        """,
+    )
+
+
+def test_containers_changed_through_outside_values_go_through_the_runtime():
+    expect(
+        """
+        def f(self, x):
+            self.history.append(x)
+            table.update(a=x)
+            rows = [[]]
+            rows[0].append(x)
+            return rows
+        """,
+        """
+        def f(self, x):
+            _t.call_outside(self.history, 'append', x)
+            _t.call_outside(table, 'update', a=x)
+            rows = [[]]
+            _t.call(rows[0].append, x)
+            return rows
+        """,
+    )
+
+
+def test_a_second_name_for_a_changed_container_is_marked_shared():
+    expect(
+        """
+        def f(x):
+            a = []
+            b = a
+            c = d = []
+            y = x
+            b.append(x)
+            c[0] = y
+            return a, d
+        """,
+        """
+        def f(x):
+            a = []
+            b = _t.shared(a)
+            unpacked_1 = _t.shared([])
+            c = unpacked_1
+            d = unpacked_1
+            y = x
+            b = _t.list_append(b, x)
+            c = _t.setitem(c, 0, y)
+            return a, d
+        """,
+    )
+
+
+def test_attributes_of_outside_objects_are_set_through_the_runtime():
+    expect(
+        """
+        def f(self, x):
+            self.m = x
+            table.count = 1
+            table.total += x
+            return x
+        """,
+        """
+        def f(self, x):
+            self.m = x
+            _t.setattr_outside(table, 'count', 1)
+            _t.setattr_outside(table, 'total', None)
+            return x
+        """,
+    )

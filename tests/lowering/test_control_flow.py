@@ -142,7 +142,7 @@ def test_output_that_may_be_unbound_starts_undefined():
                 pass
                 return y,
             y, = _t.if_stmt(t, if_body_1, else_body_1, (y,), ('y',), ('y',))
-            return y
+            return _t.read(y, 'y')
         """,
     )
 
@@ -180,7 +180,7 @@ def test_nested_ifs_share_the_state_and_number_in_order():
                 y = 3
                 return y,
             y, = _t.if_stmt(t, if_body_1, else_body_1, (y,), ('y',), ('y',))
-            return y
+            return _t.read(y, 'y')
         """,
     )
 
@@ -214,14 +214,14 @@ def test_undefined_is_initialised_inside_the_state_function_that_needs_it():
                     z = 2
                     return z,
                 z, = _t.if_stmt(u, if_body_2, else_body_2, (z,), ('z',), ('z',))
-                y = z
+                y = _t.read(z, 'z')
                 return y,
 
             def else_body_1(y):
                 y = 0
                 return y,
             y, = _t.if_stmt(t, if_body_1, else_body_1, (y,), ('y',), ('y',))
-            return y
+            return _t.read(y, 'y')
         """,
     )
 
@@ -313,10 +313,10 @@ def test_for_with_break_has_a_loop_test_and_carries_a_target_used_after():
                 def else_body_2(break_1):
                     pass
                     return break_1,
-                break_1, = _t.if_stmt(v > t, if_body_2, else_body_2, (break_1,), ('break_1',), ('break_1',))
+                break_1, = _t.if_stmt(_t.read(v, 'v') > t, if_body_2, else_body_2, (break_1,), ('break_1',), ('break_1',))
 
                 def if_body_3(s):
-                    s = s + v
+                    s = s + _t.read(v, 'v')
                     return s,
 
                 def else_body_3(s):
@@ -325,7 +325,7 @@ def test_for_with_break_has_a_loop_test_and_carries_a_target_used_after():
                 s, = _t.if_stmt(_t.not_(break_1), if_body_3, else_body_3, (s,), ('s',), ('s',))
                 return break_1, s, v
             break_1, s, v = _t.for_stmt(xs, loop_test_1, loop_body_1, (break_1, s, v), ('break_1', 's', 'v'))
-            return s, v
+            return s, _t.read(v, 'v')
         """,  # noqa: E501 - generated code, as printed
     )
 

@@ -11,6 +11,7 @@ from op_harness import check, out_type
 
 from tograph import errors
 from tograph.ir import types
+from tograph.ops import elementwise
 
 DTYPES = [
     np.bool_,
@@ -209,3 +210,18 @@ def test_ufuncs_without_a_primitive_are_host_calls():
         assert "numpy_call" in str(check(fn, x))
     with pytest.raises(errors.UnsupportedError, match=r"np\.spacing.*out="):
         out_type(lambda x: np.spacing(x, out=np.zeros(3)), types.type_of(x))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("zero", [0, 0.0, False, -0.0, np.int64(0), np.float64(0.0)])
+def test_where_between_an_array_and_zero_is_numpys_bit_for_bit(dtype, zero):
+    """The ReLU-gradient shortcut of ``where`` (bits kept or cleared) equals ``np.where``."""
+    rng = np.random.default_rng(0)
+    g = rng.normal(size=(5, 7)).astype(dtype)
+    g[0, :4] = [np.nan, -np.inf, -0.0, np.inf]
+    mask = rng.normal(size=(5, 7)) > 0
+    cases = [(mask, g, zero), (mask, zero, g), (mask[:, :1], g, zero), (mask[0], g, zero)]
+    for args in cases + [(mask, g[0], zero)]:
+        got, expected = elementwise.where_p.impl(*args), np.where(*args)
+        assert type(got) is type(expected) and got.dtype == expected.dtype
+        assert got.shape == expected.shape and got.tobytes() == expected.tobytes()

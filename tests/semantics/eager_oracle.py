@@ -5,6 +5,7 @@ exception, and the arguments' state afterwards."""
 from __future__ import annotations
 
 import copy
+import types
 import warnings
 from typing import Any
 
@@ -29,7 +30,7 @@ def same(a: Any, b: Any) -> bool:
         return True  # same type: messages may name graph equations
     if isinstance(a, float) and a != a:
         return b != b
-    if hasattr(a, "__dict__") and not callable(a):
+    if hasattr(a, "__dict__") and not isinstance(a, (type, types.FunctionType, types.MethodType)):
         return same(vars(a), vars(b))
     return bool(a == b)
 

@@ -136,7 +136,14 @@ def write_then_view_in_loop(x, n):
     return x
 
 
+def clip_into_a_view(x, lo, hi):
+    np.clip(x[:-1], lo, hi, out=x[1:])  # overlapping: NumPy computes first, then writes
+    return np.clip(x, lo, None)
+
+
 CASES = [
+    (clip_into_a_view, (VEC, -0.5, 1.0)),
+    (clip_into_a_view, (np.arange(4), 0, 2)),
     (alias_written_in_a_branch, (VEC,)),
     (alias_written_in_a_branch, (-VEC,)),
     (view_written_in_a_tensor_loop, (np.arange(4.0),)),

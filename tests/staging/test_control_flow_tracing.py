@@ -15,7 +15,7 @@ from tograph import errors, origin
 from tograph.backend import codegen, interpreter
 from tograph.ir import check, primitives, types
 from tograph.ops import control
-from tograph.staging import carried, control_flow
+from tograph.staging import carried, control_flow, optional
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -233,9 +233,18 @@ def traced_with_symbolic_pred(fn):
         return fn(b.add_input(BOOL, "p"), b.add_input(F64_3, "x"))
 
 
-def test_variable_set_in_one_branch_only_is_an_error_at_the_user_line():
+def test_variable_set_in_one_branch_only_is_carried_with_a_present_flag():
+    (y,) = traced_with_symbolic_pred(
+        lambda p, x: cond(p, lambda y: (x,), lambda y: (y,), (Undefined("y"),), ("y",))
+    )
+    assert isinstance(y, optional.MaybeUnset)
+    assert str(y.present.graph_var.type) == "bool[]"
+    assert str(y.value.graph_var.type) == "f64[3]"
+
+
+def test_none_in_one_branch_and_unset_in_the_other_is_an_error_at_the_user_line():
     def user_function(p, x):
-        return cond(p, lambda y: (x,), lambda y: (y,), (Undefined("y"),), ("y",))
+        return cond(p, lambda y: (None,), lambda y: (y,), (Undefined("y"),), ("y",))
 
     origin.register([user_function.__code__])
     with pytest.raises(errors.ConversionError) as info:
@@ -257,13 +266,20 @@ def test_static_values_must_agree():
         )
 
 
-def test_tensor_in_one_branch_and_none_in_the_other():
+def test_tensor_in_one_branch_and_none_in_the_other_is_optional():
+    (v,) = traced_with_symbolic_pred(
+        lambda p, x: cond(p, lambda v: (x,), lambda v: (None,), (None,), ("v",))
+    )
+    assert isinstance(v, optional.MaybeNone)
+    assert str(v.value.graph_var.type) == "f64[3]"
+
+
+def test_string_in_one_branch_and_none_in_the_other_is_an_error():
     with pytest.raises(
-        errors.ConversionError,
-        match=r"variable 'v' is a tensor \(f64\[3\]\) in the if-branch but None",
+        errors.ConversionError, match=r"variable 'v' is 'a' in the if-branch but None"
     ):
         traced_with_symbolic_pred(
-            lambda p, x: cond(p, lambda v: (x,), lambda v: (None,), (None,), ("v",))
+            lambda p, x: cond(p, lambda v: ("a",), lambda v: (None,), (None,), ("v",))
         )
 
 
@@ -467,12 +483,10 @@ def traced_loop(body, init, names=("v",)):
         return while_loop(lambda *v: n > 0, body, init, names)
 
 
-def test_variable_first_set_in_the_loop_body():
-    with pytest.raises(errors.ConversionError) as info:
-        traced_loop(lambda v: (1.0,), (Undefined("v"),))
-    assert info.value.message == (
-        "variable 'v' is first set inside a loop over tensors; initialise it before the loop"
-    )
+def test_variable_first_set_in_the_loop_body_may_be_unset_after():
+    (v,) = traced_loop(lambda v: (1.0,), (Undefined("v"),))
+    assert isinstance(v, optional.MaybeUnset)
+    assert str(v.value.graph_var.type) == "f64[]~"
 
 
 def test_static_value_changed_by_the_body():

@@ -94,13 +94,13 @@ def test_if_on_a_tensor_emits_a_cond():
     assert str(graph) == dedent("""
         graph g(x:f64[]):
           t0:bool[] = greater x 0
-          y:f64[] = cond t0 x
+          y:i8[], y_1:f64[] = cond t0 x
             then(x_1:f64[]):
               t1:f64[] = multiply x_1 2
-              return t1
+              return 29:i8, t1
             else(x_2:f64[]):
-              return -1.0:f64
-          return y
+              return 3:i8, -1.0:f64
+          return y_1
     """)
     for x in (-3.0, 2.5):
         assert interpreter.interpret(graph, np.float64(x)) == ((x * 2 if x > 0 else -1.0),)
@@ -322,11 +322,18 @@ def test_and_or_on_a_tensor_trace_the_right_side_inside_a_cond():
         assert interpreter.interpret(graph, x) == ((x > 0) and (x < 5), (x < 0) or (x > 5))
 
 
-def test_not_of_a_tensor_is_logical_not():
-    graph = trace(lambda x: rt.not_(x), types.TensorType(np.int64, (3,)), names=["x"])
-    assert prims(graph) == ["logical_not"]
-    x = np.array([0, 2, -1])
-    np.testing.assert_array_equal(interpreter.interpret(graph, x)[0], np.logical_not(x))
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1)])
+def test_not_of_a_tensor_is_a_python_bool(shape):
+    graph = trace(lambda x: rt.not_(x), types.TensorType(np.int64, shape), names=["x"])
+    assert "logical_not" in prims(graph) and str(graph.outputs[0].type) == "bool[]~"
+    for x in (np.zeros(shape, np.int64), np.full(shape, 2)):
+        (got,) = interpreter.interpret(graph, x)
+        assert type(got) is bool and got == (not x)
+
+
+def test_not_of_an_array_with_several_elements_raises_as_eager():
+    with pytest.raises(ValueError, match="truth value of an array with more than one element"):
+        trace(lambda x: rt.not_(x), types.TensorType(np.int64, (3,)), names=["x"])
 
 
 @pytest.mark.parametrize("test", [True, False, 0, "x"])

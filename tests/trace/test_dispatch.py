@@ -10,6 +10,7 @@ import types as pytypes
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import eager, errors
 from tograph.ir import primitives, types
 from tograph.ops import elementwise
@@ -224,3 +225,27 @@ def test_a_numpy_function_without_a_primitive_is_unsupported():
 
 def test_dispatch_is_the_installed_binder():
     assert primitives._binder is dispatch.bind
+
+
+def scimath_fn(a):
+    return np.emath.sqrt(a)
+
+
+def window_fn(a):
+    return np.lib.stride_tricks.sliding_window_view(a, 2)
+
+
+@pytest.mark.parametrize(
+    "fn, written",
+    [
+        (scimath_fn, "np.lib.scimath.sqrt"),
+        (window_fn, "np.lib.stride_tricks.sliding_window_view"),
+    ],
+)
+def test_fallback_reasons_name_numpy_callables_by_their_module_path(fn, written):
+    cf = tg.to_static(fn, fallback="silent").concrete(np.eye(2))
+    assert f"NumPy function {written} is not supported" in cf.fallback
+    with eager.Tape() as tape:
+        x = tape.watch(np.eye(2))
+        with pytest.raises(errors.UnsupportedError, match=f"^{written} on a watched"):
+            fn(x)

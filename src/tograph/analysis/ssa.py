@@ -4,7 +4,9 @@ Input: a gast ``FunctionDef`` whose jumps are already flags (``lowering.jumps``)
 Output: ``SSAForm``
 listing every definition (``x``, ``x_1``, ``x_2``: the user's name plus a version) and its printed
 text, in which a phi node ``x_3 = φ(x_1, x_2)`` joins the versions reaching the end of an ``if``,
-and a loop header ``loop_1:`` holds the phis of the variables a loop carries. The form is *pruned*:
+and a loop header ``loop_1:`` holds the phis of the variables a loop carries. ``lst.append(v)`` on a
+local list is a definition too, ``lst_1 = append(lst, v)``, as lowering makes it a functional push
+(a tensor list grows in a loop over tensors). The form is *pruned*:
 a phi appears only where its variable is live, which is exactly the state that lowering makes
 into ``cond`` outputs and ``while_loop`` carries (``analysis.liveness``).
 Requires: lowering.jumps.
@@ -33,7 +35,7 @@ class Definition:
     var: str
     expr: Any = None  # gast expression with renamed reads, or None for params and phis
     incoming: tuple[str, ...] = ()
-    kind: str = "assign"  # "param", "assign", "phi", "loop-phi", "target"
+    kind: str = "assign"  # "param", "assign", "phi", "loop-phi", "target", "append"
     test: Any = (
         None  # for phis: the condition (or loop iterable) deciding between the incoming values
     )
@@ -149,6 +151,13 @@ class _SSA:
             self.simple(stmt, env, indent)
 
     def simple(self, stmt: Any, env: dict[str, str], indent: str) -> None:
+        appended = _appended(stmt)
+        if appended is not None and appended in env:
+            item = self.rename(stmt.value.args[0], env)
+            before = env[appended]
+            name = self.define(appended, env, expr=item, incoming=(before,), kind="append")
+            self.lines.append([f"{indent}{name} = append({before}, ", item, ")"])
+            return
         if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
             load = gast.Name(id=stmt.target.id, ctx=gast.Load(), annotation=None, type_comment=None)
             value = gast.BinOp(left=load, op=stmt.op, right=stmt.value)
@@ -188,7 +197,8 @@ class _SSA:
 
     def loop(self, stmt: Any, env: dict[str, str], indent: str) -> None:
         self.loops += 1
-        carried = sorted(names.assigned([stmt]) & (stmt.live_header | stmt.live_out))
+        written = names.assigned([stmt]) | _appended_in(stmt)
+        carried = sorted(written & (stmt.live_header | stmt.live_out))
         self.lines.append([f"{indent}loop_{self.loops}:"])
         inner = indent + "    "
         before_loop = dict(env)
@@ -222,6 +232,31 @@ class _SSA:
             next(d for d in self.defs if d.name == name).incoming = (before, end)
             phis.append([f"{inner}{name} = φ({before}, {end})"])
         self.lines[header:header] = phis
+
+
+def _appended(stmt: Any) -> str | None:
+    """The name ``stmt`` appends to, if it is ``name.append(value)`` (as lowering rewrites it)."""
+    call = stmt.value if isinstance(stmt, gast.Expr) else None
+    if (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "append"
+        and isinstance(call.func.value, gast.Name)
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return str(call.func.value.id)
+    return None
+
+
+def _appended_in(loop: Any) -> set[str]:
+    """The names appended to anywhere in ``loop`` (not in nested functions)."""
+    found = set()
+    for node in gast.walk(loop):
+        name = _appended(node) if isinstance(node, gast.Expr) else None
+        if name is not None:
+            found.add(name)
+    return found
 
 
 def to_ssa(fn: gast.FunctionDef) -> SSAForm:

@@ -27,47 +27,20 @@ import types as pytypes
 from typing import Any
 
 import gast
-import numpy as np
 
-from tograph.analysis import ssa
+from tograph.analysis import lazy, ssa, values
+from tograph.analysis.values import PENDING, UNKNOWN
 from tograph.ir import types
+from tograph.ops import lists
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, signature, tensor
 
-
-class _Marker:
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-UNKNOWN: Any = _Marker("UNKNOWN")  # top: may be anything, a tensor included
-_PENDING: Any = _Marker("PENDING")  # bottom: not computed yet (a loop's back edge, first round)
 _MAX_ROUNDS = 24
-
-
-class _TensorIterable:
-    """What a loop over tensors iterates (``range`` with a tensor bound; ``enumerate`` or ``zip``
-    of tensors): the loop is a ``while_loop``, as the runtime's ``for_stmt`` makes it."""
-
-    def __init__(self, index_only: bool = False):
-        self.index_only = index_only  # a range: its items are the weak int index
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class _StaticOf:
-    """A static value whose value differs between paths: its kind (``object``: mixed kinds) and
-    one of its values, which stands in for it when expressions using it are typed."""
-
-    kind: type
-    example: Any
 
 
 def _range(*args: Any) -> Any:
     if any(isinstance(a, tensor.TensorBase) for a in args):
-        return _TensorIterable(index_only=True)
+        return values.TensorIterable(index_only=True)
     return range(*args)
 
 
@@ -75,11 +48,18 @@ def _over_tensors(python_fn: Any) -> Any:
     """``enumerate``/``zip`` as the runtime's: over a tensor, a tensor iterable."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if any(_is_tensorish(a) for a in (*args, *kwargs.values())):
-            return _TensorIterable()
+        if any(values.is_tensorish(a) for a in (*args, *kwargs.values())):
+            return values.TensorIterable()
         return python_fn(*args, **kwargs)
 
     return call
+
+
+def _len(value: Any) -> Any:
+    """``len`` as the runtime's: a tensor list's length is a weak int known when the graph runs."""
+    if isinstance(value, tensor.Symbolic) and isinstance(value.graph_var.type, types.ListType):
+        return lists.length(value)
+    return len(value)
 
 
 _PURE_BUILTINS = (
@@ -88,31 +68,9 @@ _PURE_BUILTINS = (
 ).split()
 _SAFE_BUILTINS: dict[str, Any] = {b: getattr(builtins, b) for b in _PURE_BUILTINS}
 _SAFE_BUILTINS["range"] = _range
+_SAFE_BUILTINS["len"] = _len
 _SAFE_BUILTINS["enumerate"] = _over_tensors(enumerate)
 _SAFE_BUILTINS["zip"] = _over_tensors(zip)
-
-
-def describe(value: Any) -> str:
-    """How a value's type prints in ``cf.types``."""
-    if value is UNKNOWN or value is _PENDING:
-        return "?"
-    if isinstance(value, _StaticOf):
-        return "static" if value.kind is object else f"{value.kind.__name__} (static)"
-    if isinstance(value, tensor.TensorBase):
-        return str(value.type)
-    if isinstance(value, _TensorIterable):
-        return "tensor iterable"
-    if isinstance(value, (np.ndarray, np.generic)):
-        return f"{types.type_of(value)} (constant)"
-    return f"{type(value).__name__} (static)"
-
-
-def _is_static(value: Any) -> bool:
-    return value is not UNKNOWN and value is not _PENDING and not _is_tensorish(value)
-
-
-def _is_tensorish(value: Any) -> bool:
-    return isinstance(value, (tensor.TensorBase, _TensorIterable))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +90,7 @@ class _Inference:
         # id of an expression -> the names it reads, and whether evaluating it is safe (None when
         # that depends on the SSA values, e.g. a method call on one).
         self._facts: dict[int, tuple[set[str], bool | None]] = {}
+        self._split: dict[int, tuple[Any, list[tuple[str, Any]]]] = {}  # see ``_lazy_parts``
         self._namespace = {**globals_, "__builtins__": _SAFE_BUILTINS}
         self._locals = _Examples(self.env)
 
@@ -150,19 +109,34 @@ class _Inference:
         read = [self.env[n] for n in names if n in self.env]
         if any(v is UNKNOWN for v in read):
             return UNKNOWN
-        if any(v is _PENDING for v in read):
-            return _PENDING
+        if any(v is PENDING for v in read):
+            return PENDING
+        rewritten, cut = self._lazy_parts(expr)
+        parts = {name: lazy.value(self, node) for name, node in cut}
+        if any(v is UNKNOWN for v in parts.values()):
+            return UNKNOWN
+        if any(v is PENDING for v in parts.values()):
+            return PENDING
         try:
             code = self._compiled.get(id(expr))
             if code is None:
-                tree = ast.fix_missing_locations(ast.Expression(gast.gast_to_ast(expr)))
+                tree = ast.fix_missing_locations(ast.Expression(gast.gast_to_ast(rewritten)))
                 code = self._compiled[id(expr)] = compile(tree, "<inference>", "eval")
             with self.scratch.active():
-                value = eval(code, self._namespace, self._locals)  # noqa: S307
+                env = self._locals if not parts else _Examples({**self.env, **parts})
+                value = eval(code, self._namespace, env)  # noqa: S307
         except Exception:  # noqa: BLE001 - anything inference cannot evaluate is simply unknown
             return UNKNOWN
-        varies = any(isinstance(v, _StaticOf) for v in read)
-        return _StaticOf(type(value), value) if varies and _is_static(value) else value
+        varies = any(isinstance(v, values.StaticOf) for v in [*read, *parts.values()])
+        return values.StaticOf(type(value), value) if varies and values.is_static(value) else value
+
+    def _lazy_parts(self, expr: Any) -> tuple[Any, list[tuple[str, Any]]]:
+        """``expr`` with its lazy parts cut out (``analysis.lazy``), and those parts."""
+        found = self._split.get(id(expr))
+        if found is None:
+            parts: list[tuple[str, Any]] = []
+            found = self._split[id(expr)] = (lazy.replace_lazy(expr, parts), parts)
+        return found
 
     def _facts_of(self, expr: Any) -> tuple[set[str], bool | None]:
         nodes = list(gast.walk(expr))
@@ -238,25 +212,28 @@ class _Inference:
         )
 
     # ---- joining the values of a phi ---------------------------------------------------------
-    def join(self, values: list[Any], test: Any) -> Any:
+    def join(self, incoming: list[Any], test: Any) -> Any:
         """A phi's value: static if the inputs agree and the test is static, else a tensor."""
-        known = [v for v in values if v is not _PENDING]
+        known = [v for v in incoming if v is not PENDING]
         if not known:
-            return _PENDING
+            return PENDING
         if any(v is UNKNOWN for v in known) or test is UNKNOWN:
             return UNKNOWN
         if all(
-            _is_static(v) and not isinstance(v, _StaticOf) and _same(v, known[0]) for v in known
+            values.is_static(v) and not isinstance(v, values.StaticOf) and values.same(v, known[0])
+            for v in known
         ):
             return known[0]  # the same static value on every path, whatever decides between them
-        by_tensor = _is_tensorish(test) or any(_is_tensorish(v) for v in known)
+        by_tensor = values.is_tensorish(test) or any(values.is_tensorish(v) for v in known)
         if not by_tensor:
-            kinds = {v.kind if isinstance(v, _StaticOf) else type(v) for v in known}
-            return _StaticOf(kinds.pop() if len(kinds) == 1 else object, _example(known[0]))
+            kinds = {v.kind if isinstance(v, values.StaticOf) else type(v) for v in known}
+            return values.StaticOf(
+                kinds.pop() if len(kinds) == 1 else object, values.example(known[0])
+            )
         try:
-            joined: types.ValueType = _type_of(known[0])
+            joined: types.ValueType = values.type_of(known[0])
             for v in known[1:]:
-                joined = types.join(joined, _type_of(v))
+                joined = types.join(joined, values.type_of(v))
         except Exception:  # noqa: BLE001 - values with no common type are unknown here
             return UNKNOWN
         return self.scratch.add_input(joined)
@@ -269,7 +246,7 @@ class _Examples(collections.abc.Mapping[str, Any]):
         self.env = env
 
     def __getitem__(self, name: str) -> Any:
-        return _example(self.env[name])
+        return values.example(self.env[name])
 
     def __iter__(self) -> Any:
         return iter(self.env)
@@ -278,28 +255,15 @@ class _Examples(collections.abc.Mapping[str, Any]):
         return len(self.env)
 
 
-def _example(value: Any) -> Any:
-    return value.example if isinstance(value, _StaticOf) else value
-
-
-def _type_of(value: Any) -> types.ValueType:
-    if isinstance(value, tensor.TensorBase):
-        return value.type
-    value = _example(value)
-    if not tensor.is_number(value):
-        raise TypeError(f"{value!r} cannot be joined with a tensor")
-    return types.type_of(value)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (np.ndarray, np.generic)):
-        return a is b
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - incomparable values are different
-        return False
+def _holds_object(value: Any) -> bool:
+    """Whether ``value`` is, or holds, a user object."""
+    if tensor.is_user_object(value):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_object(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_object(v) for v in value.values())
+    return False
 
 
 def infer(
@@ -323,22 +287,24 @@ def infer(
     inference = _Inference(globals_, scratch)
     args, kwargs = sig.rebuild([scratch.add_input(t) for t in sig.input_types])
     try:
-        binding = inspect.signature(fn).bind(*bound, *args, **kwargs)
+        binding = inspect.signature(fn, follow_wrapped=False).bind(*bound, *args, **kwargs)
     except TypeError:
         binding = None
     params = [d for d in form.definitions if d.kind == "param"]
     for d in params:
         found = binding.arguments.get(d.var, UNKNOWN) if binding is not None else UNKNOWN
+        if _holds_object(found):
+            found = UNKNOWN  # its attributes may be read as tensors (``staging.objects``)
         inference.env[d.name] = found
     for d in form.definitions:
         if d.kind != "param":
-            inference.env[d.name] = _PENDING
+            inference.env[d.name] = PENDING
     previous: list[str] = []
     for _ in range(_MAX_ROUNDS):
         for d in form.definitions:
             if d.kind != "param":
                 inference.env[d.name] = _evaluate_definition(inference, d)
-        printed = [describe(inference.env[d.name]) for d in form.definitions]
+        printed = [values.describe(inference.env[d.name]) for d in form.definitions]
         if printed == previous:
             break
         previous = printed
@@ -347,7 +313,9 @@ def infer(
             if d.kind != "param":
                 inference.env[d.name] = UNKNOWN
     static = frozenset(i for i, c in enumerate(form.controls) if _decided_statically(inference, c))
-    return Inference({d.name: describe(inference.env[d.name]) for d in form.definitions}, static)
+    return Inference(
+        {d.name: values.describe(inference.env[d.name]) for d in form.definitions}, static
+    )
 
 
 def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:
@@ -355,41 +323,17 @@ def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:
         incoming = [inference.env.get(n, UNKNOWN) for n in d.incoming if n != ssa.UNDEF]
         return inference.join(incoming, inference.evaluate(d.test))
     if d.kind == "target":
-        return _loop_item(inference.evaluate(d.expr), inference.scratch)
+        return values.loop_item(inference.evaluate(d.expr), inference.scratch)
+    if d.kind == "append":
+        target = inference.env.get(d.incoming[0], UNKNOWN)
+        return values.append(target, inference.evaluate(d.expr), inference.scratch)
     return inference.evaluate(d.expr)
 
 
 def _decided_statically(inference: _Inference, control: ssa.Control) -> bool:
     if control.kind == "for":
         iterable = inference.evaluate(control.iterable)
-        if not _is_static(iterable) or not _python_iterable(iterable):
+        if not values.is_static(iterable) or not values.python_iterable(iterable):
             return False
-        return control.test is None or _is_static(inference.evaluate(control.test))
-    return _is_static(inference.evaluate(control.test))
-
-
-def _python_iterable(value: Any) -> bool:
-    """A static iterable whose items Python yields (a NumPy array's are constants)."""
-    return isinstance(_example(value), (range, list, tuple, dict, str, np.ndarray, enumerate, zip))
-
-
-def _loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
-    """A stand-in for the items of a loop over ``iterable``.
-
-    A static iterable's stand-in is its first item: the items of a Python loop are static values
-    of like kinds, and that kind (not the value) is what typing and decisions need.
-    """
-    if iterable is _PENDING:
-        return _PENDING
-    iterable = _example(iterable)
-    if isinstance(iterable, (range, list, tuple, np.ndarray)) and len(iterable):
-        return _StaticOf(type(iterable[0]), iterable[0]) if _is_static(iterable[0]) else iterable[0]
-    if isinstance(iterable, _TensorIterable) and iterable.index_only:
-        return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
-    if isinstance(iterable, tensor.SymbolicTensor) and iterable.ndim > 0:
-        try:
-            with scratch.active():
-                return iterable[0]
-        except Exception:  # noqa: BLE001 - an empty first axis: no item to type
-            return UNKNOWN
-    return UNKNOWN
+        return control.test is None or values.is_static(inference.evaluate(control.test))
+    return values.is_static(inference.evaluate(control.test))

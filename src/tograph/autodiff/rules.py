@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives
-from tograph.ops import common, complex_parts, composites, creation, reductions
+from tograph.ops import common, complex_parts, composites, creation, reductions, stop_gradient
 from tograph.ops import elementwise as ew
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
@@ -95,9 +95,10 @@ def is_number(x: Any, value: float) -> bool:
     composites.argsort_p,
     creation.arange_p,
     creation.eye_p,
+    stop_gradient.stop_gradient_p,
 )
 def zero(g: Any, *args: Any, out: Any, **params: Any) -> tuple[Any, ...]:
-    """Piecewise constant or non-float results: no cotangent flows back."""
+    """Piecewise constant or non-float results, or a stopped gradient: no cotangent flows back."""
     return (None,) * len(args)
 
 

@@ -28,11 +28,15 @@ def interpret(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
     Raises:
       GraphRuntimeError: a kernel failed; the message names the equation, ``loc`` the user line.
     """
-    return _Interpreter(graph).run(graph, args)
+    return Interpreter(graph).run(graph, args)
 
 
-class _Interpreter:
-    """Evaluates the graphs nested in one root graph (named as printed in error messages)."""
+class Interpreter:
+    """Evaluates the graphs nested in one root graph (named as printed in error messages).
+
+    ``cond``, ``while_loop`` and the other primitives each have a method, which an executor for
+    other array types overrides (``backend.dask_exec``).
+    """
 
     def __init__(self, root: core.Graph):
         self.root = root

@@ -1,8 +1,8 @@
 """``tograph bench``: tograph against hand-written NumPy and, when installed, JAX, PyTorch,
-TensorFlow and PaddlePaddle, on workloads W1-W7 (see ``tograph.bench.workloads``).
+TensorFlow and PaddlePaddle, on workloads W1-W8 (see ``tograph.bench.workloads``).
 
 Stage: benchmark harness (not part of the compiler). Input: command-line arguments. Output: a
-printed table of median times per call, ratios ``tograph / X``, W4's peak memory and the
+printed table of median times per call, ratios ``tograph / X``, each workload's peak memory and the
 verdicts on the performance targets; with ``--json OUT`` also the full results as JSON.
 
     tograph bench [--quick | --smoke] [--json OUT.json] [--only W1,W3] [--peers torch,jax | none]

@@ -1,4 +1,4 @@
-"""The printed report: times, ratios, W4 memory, target verdicts and notes, as plain-text tables.
+"""The printed report: times, ratios, peak memory, target verdicts and notes, as plain-text tables.
 
 Stage: benchmark harness. Input: the runner's result dictionary. Output: a string. Times are
 medians per call: milliseconds, or microseconds where the NumPy call takes under 0.1 ms (W7).
@@ -11,6 +11,9 @@ from typing import Any
 _ORDER = (
     "numpy",
     "tograph",
+    "tograph.numba",
+    "tograph.auto",
+    "numba.njit",
     "jax.jit",
     "torch.jit.script",
     "torch eager",
@@ -20,6 +23,9 @@ _ORDER = (
 _SHORT = {
     "numpy": "numpy",
     "tograph": "tograph",
+    "tograph.numba": "tg.numba",
+    "tograph.auto": "tg.auto",
+    "numba.njit": "numba",
     "jax.jit": "jax.jit",
     "torch.jit.script": "torch.jit",
     "torch eager": "torch eager",
@@ -66,16 +72,19 @@ def _times(results: list[dict[str, Any]], columns: list[str]) -> str:
 
 
 def _ratios(results: list[dict[str, Any]], columns: list[str]) -> str:
-    others = [n for n in columns if n != "tograph"]
+    ours = [n for n in columns if n.startswith("tograph")]
+    others = [n for n in columns if not n.startswith("tograph")]
     rows = [
         [
-            f"{r['key']} {r['title']}",
+            f"{r['key']} {r['title']}" + ("" if mine == "tograph" else f" ({_SHORT[mine]})"),
             *[
-                f"{r['ratios'][f'tograph/{n}']:.2f}" if f"tograph/{n}" in r["ratios"] else "-"
+                f"{r['ratios'][f'{mine}/{n}']:.2f}" if f"{mine}/{n}" in r["ratios"] else "-"
                 for n in others
             ],
         ]
         for r in results
+        for mine in ours
+        if mine in r["contenders"]
     ]
     return _table(
         ["tograph / X (below 1: tograph faster)", *[_SHORT.get(n, n) for n in others]], rows
@@ -107,6 +116,12 @@ def _targets(targets: list[dict[str, Any]]) -> str:
     return f"targets: {met} of {len(targets)} met\n" + "\n".join(lines)
 
 
+def _backends(data: dict[str, Any]) -> str:
+    lines = [f"  {r['key']}: {r['backend']}" for r in data["results"] if "backend" in r]
+    title = f"what tograph.{data.get('backend')} ran on:\n"
+    return title + "\n".join(lines) if lines else ""
+
+
 def _notes(data: dict[str, Any]) -> str:
     lines = [
         f"  peer {name} skipped: {why}"
@@ -123,7 +138,12 @@ def render(data: dict[str, Any]) -> str:
     """The whole report as text."""
     env = data["environment"]
     versions = ", ".join(f"{k} {v}" for k, v in {"numpy": env["numpy"], **env["peers"]}.items())
-    head = f"tograph bench ({data['mode']}): python {env['python']}, {versions}; one thread each"
+    backend = data.get("backend", "numpy")
+    extra = "" if backend == "numpy" else f" and {backend}"
+    head = (
+        f"tograph bench ({data['mode']}, tograph on numpy{extra}): "
+        f"python {env['python']}, {versions}; one thread each"
+    )
     results = data["results"]
     if not results:
         return head + "\n(no workload ran)\n" + _notes(data)
@@ -134,6 +154,7 @@ def render(data: dict[str, Any]) -> str:
         _ratios(results, columns),
         _memory(results),
         _targets(data["targets"]),
+        _backends(data),
         _notes(data),
     ]
     return "\n\n".join(p for p in parts if p)

@@ -2,11 +2,13 @@
 
 Stage: benchmark harness. Input: command-line options. Output: a JSON-able result (one record per
 variant: per contender the median time, samples, calls per sample and check status; ratios of
-tograph to NumPy and to each peer; W4's peak memory), printed as a table and optionally written.
+each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what the
+extra tograph contender ran on), printed as a table and optionally written.
 
-For each variant: the NumPy and tograph contenders and every loaded peer's are built (a failure
-is a note, not a crash), each one's result is compared with NumPy's (the comparison is the
-first warm-up call), then all are timed together by ``timing.measure``.
+For each variant: the NumPy and tograph contenders, with ``--backend numba`` or ``auto`` a second
+tograph contender ("tograph.numba", "tograph.auto") compiled for that backend, and every loaded
+peer's are built (a failure is a note, not a crash), each one's result is compared with NumPy's
+(the comparison is the first warm-up call), then all are timed together by ``timing.measure``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from tograph import api
+from tograph.backend import backends
 from tograph.bench import compare, peers, report, timing, workloads
 
 _MODES = {  # repeats, seconds per sample, time budget per variant (seconds)
@@ -34,9 +38,11 @@ _FIRST_CALL_REPEATS = {"full": 5, "quick": 2, "smoke": 1}
 
 @dataclasses.dataclass
 class Options:
-    """What to run: mode ("full", "quick", "smoke"), workloads, peers, where to write JSON."""
+    """What to run: mode ("full", "quick", "smoke"), workloads, peers, where to write JSON, and
+    a backend ("numba" or "auto": ``to_static(..., backend=)``) to time tograph on beside NumPy."""
 
     mode: str = "full"
+    backend: str = "numpy"
     only: list[str] | None = None
     peers: list[str] | None = None
     json_path: str | None = None
@@ -52,7 +58,13 @@ def parse_options(argv: Sequence[str]) -> Options:
     parser.add_argument("--json", dest="json_path", metavar="OUT.json", help="write the results")
     parser.add_argument("--only", metavar="W1,W3", help="run only these workloads")
     parser.add_argument(
-        "--peers", metavar="LIST", help="peers to try: torch,jax,tensorflow,paddle or none"
+        "--peers", metavar="LIST", help="peers to try: torch,jax,tensorflow,paddle,numba or none"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=backends.BACKENDS,
+        default="numpy",
+        help="also time tograph on this backend (numba, auto), beside the NumPy backend",
     )
     opts = parser.parse_args(list(argv))
     only = [w.strip().upper() for w in opts.only.split(",")] if opts.only else None
@@ -66,7 +78,28 @@ def parse_options(argv: Sequence[str]) -> Options:
             [] if opts.peers.strip() == "none" else [p.strip() for p in opts.peers.split(",")]
         )
     mode = "smoke" if opts.smoke else "quick" if opts.quick else "full"
-    return Options(mode=mode, only=only, peers=peer_names, json_path=opts.json_path)
+    return Options(
+        mode=mode, only=only, peers=peer_names, json_path=opts.json_path, backend=opts.backend
+    )
+
+
+def _on_backend(
+    contender: timing.Contender, backend: str
+) -> tuple[timing.Contender | None, str | None]:
+    """The tograph contender compiled for ``backend`` (named "tograph.<backend>"), and the
+    backend its graph runs on; ``(None, None)`` for the NumPy backend or a function that is no
+    ``to_static`` one (a gradient)."""
+    fn = contender.fn
+    if backend == "numpy" or not isinstance(fn, api.StaticFunction) or contender.self_timed:
+        return None, None
+    fn = api.to_static(
+        fn.python_function, input_spec=fn.input_spec, fallback=fn.fallback_mode, backend=backend
+    )
+    cf = fn.concrete(*contender.args)
+    used = cf.backend or "eager"
+    if cf.backend_note:
+        used += f" ({cf.backend_note})"
+    return dataclasses.replace(contender, name=f"tograph.{backend}", fn=fn), used
 
 
 def _peer_contenders(
@@ -90,7 +123,7 @@ def _checked(
     for c in contenders:
         try:
             status[c.name] = compare.check(
-                c, reference, variant.rtol, variant.atol, c.name != "tograph"
+                c, reference, variant.rtol, variant.atol, not c.name.startswith("tograph")
             )
         except Exception as exc:  # noqa: BLE001 - a contender that fails to run is a note
             notes.append(f"{c.name}: failed: {type(exc).__name__}: {str(exc)[:200]}")
@@ -101,10 +134,13 @@ def _checked(
     return kept, status
 
 
-def run_variant(variant: workloads.Variant, loaded: list[peers.Peer], mode: str) -> dict[str, Any]:
+def run_variant(
+    variant: workloads.Variant, loaded: list[peers.Peer], mode: str, backend: str = "numpy"
+) -> dict[str, Any]:
     """Checks and times one variant; returns its record (see module docstring)."""
     notes: list[str] = []
-    contenders = [c for c in (variant.numpy, variant.tograph) if c is not None]
+    extra, used = _on_backend(variant.tograph, backend)
+    contenders = [c for c in (variant.numpy, variant.tograph, extra) if c is not None]
     contenders, status = _checked(
         variant, contenders + _peer_contenders(variant, loaded, notes), notes
     )
@@ -131,8 +167,10 @@ def run_variant(variant: workloads.Variant, loaded: list[peers.Peer], mode: str)
         },
         "notes": notes,
     }
+    if used is not None:
+        record["backend"] = used
     record["ratios"] = compare.ratios(record["contenders"])
-    if variant.memory:
+    if not variant.first_call:
         record["peak_bytes"] = {
             c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")
         }
@@ -179,7 +217,7 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
             continue
         for variant in variants:
             started = time.perf_counter()
-            results.append(run_variant(variant, loaded, options.mode))
+            results.append(run_variant(variant, loaded, options.mode, options.backend))
             print(
                 f"{variant.key}: done in {time.perf_counter() - started:.1f} s",
                 file=out,
@@ -187,6 +225,7 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
             )
     data = {
         "mode": options.mode,
+        "backend": options.backend,
         "environment": environment(thread_info, loaded, skipped),
         "results": results,
         "skipped_workloads": skipped_workloads,

@@ -40,7 +40,14 @@ class Record:
 
 
 class Recorder:
-    """Records primitives on watched values while active (a context manager)."""
+    """Records primitives on watched values while active (a context manager).
+
+    A *strict* recorder (the default) refuses ``float()`` of a value it watches, which would drop
+    out of the gradient without a trace; a lenient one lets it give a constant (``GradientTape``,
+    as TensorFlow's does).
+    """
+
+    strict = True
 
     def __init__(self) -> None:
         self.records: list[Record] = []
@@ -82,6 +89,8 @@ def record(
         tape._record(prim, inputs, params, outputs)
 
 
-def watched_by_active_tape(values: Any) -> bool:
-    """Whether any of ``values`` is watched by an active tape."""
-    return any(tape.is_watched(v) for tape in _active() for v in values)
+def watched_by_active_tape(values: Any, strict_only: bool = False) -> bool:
+    """Whether any of ``values`` is watched by an active tape (with ``strict_only``: by an active
+    strict tape)."""
+    tapes = [t for t in _active() if t.strict or not strict_only]
+    return any(tape.is_watched(v) for tape in tapes for v in values)

@@ -23,7 +23,7 @@ from tograph import errors
 from tograph.eager import recording
 from tograph.ir import primitives, types
 from tograph.ops import lists
-from tograph.trace import tensor
+from tograph.trace import dispatch, tensor
 
 
 class EagerTensor(tensor.TensorBase):
@@ -76,20 +76,23 @@ class EagerTensor(tensor.TensorBase):
         try:
             return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)
         except errors.UnsupportedError:
-            suffix = "" if method == "__call__" else f".{method}"
-            return _untaped(f"np.{ufunc.__name__}{suffix}", getattr(ufunc, method), inputs, kwargs)
+            name = dispatch.numpy_name(ufunc, method)
+            return _untaped(name, getattr(ufunc, method), inputs, kwargs)
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         try:
             return super().__array_function__(func, types_, args, kwargs)
         except errors.UnsupportedError:
-            return _untaped(f"np.{func.__name__}", func, args, kwargs)
+            return _untaped(dispatch.numpy_name(func), func, args, kwargs)
 
     # ---- concrete conversions -------------------------------------------------------------
-    # A watched tensor turned into a plain number or array would drop out of the gradient without
-    # a trace, so those conversions refuse; truth values (decisions, not data) are allowed.
-    def _untaped_value(self, what: str) -> Any:
-        if recording.watched_by_active_tape([self]):
+    # A watched tensor turned into a plain float or array would drop out of the gradient without
+    # a trace, so a strict tape refuses those conversions (a lenient one lets them give a
+    # constant, and arrays still refuse); truth values, ints and values of non-float dtypes
+    # (decisions, or piecewise constant: no gradient to lose) are allowed.
+    def _untaped_value(self, what: str, number: bool = False) -> Any:
+        differentiable = self._type.dtype.kind in "fc"
+        if differentiable and recording.watched_by_active_tape([self], strict_only=number):
             raise errors.UnsupportedError(
                 f"{what} turns a tensor being differentiated into a plain value; "
                 "its gradient would be lost",
@@ -106,13 +109,13 @@ class EagerTensor(tensor.TensorBase):
         return bool(self.value)
 
     def __int__(self) -> int:
-        return int(self._untaped_value("int()"))
+        return int(self.value)
 
     def __float__(self) -> float:
-        return float(self._untaped_value("float()"))
+        return float(self._untaped_value("float()", number=True))
 
     def __complex__(self) -> complex:
-        return complex(self._untaped_value("complex()"))
+        return complex(self._untaped_value("complex()", number=True))
 
     def __index__(self) -> int:
         return operator.index(self.value)
@@ -121,7 +124,7 @@ class EagerTensor(tensor.TensorBase):
         return len(np.asarray(self.value))
 
     def item(self) -> Any:
-        return np.asarray(self._untaped_value(".item()")).item()
+        return np.asarray(self._untaped_value(".item()", number=True)).item()
 
     def tolist(self) -> Any:
         return np.asarray(self._untaped_value(".tolist()")).tolist()

@@ -52,6 +52,17 @@ def _reshape(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("Reshape", args[0], shape)]
 
 
+def _reduce_to(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    """A gradient summed back to its operand's shape: over the leading dims it gained, and over
+    the dims that are 1 in the target (a sum over a dim that is already 1 changes nothing)."""
+    target, ndim = eqn.params["shape"], common.in_type(eqn, 0).ndim
+    lead = max(ndim - len(target), 0)
+    offset = len(target) - (ndim - lead)
+    axes = [*range(lead), *(lead + i for i in range(ndim - lead) if target[offset + i] == 1)]
+    summed = w.one("ReduceSum", args[0], w.ints(axes), keepdims=1) if axes else args[0]
+    return [w.one("Reshape", summed, _shape_tensor(w, target, _dims(w, eqn, 1)))]
+
+
 def _broadcast_to(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     shape = _shape_tensor(w, eqn.params["shape"], _dims(w, eqn, 1))
     return [w.one("Expand", args[0], shape)]
@@ -137,6 +148,7 @@ OPS.update(
     dot=_matmul,
     einsum=_einsum,
     reshape=_reshape,
+    reduce_to=_reduce_to,
     broadcast_to=_broadcast_to,
     full=_full,
     transpose=_transpose,
@@ -182,8 +194,16 @@ def _list_read(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [w.one("SequenceAt", args[0], w.operand(eqn.inputs[1], np.int64))]
 
 
+def _list_pop(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    """The last element and the list without it (a gradient's backward loop pops the forward
+    loop's stack)."""
+    last = w.const(-1, np.int64)
+    return [w.one("SequenceErase", args[0], last), w.one("SequenceAt", args[0], last)]
+
+
 OPS.update(
     list_new=_list_new,
+    list_pop=_list_pop,
     list_push=_list_push,
     list_stack=_list_stack,
     list_length=_list_length,

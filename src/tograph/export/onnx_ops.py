@@ -74,6 +74,7 @@ for _name, _op in {
     "power": "Pow",
     "negative": "Neg",
     "positive": "Identity",
+    "stop_gradient": "Identity",  # an inference graph: no gradient to stop
     "abs": "Abs",
     "sqrt": "Sqrt",
     "exp": "Exp",

@@ -117,7 +117,8 @@ class LoadedFunction(api.StaticFunction):
         self._saved = [
             concrete.ConcreteFunction.from_graph(self, sig, built) for sig, built in entries
         ]
-        self._cache.update((cf.signature.key, cf) for cf in self._saved)
+        for cf in self._saved:
+            self._add(cf)
 
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:
@@ -137,7 +138,11 @@ class LoadedFunction(api.StaticFunction):
             for leaf in leaves
         ]
         stand_args, stand_kwargs = tree.unflatten(stand_ins)
-        cf = self.concrete(*stand_args, **stand_kwargs)
+        stand_bound, stand_bound_kw, names = signature.bind(
+            self._signature, tuple(stand_args), stand_kwargs
+        )
+        sig, _ = signature.make_signature(stand_bound, stand_bound_kw, names, self.input_spec)
+        cf = self._saved_for(sig, among_all=True)  # tensors are written as values: any kind
         built = signatures.built_of(cf)
         tensors: list[Any] = [None] * len(built.graph.inputs)
         for leaf, slot in zip(leaves, cf.signature.slots):
@@ -147,7 +152,8 @@ class LoadedFunction(api.StaticFunction):
             outputs = vjp.inline(built.graph, tensors)
         else:
             outputs = tape_mod.run_eagerly(built.graph, tensors)
-        return built.unflatten(tuple(outputs), tensors)
+        arguments = (bound_args, bound_kwargs, ())
+        return built.unflatten(tuple(outputs), tensors, arguments, values_only=True)
 
     @property
     def graph(self) -> Any:
@@ -155,10 +161,16 @@ class LoadedFunction(api.StaticFunction):
         return self.concrete_functions[0].graph
 
     def _trace(self, sig: signature.Signature) -> concrete.ConcreteFunction:
-        # A namedtuple argument is of the caller's class, the saved tree of one made when loading:
-        # they match by name and fields.
-        # Argument kinds (layout, 0-d array or scalar, one array passed twice) matter only to
-        # a graph that writes into its arguments or returns one of them.
+        return self._saved_for(sig, among_all=False)
+
+    def _saved_for(self, sig: signature.Signature, among_all: bool) -> concrete.ConcreteFunction:
+        """The saved concrete function for calls of ``sig``.
+
+        A namedtuple argument is of the caller's class, the saved tree of one made when loading:
+        they match by name and fields. Argument kinds (layout, 0-d array or scalar, one array
+        passed twice) matter only to a graph that writes into its arguments or returns one of
+        them, and not at all (``among_all``) when the graph runs on tensors.
+        """
         wanted = signatures.structural_key(sig)
         for cf in self.concrete_functions:
             if signatures.structural_key(cf.signature) == wanted:
@@ -167,7 +179,7 @@ class LoadedFunction(api.StaticFunction):
         kinds_differ = False
         for cf in self.concrete_functions:
             if signatures.structural_key(cf.signature, kinds=False) == wanted:
-                if cf.built is not None and cf.built.keeps_arguments:
+                if among_all or cf.built is not None and cf.built.keeps_arguments:
                     return cf
                 kinds_differ = True
         saved = "; ".join(signatures.describe(cf.signature) for cf in self.concrete_functions)

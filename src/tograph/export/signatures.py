@@ -16,7 +16,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import graphs, schema, values
 from tograph.ir import primitives, pytree, types
-from tograph.staging import build_graph
+from tograph.staging import build_graph, kinds, optional
 from tograph.trace import signature
 
 _P = inspect.Parameter
@@ -32,7 +32,11 @@ def built_of(cf: concrete.ConcreteFunction) -> build_graph.BuiltGraph:
     if cf.built is None or cf.graph is None:
         raise errors.InternalError("a concrete function without a graph reached export")
     return build_graph.BuiltGraph(
-        cf.graph, cf.built.out_tree, cf.built.out_slots, cf.built.write_backs
+        cf.graph,
+        cf.built.out_tree,
+        cf.built.out_slots,
+        cf.built.write_backs,
+        container_writes=cf.built.container_writes,
     )
 
 
@@ -107,6 +111,12 @@ def read_input_spec(form: Any) -> tuple[Any, ...] | None:
 def write_signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -> dict[str, Any]:
     """The form of one signature: argument tree and slots, graph, result tree and slots."""
     sig, built = cf.signature, built_of(cf)
+    if cf.built is not None and (cf.built.reads or cf.built.attr_writes):
+        raise errors.ExportError(
+            f"{getattr(cf.owner, '__name__', 'the function')} reads or sets attributes of objects "
+            f"given to it ({describe(sig)}): a saved graph holds arrays, not objects",
+            hint="pass the arrays themselves as arguments",
+        )
     encoder = writer.encoder
     names = iter(_leaf_labels(sig))
     slots: list[Any] = []
@@ -124,6 +134,15 @@ def write_signature(cf: concrete.ConcreteFunction, writer: graphs.GraphWriter) -
     result: dict[str, Any] = {"tree": _tree(built.out_tree, encoder), "slots": results}
     if built.write_backs:
         result["write_backs"] = [list(pair) for pair in built.write_backs]
+    if built.container_writes:
+        result["container_writes"] = [
+            {
+                "path": _path(write.target, encoder),
+                "tree": _tree(write.tree, encoder),
+                "slots": [_result_slot(s, encoder) for s in write.slots],
+            }
+            for write in built.container_writes
+        ]
     kinds = [
         {"layout": layout, "array0d": array0d, "twin": twin}
         for layout, array0d, twin in zip(sig.input_layouts, sig.input_array0d, sig.input_twins)
@@ -145,6 +164,8 @@ def _result_slot(slot: Any, encoder: values.Encoder) -> Any:
         return {"copy": slot.index}
     if isinstance(slot, build_graph.Fresh):
         return {"fresh": encoder.encode(slot.value)}
+    if isinstance(slot, build_graph.ArgRef):
+        return {"argument": _path(slot, encoder)}
     if isinstance(slot, build_graph.AliasOut):
         steps = [
             {
@@ -172,7 +193,9 @@ def read_signature(
     graph = reader.graph(fields["graph"])
     tree = _read_tree(fields["arguments"], decoder)
     slots = _read_slots(fields["slots"], decoder, len(graph.inputs))
-    result = schema.expect_dict(fields["result"], "result", {"tree", "slots"}, {"write_backs"})
+    result = schema.expect_dict(
+        fields["result"], "result", {"tree", "slots"}, {"write_backs", "container_writes"}
+    )
     out_tree = _read_tree(result["tree"], decoder)
     out_slots = _read_slots(result["slots"], decoder, len(graph.outputs))
     if len(slots) != tree.num_leaves or len(out_slots) != out_tree.num_leaves:
@@ -180,7 +203,12 @@ def read_signature(
     write_backs = _read_write_backs(result.get("write_backs", []), graph)
     sig = _rebuild_signature(tree, slots, [v.type for v in graph.inputs], fn_signature, input_spec)
     sig = _read_input_kinds(fields["inputs"], sig)
-    return sig, build_graph.BuiltGraph(graph, out_tree, tuple(out_slots), write_backs)
+    container_writes = _read_container_writes(
+        result.get("container_writes", []), decoder, len(graph.outputs)
+    )
+    return sig, build_graph.BuiltGraph(
+        graph, out_tree, tuple(out_slots), write_backs, container_writes=container_writes
+    )
 
 
 def _read_input_kinds(form: Any, sig: signature.Signature) -> signature.Signature:
@@ -202,6 +230,36 @@ def _read_input_kinds(form: Any, sig: signature.Signature) -> signature.Signatur
         array0d.append(is_0d)
         twins.append(twin)
     return sig.with_input_kinds(layouts, array0d, twins)
+
+
+def _path(ref: build_graph.ArgRef, encoder: values.Encoder) -> list[Any]:
+    encoder.context = ("the path of an argument list or dict", None)
+    if not all(type(key) in (int, str) for key in ref.path):
+        raise errors.ExportError("a saved graph holds arrays, lists and dicts, not objects")
+    return [encoder.encode(key) for key in ref.path]
+
+
+def _read_path(form: Any, decoder: values.Decoder) -> build_graph.ArgRef:
+    keys = tuple(decoder.decode(k) for k in schema.expect_list(form, "argument path"))
+    if len(keys) < 2 or keys[0] not in (0, 1) or not all(type(k) in (int, str) for k in keys):
+        raise errors.LoadError(f"argument path {keys!r:.60} does not lead into the arguments")
+    return build_graph.ArgRef(keys)
+
+
+def _read_container_writes(
+    form: Any, decoder: values.Decoder, count: int
+) -> tuple[build_graph.ContainerWrite, ...]:
+    writes = []
+    for item in schema.expect_list(form, "container_writes"):
+        fields = schema.expect_dict(item, "container write", {"path", "tree", "slots"})
+        tree = _read_tree(fields["tree"], decoder)
+        slots = _read_slots(fields["slots"], decoder, count)
+        if len(slots) != tree.num_leaves:
+            raise errors.LoadError("a container write's slots do not match its tree")
+        writes.append(
+            build_graph.ContainerWrite(_read_path(fields["path"], decoder), tree, tuple(slots))
+        )
+    return tuple(writes)
 
 
 def _read_write_backs(form: Any, graph: Any) -> tuple[tuple[int, int], ...]:
@@ -233,6 +291,8 @@ def _read_slots(form: Any, decoder: values.Decoder, count: int) -> list[Any]:
             slots.append(build_graph.Fresh(decoder.decode(item["fresh"])))
         elif type(item) is dict and "alias" in item:
             slots.append(_read_alias(item, decoder, count))
+        elif type(item) is dict and item.keys() == {"argument"}:
+            slots.append(_read_path(item["argument"], decoder))
         else:
             fields = schema.expect_dict(item, "static slot", {"static"})
             slots.append(signature.Static(decoder.decode(fields["static"])))
@@ -325,6 +385,9 @@ def _leaf_labels(sig: signature.Signature) -> list[str]:
 
 # ---- result and argument trees -----------------------------------------------------------
 
+# results whose leaves a flag decides: None or the value, a Python number or a NumPy scalar
+_BOXES: dict[str, type] = {"optional": optional.Boxed, "kinded": kinds.Boxed}
+
 
 def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is None:
@@ -335,6 +398,9 @@ def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     if tree.kind is dict:
         encoder.context = ("a dict key", None)
         return {"dict": [[encoder.encode(k), c] for k, c in zip(tree.meta, children)]}
+    for name, kind in _BOXES.items():
+        if tree.kind is kind:
+            return {name: children}
     fields = list(tree.kind._fields)
     return {"namedtuple": {"name": tree.kind.__name__, "fields": fields, "children": children}}
 
@@ -348,6 +414,11 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
     if kind in ("tuple", "list"):
         items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
         return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(items))
+    if kind in _BOXES:
+        items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
+        if items != [pytree.LEAF, pytree.LEAF]:
+            raise errors.LoadError(f"{kind} is a flag and a value")
+        return pytree.TreeDef(_BOXES[kind], None, tuple(items))
     if kind == "dict":
         pairs = [schema.expect_list(p, "dict entry") for p in schema.expect_list(body, "dict")]
         if any(len(p) != 2 for p in pairs):

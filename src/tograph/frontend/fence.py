@@ -23,20 +23,58 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
     of its own iteration, where Python's late binding sees the variable's final value.
     """
     body = block.body + block.orelse
+    functions = [
+        node
+        for stmt in body
+        for node in gast.walk(stmt)
+        if isinstance(node, (gast.Lambda, gast.FunctionDef))
+    ]
+    if functions:  # what the block assigns is only needed then (nested blocks: no quadratic walk)
+        written = names.assigned(body) | (
+            names.targets(block.target) if isinstance(block, gast.For) else set()
+        )
+        for node in functions:
+            captured = _free_reads(node) & written
+            if captured:
+                name = sorted(captured)[0]
+                return f"closure over variable '{name}', which its enclosing block assigns", node
+    return None, block
+
+
+def _closure_called_in_block(block: Any, closures: dict[str, set[str]]) -> tuple[str | None, Any]:
+    """A function defined before ``block`` and used in it that reads a variable ``block`` assigns.
+
+    Lowering makes that variable a local of the branch or loop body function, so the closure
+    would read the value from before the block where Python reads the current one.
+    """
+    body = block.body + block.orelse
     written = names.assigned(body) | (
         names.targets(block.target) if isinstance(block, gast.For) else set()
     )
-    for stmt in body:
-        for node in gast.walk(stmt):
-            if isinstance(node, (gast.Lambda, gast.FunctionDef)):
-                captured = _free_reads(node) & written
-                if captured:
-                    name = sorted(captured)[0]
-                    return (
-                        f"closure over variable '{name}', which its enclosing block assigns",
-                        node,
-                    )
+    used = set().union(set(), *(names.reads(stmt) for stmt in body))
+    for name in sorted(used & set(closures)):
+        captured = closures[name] & written
+        if captured:
+            variable = sorted(captured)[0]
+            return (
+                f"closure '{name}' over variable '{variable}', which a block calling it assigns",
+                block,
+            )
     return None, block
+
+
+def _closures(nodes: list[Any]) -> dict[str, set[str]]:
+    """The functions defined in the function (``def`` or a name bound to a ``lambda``), each with
+    the names it reads from outside itself."""
+    found: dict[str, set[str]] = {}
+    for node in nodes[1:]:
+        if isinstance(node, gast.FunctionDef):
+            found[node.name] = _free_reads(node)
+        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.Lambda):
+            for target in node.targets:
+                for name in names.targets(target):
+                    found[name] = _free_reads(node.value)
+    return found
 
 
 def _free_reads(fn: Any) -> set[str]:
@@ -57,7 +95,6 @@ _UNSUPPORTED: dict[type, str] = {
     gast.YieldFrom: "yield from",
     gast.Global: "global statement",
     gast.Nonlocal: "nonlocal statement",
-    gast.Delete: "del statement",
     gast.ClassDef: "class definition",
     gast.Match: "match statement",
 }
@@ -72,10 +109,21 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
       parsed: the function, for locations.
       nodes: every node of its tree (``gast.walk(tree)``, or a list of it made once for all).
     """
+    nodes = list(nodes)
+    # Blocks are checked for closures only when the function defines any (the checks walk each
+    # nested block again, which deep nesting would make quadratic).
+    defines = any(isinstance(n, (gast.Lambda, gast.FunctionDef)) for n in nodes[1:])
+    closures = _closures(nodes)
     for node in nodes:
         construct = _UNSUPPORTED.get(type(node))
-        if construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
+        if isinstance(node, gast.Delete) and not all(
+            isinstance(t, gast.Subscript) for t in node.targets
+        ):
+            construct = "del of a variable or attribute"
+        if defines and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_over_block_variable(node)
+        if closures and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
+            construct, node = _closure_called_in_block(node, closures)
         if construct is not None:
             raise errors.UnsupportedError(
                 f"{construct} is not supported in converted functions",

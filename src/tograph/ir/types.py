@@ -117,10 +117,21 @@ def is_python_scalar(value: Any) -> bool:
     return isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic)
 
 
+def is_dask_array(value: Any) -> bool:
+    """Whether ``value`` is a ``dask.array.Array``, told without importing dask."""
+    return type(value).__module__.startswith("dask.array") and hasattr(value, "__dask_graph__")
+
+
 def type_of(value: Any) -> TensorType:
-    """The type of a concrete value: NumPy arrays and scalars are strong, Python scalars weak."""
+    """The type of a concrete value: NumPy arrays and scalars are strong, Python scalars weak.
+
+    A chunked array that is not NumPy's (a ``dask.array.Array``) is typed by its ``dtype`` and
+    ``shape`` without being computed; its shape must be known.
+    """
     if is_python_scalar(value):
         return TensorType(np.asarray(value).dtype, (), weak=True)
+    if is_dask_array(value):
+        return TensorType(np.dtype(value.dtype), tuple(int(n) for n in value.shape))
     arr = np.asarray(value)
     if arr.dtype == object:
         raise errors.ToGraphError(f"value of type {type(value).__name__} is not a tensor")

@@ -5,7 +5,12 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``_t.or_``, ``_t.not_``, ``_t.if_exp`` with the lazily evaluated operands in lambdas
   (short-circuit semantics kept, also when the condition is a tensor);
 - ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors,
-  in-place for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``;
+  in-place for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``,
+  ``del x[i]`` becomes ``_t.delitem(x, i)``; a method that changes a list, dict or set in place
+  called on a value from outside the function (``log.append(v)`` for a global ``log``) becomes
+  ``_t.call_outside(log, 'append', v)``, which falls back for such a container; a value bound
+  to two names (``b = a``) goes through ``_t.shared``, so that a list or dict changed through
+  one name inside tensor control flow falls back;
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
   (both act when the graph runs if they sit in tensor control flow);
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
@@ -109,9 +114,17 @@ class _Canonicalize(gast.NodeTransformer):
         # closure list or dict is mutated in place, as Python would.
         self.locals = [_local_names(fn)]
         self.mutation = mutation.analyze(fn, globals_)
+        self.changed_aliases = _changed_aliases(fn)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
+
+    def _local_value(self, node: Any) -> bool:
+        """Whether ``node`` is a local variable, or an item of one (``x[i][j]``), not a value
+        reached from outside the function (a global, a closure variable, an attribute)."""
+        while isinstance(node, gast.Subscript):
+            node = node.value
+        return isinstance(node, gast.Name) and node.id in self.locals[-1]
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> Any:
         self.locals.append(_local_names(node))
@@ -175,6 +188,16 @@ class _Canonicalize(gast.NodeTransformer):
 
     def visit_Call(self, node: gast.Call) -> Any:
         self.generic_visit(node)
+        func = node.func
+        if (
+            isinstance(func, gast.Attribute)
+            and func.attr in _CONTAINER_MUTATORS
+            and not self._local_value(func.value)
+        ):
+            name = gast.Constant(value=func.attr, kind=None)
+            call = _rt_call("call_outside", [func.value, name, *node.args], node)
+            call.keywords = node.keywords
+            return call
         writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
         # a list or tuple written in the call may hold tensors: the runtime stacks it for NumPy
         literal = any(_may_hold_tensors(a) for a in [*node.args, *(k.value for k in node.keywords)])
@@ -226,6 +249,14 @@ class _Canonicalize(gast.NodeTransformer):
             gast.Expr(value=_rt_call("assert_", [node.test, _lam(msg)], node)), node
         )
 
+    def _aliases_changed_container(self, node: gast.Assign) -> bool:
+        """Whether ``node`` gives a second name to a value that some name of it changes in
+        place as a container (``b = a`` then ``b.append(x)``, or ``a = b = []``)."""
+        targets = [t.id for t in node.targets if isinstance(t, gast.Name)]
+        if isinstance(node.value, gast.Name) and self._is_local(node.value) and targets:
+            targets.append(node.value.id)
+        return len(targets) > 1 and any(t in self.changed_aliases for t in targets)
+
     def _wrap_binding(self, node: Any, value: Any) -> Any:
         """``value``, made a tensor if it is a concrete array that is written later
         (``analysis.mutation``)."""
@@ -234,8 +265,14 @@ class _Canonicalize(gast.NodeTransformer):
     def visit_Assign(self, node: gast.Assign) -> Any:
         self.generic_visit(node)
         node.value = self._wrap_binding(node, node.value)
+        if self._aliases_changed_container(node):
+            # two names for one value (``b = a``, ``a = b = []``): a list or dict changed
+            # through one must show through the other, which tensor control flow cannot do
+            node.value = _rt_call("shared", [node.value], node)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             return self._item_store(node.targets[0], node.value, node)
+        if len(node.targets) == 1 and self._outside_attribute(node.targets[0]):
+            return self._attribute_store(node.targets[0], node.value, node)
         if len(node.targets) == 1 and not _unpacks_into_items(node.targets[0]):
             return node
         return self._unpack(node.targets, node.value, node)
@@ -269,6 +306,18 @@ class _Canonicalize(gast.NodeTransformer):
         kind = "setitem" if local else "setitem_outside"
         write = _rt_call(kind, [_as_load(target.value), target.slice, value], origin)
         return stmts + [self._rebind(target, write, local, origin)]
+
+    def _outside_attribute(self, target: Any) -> bool:
+        """Whether ``target`` is an attribute of a value from outside the function."""
+        return isinstance(target, gast.Attribute) and not self._is_local(target)
+
+    def _attribute_store(self, target: gast.Attribute, value: Any, origin: Any) -> Any:
+        """``obj.name = value`` for an ``obj`` from outside the function (a global, a closure
+        variable) as ``_t.setattr_outside(obj, 'name', value)``, which falls back: the object
+        would be changed once, while the graph is built, instead of on every call."""
+        name = gast.Constant(value=target.attr, kind=None)
+        call = _rt_call("setattr_outside", [_as_load(target.value), name, value], origin)
+        return templates.set_location(gast.Expr(value=call), origin)
 
     def _unpack(self, targets: list[Any], value: Any, origin: Any) -> list[Any]:
         """``x[i], x[j] = v`` (or ``a = x[i] = v``) as ``tmp = v`` then one assignment per
@@ -312,6 +361,10 @@ class _Canonicalize(gast.NodeTransformer):
             call = _rt_call("iop", [op, _as_load(node.target), node.value], node)
             assign = gast.Assign(targets=[node.target], value=call, type_comment=None)
             return templates.set_location(assign, node)
+        if self._outside_attribute(node.target):
+            # refused before anything is computed: ``+=`` on a list would extend it already
+            nothing = gast.Constant(value=None, kind=None)
+            return self._attribute_store(node.target, nothing, node)
         if not isinstance(node.target, gast.Subscript):
             return node
         target = node.target
@@ -348,6 +401,18 @@ class _Canonicalize(gast.NodeTransformer):
             node.extra_test = self.visit(extra_test)
         return node
 
+    def visit_Delete(self, node: gast.Delete) -> Any:
+        """``del x[i], y[j]`` as ``_t.delitem(x, i)`` and ``_t.delitem(y, j)``, which refuse
+        changing an argument list or dict inside tensor control flow (``frontend.fence`` lets
+        only items be deleted)."""
+        self.generic_visit(node)
+        return [
+            templates.set_location(
+                gast.Expr(value=_rt_call("delitem", [_as_load(t.value), t.slice], node)), node
+            )
+            for t in node.targets
+        ]
+
     def visit_Expr(self, node: gast.Expr) -> Any:
         call = node.value
         if (
@@ -368,6 +433,34 @@ class _Canonicalize(gast.NodeTransformer):
         return node
 
 
+def _changed_aliases(fn: gast.FunctionDef) -> set[str]:
+    """The names, among those joined by ``a = b`` or ``a = b = v``, whose value some name of
+    them changes in place as a list or dict would be changed: ``x.append(v)``, ``x[i] = v``,
+    ``del x[i]``."""
+    links: dict[str, set[str]] = {}
+    changed: set[str] = set()
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Assign):
+            group = [t.id for t in node.targets if isinstance(t, gast.Name)]
+            if isinstance(node.value, gast.Name):
+                group.append(node.value.id)
+            for a in group:
+                links.setdefault(a, set()).update(group)
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+            if node.func.attr in _CONTAINER_MUTATORS:
+                changed.add(_root_name(node.func.value) or "")
+        elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            changed.add(_root_name(node) or "")
+    found: set[str] = set()
+    pending = [name for name in changed if name in links]
+    while pending:
+        name = pending.pop()
+        if name not in found:
+            found.add(name)
+            pending.extend(links.get(name, ()))
+    return found
+
+
 def _unpacks_into_items(target: Any) -> bool:
     """A tuple target with a subscript among its elements and no starred element."""
     if not isinstance(target, (gast.Tuple, gast.List)):
@@ -380,6 +473,12 @@ def _unpacks_into_items(target: Any) -> bool:
 def _has_call(node: Any) -> bool:
     return any(isinstance(n, gast.Call) for n in gast.walk(node))
 
+
+# Methods that change a list, dict, set or deque in place.
+_CONTAINER_MUTATORS = frozenset(
+    "append extend insert pop remove clear sort reverse update setdefault popitem add discard "
+    "appendleft popleft extendleft rotate".split()
+)
 
 _IN_PLACE = {
     gast.Add: "iadd",

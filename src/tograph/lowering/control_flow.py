@@ -16,7 +16,8 @@ The runtime (``lowering.runtime``) decides when the graph is built: a tensor con
 variables it writes that are live after it; of a loop, the variables its body writes that are live
 at the loop header or after the loop (``analysis.liveness``). A state variable that may be unbound
 where the statement starts is set to ``_t.Undefined('x')`` at the top of its function, which keeps
-Python's meaning and lets ``cond`` report a variable set on only one side.
+Python's meaning and lets ``cond`` carry a variable set on only one side; the user's reads of such
+variables become guarded reads (``lowering.guards``).
 Requires: lowering.jumps, lowering.canonicalize.
 """
 
@@ -29,7 +30,7 @@ import gast
 
 from tograph.analysis import liveness
 from tograph.frontend import names
-from tograph.lowering import templates
+from tograph.lowering import guards, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 
@@ -47,6 +48,8 @@ class _ControlFlow:
         self.counter = itertools.count(1)
         # Per statement (held, so its id stays its own), which keeps each nested walk single.
         self._assigned: dict[int, tuple[Any, set[str]]] = {}
+        # state variables that may be unbound where some control statement starts
+        self.maybe_unbound: set[str] = set()
 
     def assigned(self, stmts: list[Any]) -> set[str]:
         """``names.assigned(stmts)``, each statement's set computed once (statements are read
@@ -61,9 +64,11 @@ class _ControlFlow:
 
     def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
+        key = guards.mark(fn)
         liveness.annotate(fn.body, set())
         needed: set[str] = set()
         fn.body = self.block(fn.body, needed, set(names.params(fn)))
+        guards.guard(fn, key, self.maybe_unbound)
         self._init_undefined(fn, needed)
         return fn
 
@@ -91,6 +96,7 @@ class _ControlFlow:
                 }[type(stmt)]
                 new, state, outputs = lower(stmt)
                 needed.update(set(state) - defined)
+                self.maybe_unbound.update(set(state) - defined)
                 defined.update(outputs)
                 out.extend(new)
             elif isinstance(stmt, gast.FunctionDef):

@@ -93,7 +93,7 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    code = fn.__code__
+    code = parse.code_of(fn)
     cached = _analyses.get(code)
     if cached is None:
         parsed, tree = parse.parse_function(fn)

@@ -33,5 +33,6 @@ from tograph.ops import (
     stacking,  # noqa: F401
     stacks,  # noqa: F401
     statistics,  # noqa: F401
+    stop_gradient,  # noqa: F401
     ufunc_methods,  # noqa: F401
 )

@@ -31,7 +31,7 @@ import numpy as np
 from tograph import errors
 from tograph.ir import core, primitives, types
 from tograph.trace import builder as builder_mod
-from tograph.trace import tensor
+from tograph.trace import containers, tensor
 
 _LENGTH_TYPE = types.TensorType(np.int64, (), weak=True)
 
@@ -181,15 +181,17 @@ class SymbolicList(tensor.Symbolic):
     """A tensor list of the graph being built.
 
     Lists are functional: ``lst = lists.push(lst, x)`` (there is no ``append``), ``lst[i]`` reads
-    element ``i``, ``lists.length(lst)`` and ``lists.stack(lst)`` give tensors.
+    element ``i``, ``lists.length(lst)`` and ``lists.stack(lst)`` give tensors. ``stands_for`` is
+    the caller's list this one was made from, if any: it must not change (``trace.containers``).
     """
 
     PRIORITY = 2
-    __slots__ = ("builder", "graph_var")
+    __slots__ = ("builder", "graph_var", "stands_for")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self.graph_var = var
         self.builder = builder
+        self.stands_for: list[Any] | None = None
 
     @property
     def type(self) -> types.ListType:
@@ -289,6 +291,8 @@ def push(lst: Any, x: Any) -> Any:
       DTypeError: ``x``'s dtype differs from the list's element dtype.
       ShapeError: ``x``'s rank differs from the list's element rank.
     """
+    if isinstance(lst, SymbolicList) and lst.stands_for is not None:
+        containers.check_write(lst.stands_for, "an append")
     return list_push_p.bind(_traceable(lst, x), x)
 
 

@@ -2,9 +2,12 @@
 
 Stage: optimize. Input: a graph from graph building. Output: an equivalent graph with the same
 input and output types. ``dce`` drops dead equations, ``cse`` reuses identical computations,
-``fold`` computes equations on constants at compile time, ``manager.run_passes`` iterates them to
-a fixed point. Every pass recurses into nested graphs (which are closed: graph building turns the
-outer values they use into explicit inputs), never removes, merges or folds an equation with
+``fold`` computes equations on constants at compile time, ``simplify`` applies exact algebraic
+identities, ``licm`` moves total equations out of
+loops and shared ones out of branches (``totality`` says which equations are total: they can
+neither raise nor warn), ``manager.run_passes`` iterates them to a fixed point. Every pass
+recurses into nested graphs (which are closed: graph building turns the outer values they use
+into explicit inputs), never removes, merges or folds an equation with
 effects, and leaves tensor lists to DCE alone (list values are used once; see ``ops.lists``).
 A pass that changes nothing returns the very same graph object.
 """
@@ -48,8 +51,9 @@ def substitute(
 
 
 # Decides one equation, its inputs already substituted and its nested graphs rewritten: None keeps
-# it, a tuple of atoms replaces its outputs (and drops it).
-Visitor = Callable[[core.Eqn], "tuple[core.Atom, ...] | None"]
+# it, a tuple of atoms replaces its outputs (and drops it), an equation with the same outputs
+# takes its place.
+Visitor = Callable[[core.Eqn], "tuple[core.Atom, ...] | core.Eqn | None"]
 
 
 def rewrite(
@@ -72,6 +76,8 @@ def rewrite(
         replacement = visit(eqn)
         if replacement is None:
             eqns.append(eqn)
+        elif isinstance(replacement, core.Eqn):
+            eqns.append(replacement)
         else:
             env.update(zip(eqn.outputs, replacement))
     outputs = substitute(env, graph.outputs)

@@ -35,7 +35,7 @@ def _visitor(_graph: core.Graph) -> passes.Visitor:
     def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | None:
         if passes.has_effects(eqn) or passes.touches_lists(eqn):
             return None
-        key = (eqn.prim.name, tuple(_atom_key(a) for a in eqn.inputs), _freeze(eqn.params))
+        key = (eqn.prim.name, tuple(_atom_key(a) for a in eqn.inputs), freeze(eqn.params))
         first = seen.setdefault(key, eqn)
         return None if first is eqn else first.outputs
 
@@ -45,14 +45,14 @@ def _visitor(_graph: core.Graph) -> passes.Visitor:
 def _atom_key(atom: core.Atom) -> Hashable:
     if isinstance(atom, core.Var):
         return ("var", atom.id)
-    return ("lit", atom.type, _freeze(atom.value))
+    return ("lit", atom.type, freeze(atom.value))
 
 
-def _freeze(value: Any) -> Hashable:
+def freeze(value: Any) -> Hashable:
     """A hashable key equal for values that are equal by value (graphs: by identity).
 
-    Keys carry the value's type, so ``1``, ``1.0`` and ``True`` differ; unknown unhashable
-    objects are compared by identity.
+    Keys carry the value's type, so ``1``, ``1.0`` and ``True`` differ; other hashable objects
+    (indices) compare by their own equality, unhashable ones by identity.
     """
     if isinstance(value, core.Graph):
         return ("graph", id(value))
@@ -61,13 +61,17 @@ def _freeze(value: Any) -> Hashable:
     if isinstance(value, (np.generic, bool, int, float, complex)):
         return (type(value).__name__, repr(value))
     if isinstance(value, (tuple, list)):
-        return (type(value).__name__, tuple(_freeze(v) for v in value))
+        return (type(value).__name__, tuple(freeze(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple(sorted((repr(k), _freeze(v)) for k, v in value.items())))
+        return ("dict", tuple(sorted((repr(k), freeze(v)) for k, v in value.items())))
     if isinstance(value, slice):
-        return ("slice", _freeze(value.start), _freeze(value.stop), _freeze(value.step))
+        return ("slice", freeze(value.start), freeze(value.stop), freeze(value.step))
     if isinstance(
         value, (str, bytes, type(None), np.dtype, type, types.TensorType, types.ListType)
     ):
         return (type(value).__name__, value)
-    return ("object", id(value))
+    try:  # a hashable param object (an index) is equal by its own __eq__
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    return (type(value).__qualname__, value)

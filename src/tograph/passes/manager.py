@@ -12,11 +12,13 @@ from collections.abc import Sequence
 
 from tograph import errors
 from tograph.ir import check, core
-from tograph.passes import Pass, PassResult, cse, dce, fold
+from tograph.passes import Pass, PassResult, cse, dce, fold, licm, simplify
 
 DEFAULT_PASSES: tuple[Pass, ...] = (
     fold.fold_constants,
+    simplify.simplify_algebra,
     cse.eliminate_common_subexpressions,
+    licm.hoist_loop_invariants,
     dce.eliminate_dead_code,
 )
 

@@ -18,16 +18,17 @@ Requires: lowering.convert (the lowered function), staging.runtime (what it call
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried
+from tograph.staging import carried, kinds, objects, optional, runtime
 from tograph.trace import builder as builder_mod
-from tograph.trace import functional, signature, tensor
+from tograph.trace import containers, functional, signature, tensor
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,31 +86,78 @@ class Copy:
 
 
 @dataclasses.dataclass(frozen=True)
+class ArgRef:
+    """A list, dict or object reached from the call's arguments: the caller's very object,
+    found by the keys and attributes ``path`` (``objects.resolve``) from ``(args, kwargs,
+    bound)``: the arguments bound to the parameters, defaults filled, and a bound method's
+    object."""
+
+    path: tuple[Any, ...]
+
+    def resolve(self, arguments: Any) -> Any:
+        return objects.resolve(arguments, self.path)
+
+
+@dataclasses.dataclass(frozen=True)
+class ContainerWrite:
+    """A list or dict of the arguments that the function changes in place (``append``,
+    ``d[k] = v``...): after the graph runs, the caller's container is given the contents the
+    function left in it, a tree of result slots."""
+
+    target: ArgRef
+    tree: pytree.TreeDef
+    slots: tuple[Any, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class BuiltGraph:
     """A graph plus the recipe to turn its outputs into the function's Python result."""
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh or AliasOut
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
+    # ArgRef
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
     # graph output indices whose arrays may share memory with an argument at run time
     check_outputs: frozenset[int] = frozenset()
+    # argument lists and dicts changed in place, given their new contents after a call
+    container_writes: tuple[ContainerWrite, ...] = ()
+    # the object attributes the graph read: checked at each call, arrays passed as inputs
+    reads: tuple[objects.Read, ...] = ()
+    # the object attributes the function set, set on the objects after a call
+    attr_writes: tuple[objects.Write, ...] = ()
 
     @property
     def plain(self) -> bool:
         """Whether the result is the graph's outputs alone (no write-back, alias or copy)."""
         return (
-            not self.write_backs
+            not self.writes_arguments
             and not self.check_outputs
             and all(isinstance(s, (int, signature.Static)) for s in self.out_slots)
         )
 
     @property
+    def writes_arguments(self) -> bool:
+        """Whether a call writes into argument arrays, lists, dicts or objects."""
+        return bool(self.write_backs or self.container_writes or self.attr_writes)
+
+    @property
+    def needs_arguments(self) -> bool:
+        """Whether a call needs its arguments themselves (``unflatten``'s ``arguments``): the
+        graph reads object attributes, or the result holds or changes a list, dict or object
+        of the arguments."""
+        return bool(self.container_writes or self.reads or self.attr_writes) or any(
+            isinstance(s, ArgRef) for s in self.out_slots
+        )
+
+    @property
     def keeps_arguments(self) -> bool:
         """Whether a call neither writes into its arguments nor returns one or a view of one."""
-        return not self.write_backs and not any(isinstance(s, AliasOut) for s in self.out_slots)
+        return not self.writes_arguments and not any(
+            isinstance(s, (AliasOut, ArgRef)) for s in self.out_slots
+        )
 
     def checking(self, graph: core.Graph) -> BuiltGraph:
         """This recipe for ``graph`` (the optimised graph): its outputs that may share memory
@@ -136,16 +184,73 @@ class BuiltGraph:
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
         outputs.extend(graph.outputs[index] for _, index in self.write_backs)
+        for write in self.container_writes:
+            outputs.extend(graph.outputs[s] for s in write.slots if isinstance(s, int))
+        for attr in self.attr_writes:
+            outputs.extend(graph.outputs[s] for s in attr.slots if isinstance(s, int))
         return graph.replace(eqns=tuple(eqns), outputs=tuple(outputs))
 
-    def unflatten(self, outputs: Sequence[Any], inputs: Sequence[Any] = ()) -> Any:
-        """The Python result from the graph's outputs, after writing back into ``inputs``."""
-        for slot, index in self.write_backs:
-            np.copyto(inputs[slot], outputs[index])
-        leaves = [self._leaf(s, outputs, inputs) for s in self.out_slots]
+    def unflatten_functional(self, outputs: Sequence[Any]) -> Any:
+        """The Python result from the outputs of ``functional_graph()`` (arguments written in
+        place are not written back: the caller decides what to do with their final values)."""
+        values = iter(outputs)
+        leaves = []
+        for slot in self.out_slots:
+            if isinstance(slot, signature.Static):
+                leaves.append(slot.value)
+            elif isinstance(slot, Fresh):
+                leaves.append(slot.value.copy())
+            else:
+                leaves.append(next(values))
         return self.out_tree.unflatten(leaves)
 
-    def _leaf(self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any]) -> Any:
+    def unflatten(
+        self,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any] = (),
+        arguments: Any = None,
+        values_only: bool = False,
+    ) -> Any:
+        """The Python result from the graph's outputs, after writing back into ``inputs`` (the
+        argument arrays) and into the argument lists, dicts and objects (``arguments``: the
+        call's ``(args, kwargs, bound)``, needed when ``needs_arguments``). With
+        ``values_only`` nothing is written: a graph inlined in another trace or run on a tape
+        for a gradient takes its arguments as values."""
+        if values_only:
+            return self.out_tree.unflatten(
+                [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+            )
+        for slot, index in self.write_backs:
+            np.copyto(inputs[slot], outputs[index])
+        targets = [w.target.resolve(arguments) for w in self.container_writes]
+        owners = [objects.resolve(arguments, w.owner) for w in self.attr_writes]
+        for write, target in zip(self.container_writes, targets):
+            contents = self._value(write.tree, write.slots, outputs, inputs, arguments)
+            if isinstance(target, dict):
+                target.clear()
+                target.update(contents)
+            else:
+                target[:] = contents
+        for attr, owner in zip(self.attr_writes, owners):
+            setattr(
+                owner, attr.name, self._value(attr.tree, attr.slots, outputs, inputs, arguments)
+            )
+        leaves = [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+        return self.out_tree.unflatten(leaves)
+
+    def _value(
+        self,
+        tree: pytree.TreeDef,
+        slots: Sequence[Any],
+        outputs: Sequence[Any],
+        inputs: Sequence[Any],
+        arguments: Any,
+    ) -> Any:
+        return tree.unflatten([self._leaf(s, outputs, inputs, arguments) for s in slots])
+
+    def _leaf(
+        self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any], arguments: Any = None
+    ) -> Any:
         if isinstance(slot, int):
             value = outputs[slot]
             if slot in self.check_outputs and _shares_memory(value, inputs):
@@ -158,6 +263,8 @@ class BuiltGraph:
         if isinstance(slot, Copy):
             value = outputs[slot.index]
             return value.copy() if isinstance(value, np.ndarray) else value
+        if isinstance(slot, ArgRef):
+            return slot.resolve(arguments)
         return slot.value
 
 
@@ -175,6 +282,8 @@ def build_graph(
     lowered: Callable[..., Any],
     sig: signature.Signature,
     outside: frozenset[int] = frozenset(),
+    bound: tuple[Any, ...] = (),
+    lifted: frozenset[tuple[Any, str]] = frozenset(),
 ) -> BuiltGraph:
     """Runs ``lowered`` on symbolic inputs described by ``sig`` and returns the graph it emits.
 
@@ -185,18 +294,120 @@ def build_graph(
       outside: ``id`` of the objects that exist outside the function (its globals, closure
         values, static arguments): an array among them returned as a static result is returned
         itself, any other is copied per call.
+      bound: the object of a bound method (``to_static(obj.method)``), passed first.
+      lifted: attributes holding Python numbers to read as tensors (``objects.Relift``).
+
+    Raises:
+      objects.Relift: the function changes attributes holding Python numbers read as static.
     """
     builder = builder_mod.GraphBuilder(name)
     with builder.active():
         inputs = _inputs(builder, sig)
         args, kwargs = sig.rebuild(inputs)
-        result = lowered(*args, **kwargs)
-        leaves, out_tree = pytree.flatten(result)
+        state = objects.ObjectState(builder, lifted, runtime.call)
+        labels = _labels(lowered, len(bound), len(args))
+        args = tuple(state.traced(a, (0, i), labels[i]) for i, a in enumerate(args))
+        kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
+        bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
+        refs = _ArgRefs((args, kwargs), state)
+        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
+        refs.add(state.copies)
+        inputs = [*inputs, *state.inputs]
+        leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
-        slots = [_result_slot(leaf, inputs, outputs, outside) for leaf in leaves]
+
+        def slot_of(leaf: Any) -> Any:
+            found = refs.ref(leaf)
+            return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
+
+        def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
+            values, tree = pytree.flatten(optional.boxed(value), refs.known)
+            return tree, tuple(slot_of(v) for v in values)
+
+        slots = [slot_of(leaf) for leaf in leaves]
         write_backs = _write_backs(inputs, builder.inputs, outputs)
+        container_writes = [
+            ContainerWrite(ref, tree, tuple(slot_of(leaf) for leaf in contents))
+            for ref, tree, contents in refs.changed()
+        ]
+        attr_writes = [
+            objects.Write(cell.owner._tg_path, cell.name, *slots_of(cell.current))
+            for cell in state.changed()
+        ]
+        lift = state.to_lift()
+        if lift:
+            raise objects.Relift(lift)
         graph = builder.finish(outputs)
-    return BuiltGraph(graph, out_tree, tuple(slots), tuple(write_backs))
+    return BuiltGraph(
+        graph,
+        out_tree,
+        tuple(slots),
+        tuple(write_backs),
+        container_writes=tuple(container_writes),
+        reads=tuple(state.reads),
+        attr_writes=tuple(attr_writes),
+    )
+
+
+def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
+    """How messages name the positional arguments: the parameters' names where known."""
+    try:
+        names = list(inspect.signature(lowered).parameters)[skip:]
+    except (TypeError, ValueError):
+        names = []
+    return [names[i] if i < len(names) else f"argument {i}" for i in range(count)]
+
+
+class _ArgRefs:
+    """The lists and dicts the lowered function is given (copies of the caller's, holding
+    tensors, as arguments or as attributes of objects), with their contents before it runs:
+    those it changes in place are written back into the caller's containers, and one it
+    returns is the caller's; and the objects (their ``TracedObject`` views), which stand for
+    the caller's."""
+
+    def __init__(self, arguments: tuple[Any, Any], state: objects.ObjectState):
+        self.state = state
+        self.paths: dict[int, tuple[Any, ...]] = {}
+        self.before: list[tuple[Any, Any]] = []
+        for path, node in pytree.nodes(arguments):
+            if len(path) >= 2 and type(node) in (list, dict):
+                containers.register(node)
+                self.add([(node, path, objects.contents(node))])
+
+    def add(self, found: Sequence[tuple[Any, tuple[Any, ...], Any]]) -> None:
+        """Adds containers, each with its path and its contents before the function ran."""
+        for node, path, before in found:
+            if id(node) not in self.paths:
+                self.paths[id(node)] = path
+                self.before.append((node, before))
+
+    def known(self, value: Any) -> bool:
+        return id(value) in self.paths or type(value) is objects.TracedObject
+
+    def ref(self, value: Any) -> ArgRef | None:
+        if type(value) is objects.TracedObject:
+            return ArgRef(value._tg_path)
+        path = self.paths.get(id(value))
+        return None if path is None else ArgRef(path)
+
+    def changed(self) -> list[tuple[ArgRef, pytree.TreeDef, list[Any]]]:
+        """Each container whose contents changed: its reference, and its contents' structure
+        and leaves (the argument containers among them left as leaves)."""
+        found = []
+        for node, before in self.before:
+            if not _same_contents(node, before):
+                leaves, tree = pytree.flatten(
+                    dict(node) if type(node) is dict else list(node), self.known
+                )
+                found.append((ArgRef(self.paths[id(node)]), tree, leaves))
+        return found
+
+
+def _same_contents(node: Any, before: Any) -> bool:
+    """Whether a list or dict holds the very objects it held before, in the same order."""
+    if type(node) is dict:
+        return list(node) == list(before) and all(node[k] is before[k] for k in node)
+    return len(node) == len(before) and all(a is b for a, b in zip(node, before))
 
 
 def _inputs(builder: builder_mod.GraphBuilder, sig: signature.Signature) -> list[Any]:
@@ -235,6 +446,13 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
         return len(outputs) - 1
     if isinstance(leaf, np.ndarray) and id(leaf) not in outside:
         return Fresh(leaf)
+    if tensor.is_user_object(leaf) and tensor.contains_symbolic(list(vars(leaf).values())):
+        raise errors.UnsupportedError(
+            f"the result holds a {type(leaf).__name__} made in the function whose attributes are "
+            "tensors: a graph returns arrays, lists and dicts, not new objects",
+            loc=origin.current_location(),
+            construct="object made in the function",
+        )
     return signature.Static(leaf)
 
 

@@ -55,7 +55,7 @@ def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
         return _placeholders_like(b, a.name), b
     if isinstance(b, Placeholder) and pytree.is_node(a):
         return a, _placeholders_like(a, b.name)
-    if pytree.is_node(a) and type(a) is type(b) and len(a) == len(b):
+    if isinstance(a, (tuple, list, dict)) and type(a) is type(b) and len(a) == len(b):
         if isinstance(a, dict):
             if set(a) != set(b):
                 return a, b

@@ -28,10 +28,10 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, types
-from tograph.ops import control, elementwise
-from tograph.staging import carried
+from tograph.ops import control, elementwise, lists
+from tograph.staging import carried, kinds, optional
 from tograph.trace import builder as builder_mod
-from tograph.trace import functional, tensor
+from tograph.trace import containers, functional, tensor
 
 _MAX_LOOP_TRACES = 16
 
@@ -83,7 +83,9 @@ def _trace(
             leaf if t is None else _input(child, leaf, t, root)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
-        result = fn(*flat.unflatten(leaves))
+        values = flat.unflatten(leaves)
+        containers.register_copies(flat.values, values)
+        result = fn(*values)
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -107,6 +109,8 @@ def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root:
     inner = child.add_input(t, hint=root)
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
+    if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
+        inner.stands_for = leaf.stands_for
     return inner
 
 
@@ -152,9 +156,10 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
             functional.freeze(value, _AMBIGUOUS.format(path))
 
 
-def _cell_name(storage: functional.Storage) -> str:
-    hint = storage.current.graph_var.hint
-    return f"{hint or 'array'} (written in place)"
+def _cell_name(cell: Any) -> str:
+    """How messages and graph names call a cell: an array written in place (a ``Storage``) or
+    an object's attribute (``objects.Cell``)."""
+    return str(cell.label)
 
 
 def _results(trace: _Trace, names: Sequence[str]) -> carried.Flat:
@@ -255,8 +260,9 @@ def cond(
       two branches (weak only when both are); other values are the same in both branches.
 
     Raises:
-      ConversionError: a variable set in one branch only; a value that is not a tensor, or a
-        structure, that differs between the branches.
+      ConversionError: a variable set in one branch only, or None in one, that is not a number
+        or tensor in the other (those become optional, ``staging.optional``); a value that is not
+        a tensor, or a structure, that differs between the branches.
       ShapeError: a tensor whose rank differs between the branches.
       DTypeError: a value that is a list in one branch and a tensor in the other.
     """
@@ -264,6 +270,8 @@ def cond(
         return tuple(true_fn(*operands) if pred else false_fn(*operands))
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
+    operands = kinds.enter(operands)
+    true_fn, false_fn = kinds.inside(true_fn, results=True), kinds.inside(false_fn, results=True)
     flat = carried.flatten(operands, names)
     promoted: set[int] = set()
     while True:
@@ -284,6 +292,8 @@ def cond(
     traces[0].result, traces[1].result = carried.align_placeholders(
         traces[0].result, traces[1].result
     )
+    traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
+    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -308,7 +318,7 @@ def cond(
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
         storage.set(value)
-    return after[: len(explicit_names)]
+    return kinds.expose(after[: len(explicit_names)])
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -337,16 +347,17 @@ def while_loop(
       The variables' values after the loop; ``init`` itself when the condition is constant False.
 
     Raises:
-      ConversionError: a variable first set in the body; a value that is not a tensor, or a
-        structure, that the body changes.
+      ConversionError: a value that is not a tensor, or a structure, that the body changes (a
+        variable the body sets where it starts unset or None becomes optional, as in ``cond``).
       ShapeError: a tensor whose rank the body changes.
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    loop = _Loop(parent, cond_fn, body_fn, tuple(init), names)
+    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
     while True:
         try:
-            return loop.trace()
+            return kinds.expose(loop.trace())
         except _Retrace:
             continue
 
@@ -447,7 +458,7 @@ def _with_cells(
 
     def load(values: Sequence[Any]) -> None:
         for storage, value in zip(cells, values):
-            storage.set(value.plain())
+            storage.load(value)
 
     def test(*values: Any) -> Any:
         load(values[count:])
@@ -470,6 +481,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
+    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
         init = (*init, *(storage.current for storage in loop.cells))
@@ -524,6 +536,11 @@ def _trace_body(
     previous = carry
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
+        lifted = optional.lift_init(loop.init, body.result, loop.names)
+        lifted = lifted or kinds.lift_init(loop.init, body.result)
+        if lifted is not None:
+            loop.init = lifted
+            raise _Retrace()
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)
         if widened == carry:

@@ -10,6 +10,7 @@ Requires: lowering.control_flow (the code calling these functions), staging.cont
 
 from __future__ import annotations
 
+import collections
 import functools
 import operator
 import random
@@ -21,13 +22,16 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation
-from tograph.ops import containers, creation, effects, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, text
-from tograph.trace import dispatch, tensor
+from tograph.ops import array_lists, creation, effects, elementwise, lists
+from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
+from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder
 formatted = text.formatted
+read = reads.read
+is_none = reads.is_none
+is_not_none = reads.is_not_none
 fstring = text.fstring
 State = tuple[Any, ...]
 
@@ -57,6 +61,7 @@ def if_stmt(
     """
     _check_defined(test, "an if condition")
     if tensor.is_symbolic(test):
+        body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
     else:
         values = body(*state) if test else orelse(*state)
@@ -136,8 +141,16 @@ def _guarded_for(
 
 
 def _tensor_lists(state: State) -> State:
-    """State entering tensor control flow: its Python lists become tensor lists (they may grow)."""
-    return tuple(lists.as_list(v) if isinstance(v, list) else v for v in state)
+    """State entering tensor control flow: its Python lists become tensor lists (they may grow);
+    one made from an argument list remembers it (``trace.containers``)."""
+    return tuple(_tensor_list(v) if isinstance(v, list) else v for v in state)
+
+
+def _tensor_list(value: list[Any]) -> Any:
+    made = lists.as_list(value)
+    if containers.is_registered(value):
+        made.stands_for = value
+    return made
 
 
 def _tensor_for(
@@ -185,6 +198,7 @@ def _peel_first(
 
 def _select(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()`` for a tensor ``test``: a cond with one result."""
+    body, orelse = reads.refine(test, body, orelse, ())
     result = Undefined("expression value")
     then_fn, else_fn = (lambda _: (body(),)), (lambda _: (orelse(),))
     return control_flow.cond(test, then_fn, else_fn, (result,), ("expression value",))[0]
@@ -194,7 +208,9 @@ def and_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() and right()``; a cond when the left value is a tensor, so right stays lazy."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, right, lambda: value)
+        result = _select(value, right, lambda: value)
+        reads.implies(value, result, conjunction=True)
+        return result
     return value and right()
 
 
@@ -202,13 +218,16 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
     """``left() or right()``, lazily as in Python, also for tensors."""
     value = left()
     if tensor.is_symbolic(value):
-        return _select(value, lambda: value, right)
+        result = _select(value, lambda: value, right)
+        reads.implies(value, result, conjunction=False)
+        return result
     return value or right()
 
 
 def not_(value: Any) -> Any:
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
     if tensor.is_symbolic(value):
-        return np.logical_not(value)
+        return elementwise.python_not(value)
     return not value
 
 
@@ -241,8 +260,16 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
+    containers.check_write(target, "an item assignment")
     target[index] = value
     return target
+
+
+def delitem(target: Any, index: Any) -> None:
+    """``del target[index]``, refused for an argument list or dict inside tensor control flow."""
+    _check_defined(target, "a del statement")
+    containers.check_write(target, "a del statement")
+    del target[index]
 
 
 def setitem_outside(target: Any, index: Any, value: Any) -> None:
@@ -287,13 +314,52 @@ def fresh(value: Any) -> Any:
     return value
 
 
+def shared(value: Any) -> Any:
+    """``value``, about to have two names: a list or dict is marked as one whose identity
+    matters (``trace.containers``), since tensor control flow copies the lists it carries."""
+    if type(value) in (list, dict):
+        containers.register(value)
+    return value
+
+
 def list_append(target: Any, value: Any) -> Any:
     """``target.append(value)``: a push onto a tensor list, or Python's append."""
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
         return lists.push(target, value)
+    containers.check_write(target, "an append")
     target.append(value)
     return target
+
+
+def setattr_outside(owner: Any, name: str, value: Any) -> None:
+    """``owner.name = value`` for an ``owner`` from outside the function (a global, a closure
+    variable): it would be set once, while the graph is built, instead of on every call, so the
+    compiler falls back."""
+    raise errors.UnsupportedError(
+        f"assignment to attribute '{name}' of a {type(owner).__name__} from outside the function "
+        "(a global or a closure variable), state that outlives the call",
+        loc=origin.current_location(),
+        construct="write to state outside the function",
+    )
+
+
+def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    """``owner.name(*args)``, a method that changes a list, dict or set in place, called on a
+    value from outside the function (a global, a closure variable, an attribute): such a
+    container would be changed once, while the graph is built, instead of on every call, so
+    the compiler falls back. Other owners (a tensor's ``sort``), and the copies of the lists and
+    dicts of arguments and attributes (``trace.containers``), are called as usual."""
+    if isinstance(owner, (list, dict, set, collections.deque)) and not containers.is_registered(
+        owner
+    ):
+        raise errors.UnsupportedError(
+            f"{name}() changes a {type(owner).__name__} from outside the function (a global, a "
+            "closure variable or an attribute), state that outlives the call",
+            loc=origin.current_location(),
+            construct="write to state outside the function",
+        )
+    return call(getattr(owner, name), *args, **kwargs)
 
 
 def assert_(test: Any, message: Callable[[], Any]) -> None:
@@ -319,6 +385,8 @@ def raise_(exception: Any) -> None:
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
+    if containers.is_mutator(fn):
+        containers.check_write(fn.__self__, f"{fn.__name__}()")
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
     hashable = _hashable(fn)
@@ -336,7 +404,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             construct="random number generation",
         )
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
-        return containers.call(fn, args, kwargs)
+        return array_lists.call(fn, args, kwargs)
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
 
 

@@ -39,6 +39,8 @@ class GraphBuilder:
         self._captured: dict[int, core.Var] = {}
         # storages written while this builder was current: id -> (storage, value before)
         self.writes: dict[int, tuple[functional.Storage, Any]] = {}
+        # on the root builder: the caller's lists and dicts, by id (``trace.containers``)
+        self.containers: dict[int, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:

@@ -108,6 +108,19 @@ def bind(prim: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
     return owner.bind_primitive(prim, args, params)
 
 
+def numpy_name(fn: Any, method: str = "__call__") -> str:
+    """How a user writes NumPy's callable ``fn``: ``np.linalg.qr``, ``np.fft.hfft``, ``np.add``,
+    ``np.add.reduceat`` for a ufunc's ``method``; its public module path, from ``__module__``
+    (a private module, ``numpy._core``, is left out)."""
+    module = getattr(fn, "__module__", None) or "numpy"
+    parts = [p for p in module.split(".")[1:] if not p.startswith("_")]
+    if len(parts) != len(module.split(".")) - 1:
+        parts = []
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    suffix = "" if method == "__call__" else f".{method}"
+    return ".".join(["np", *parts, name]) + suffix
+
+
 def unsupported(name: str, reason: str | None = None) -> errors.UnsupportedError:
     """The error for a NumPy function that has no primitive (the compiler falls back on it);
     ``reason``, if given, ends the message (it is what the fallback warning shows)."""

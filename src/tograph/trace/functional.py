@@ -74,6 +74,15 @@ class Storage:
         self.frozen: str | None = None
         self.twins: list[Storage] = []
 
+    @property
+    def label(self) -> str:
+        """How messages and graph names call the array."""
+        return f"{self.current.graph_var.hint or 'array'} (written in place)"
+
+    def load(self, value: Any) -> None:
+        """Makes ``value`` (a tensor a loop carries) the base's value."""
+        self.set(value.plain())
+
     def set(self, value: Any, note: bool = True) -> None:
         """Makes ``value`` (a plain symbolic tensor) the base's value; notes the write in the
         builder being traced (with the value before it, which a branch trace restores)."""

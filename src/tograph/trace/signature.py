@@ -1,8 +1,10 @@
 """Call signatures: which arguments are graph inputs (tensors), which are static; the cache key.
 
 NumPy arrays and scalars are tensors, typed by their dtype and shape, or by an ``input_spec``
-whose ``None`` dims make one graph serve every size. Python numbers, strings, ``None`` and other
-objects are static: baked into the graph and part of the cache key (objects by identity).
+whose ``None`` dims make one graph serve every size. So are ``dask.array`` arrays, typed without
+being computed: the graph is the same, and ``backend.dask_exec`` runs it on them. Python numbers,
+strings, ``None`` and other objects are static: baked into the graph and part of the cache key
+(objects by identity).
 """
 
 from __future__ import annotations
@@ -70,7 +72,9 @@ class TensorSpec:
         return types.TensorType(dtype, self.shape)
 
 
-def _static_key(value: Any) -> Any:
+def static_key(value: Any) -> Any:
+    """What identifies a static value in a cache key: numbers by type and bits, hashable
+    values by equality, others by identity."""
     if isinstance(value, float):
         return (float, value.hex())
     if isinstance(value, complex):
@@ -174,9 +178,15 @@ def make_signature(
         spec = spec_of.get(i)
         if tensor.is_array_value(leaf) and type(leaf) is not np.ndarray and not _scalar(leaf):
             refuse = f"argument '{leaf_names[i]}' is a {type(leaf).__name__}, a subclass of ndarray"
-        if tensor.is_array_value(leaf) or (spec is not None and types.is_python_scalar(leaf)):
+        chunked = _dask_tensor(leaf, leaf_names[i])
+        if (
+            chunked
+            or tensor.is_array_value(leaf)
+            or (spec is not None and types.is_python_scalar(leaf))
+        ):
             t = spec.type_for(leaf, leaf_names[i]) if spec is not None else types.type_of(leaf)
-            layout = "C" if np.ndim(leaf) < 2 or leaf.flags.c_contiguous else None
+            # a dask array is never written in place: its layout is that of the arrays it makes
+            layout = "C" if chunked or np.ndim(leaf) < 2 or leaf.flags.c_contiguous else None
             is_array0d = isinstance(leaf, np.ndarray) and leaf.ndim == 0
             twin = seen.get(id(leaf)) if isinstance(leaf, np.ndarray) else None
             seen.setdefault(id(leaf), len(tensors))
@@ -190,7 +200,7 @@ def make_signature(
             tensors.append(leaf)
         else:
             slots.append(Static(leaf))
-            key.append(_static_key(leaf))
+            key.append(static_key(leaf))
     sig = Signature(
         (tree, tuple(key)),
         tree,
@@ -203,6 +213,18 @@ def make_signature(
         refuse,
     )
     return sig, tensors
+
+
+def _dask_tensor(value: Any, name: str) -> bool:
+    """Whether ``value`` is a dask array the graph takes as a tensor input (a numeric one)."""
+    if not types.is_dask_array(value) or value.dtype.kind not in "biufc":
+        return False
+    if any(np.isnan(n) for n in value.shape):
+        raise errors.ToGraphError(
+            f"argument '{name}' is a dask array of unknown shape {value.shape}",
+            hint=f"call {name}.compute_chunk_sizes() first",
+        )
+    return True
 
 
 def _scalar(value: Any) -> bool:

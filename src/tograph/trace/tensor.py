@@ -11,7 +11,9 @@ it stands for (``t + u`` is ``np.add``, ``t[i]`` is ``operator.getitem``, ``t.as
 
 from __future__ import annotations
 
+import functools
 import operator
+import types as pytypes
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -63,10 +65,6 @@ _ufunc_into = np.ufunc.__call__
 
 def _method_name(method: str) -> str:
     return "" if method == "__call__" else method
-
-
-def _suffix(method: str) -> str:
-    return "" if method == "__call__" else f".{method}"
 
 
 def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
@@ -176,7 +174,7 @@ class TensorBase:
 
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        name = f"np.{ufunc.__name__}{_suffix(method)}"
+        name = dispatch.numpy_name(ufunc, method)
         if method == "__call__":
             handler = dispatch.UFUNCS.get(ufunc)
             if handler is not None and (kwargs.get("out") is not None or "where" in kwargs):
@@ -198,7 +196,7 @@ class TensorBase:
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         host = dispatch.fallback_handler(func)
         return _call_handler(
-            dispatch.FUNCTIONS.get(func), host, f"np.{func.__name__}", args, kwargs
+            dispatch.FUNCTIONS.get(func), host, dispatch.numpy_name(func), args, kwargs
         )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -497,11 +495,12 @@ class SymbolicTensor(Symbolic, TensorBase):
     A tensor written in place, or viewed, shares a ``functional.Storage`` with its base and its
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
-    ``layout`` is "C" when the array is known to be C-contiguous.
+    ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only.
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout")
+    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kind_tag")
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -511,6 +510,9 @@ class SymbolicTensor(Symbolic, TensorBase):
         self._seen = 0
         self.array0d = False
         self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
+        # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
+        # which Python number or NumPy scalar it is; None when its kind is its type's
+        self.kind_tag: Any = None
 
     @property
     def graph_var(self) -> core.Var:
@@ -593,6 +595,32 @@ def is_array_value(value: Any) -> bool:
 def is_number(value: Any) -> bool:
     """Python numbers and concrete NumPy arrays and scalars: values a graph can carry."""
     return types.is_python_scalar(value) or is_array_value(value)
+
+
+_NOT_OBJECTS = (
+    type,
+    pytypes.ModuleType,
+    pytypes.FunctionType,
+    pytypes.MethodType,
+    pytypes.BuiltinFunctionType,
+    functools.partial,
+    np.ndarray,
+    np.generic,
+    np.ufunc,
+    np.dtype,
+)
+
+
+def is_user_object(value: Any) -> bool:
+    """Whether ``value`` is an object with attributes of its own, of a class that is not
+    Python's or NumPy's (``self`` of a method, an optimizer's state): its attributes are read
+    and written through ``staging.objects`` while a graph is built."""
+    if isinstance(value, (*_NOT_OBJECTS, TensorBase)):
+        return False
+    module = getattr(type(value), "__module__", "") or ""
+    if module == "builtins" or module.split(".")[0] in ("numpy", "tograph"):
+        return False
+    return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
 
 
 def contains_symbolic(tree: Any) -> bool:

@@ -1,4 +1,5 @@
-"""The peer frameworks (PaddlePaddle, PyTorch, JAX, TensorFlow): optional, loaded when installed.
+"""The peer frameworks (PaddlePaddle, PyTorch, JAX, TensorFlow, numba): optional, loaded when
+installed.
 
 Stage: benchmark harness. Input: the names of the peers to try. Output: the ``Peer``s that import,
 each configured for one thread, and a note for each one that does not. A peer's module
@@ -26,12 +27,13 @@ import types
 from typing import Any
 
 # Import order matters (see the module docstring); names are the modules under tograph.bench.peers.
-PEER_MODULES = ("paddle_peer", "torch_peer", "jax_peer", "tf_peer")
+PEER_MODULES = ("paddle_peer", "torch_peer", "jax_peer", "tf_peer", "numba_peer")
 PEER_NAMES = {
     "paddle_peer": "paddle",
     "torch_peer": "torch",
     "jax_peer": "jax",
     "tf_peer": "tensorflow",
+    "numba_peer": "numba",
 }
 
 # The compiled modes the targets compare against (``torch eager`` is shown but not a target).
@@ -79,7 +81,7 @@ def load(requested: list[str] | None) -> tuple[list[Peer], dict[str, str]]:
     """The installed peers among ``requested`` (None: all), and a note for each one skipped.
 
     Args:
-      requested: peer names ("paddle", "torch", "jax", "tensorflow"), or None for all.
+      requested: peer names ("paddle", "torch", "jax", "tensorflow", "numba"), or None for all.
 
     Returns:
       ``(peers, notes)``: ``notes`` maps a skipped peer's name to why (not installed, ...).

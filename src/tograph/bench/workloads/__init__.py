@@ -1,4 +1,4 @@
-"""The benchmark workloads W1-W7: each a NumPy function, its tograph compilation, and its inputs.
+"""The benchmark workloads W1-W8: each a NumPy function, its tograph compilation, and its inputs.
 
 Stage: benchmark definitions. Input: a size ("full" for the benchmark, "smoke" for tiny tests).
 Output: ``Variant``s, the rows of the report: the hand-written NumPy and the tograph contender,
@@ -15,6 +15,7 @@ per function size).
 | W5 | MLP 784-256-10 SGD step, batch 128 (softmax cross-entropy, value_and_grad, update) |
 | W6 | first call (conversion) of 10/100/1000-statement functions |
 | W7 | MLP 512-256-128-2 float32, batch 1, per call over 1000 calls |
+| W8 | two independent chains of 512x512 matrix products and ``tanh``, then their sum |
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from tograph.bench.workloads import arrays, conversion, loops, models
+from tograph.bench.workloads import arrays, chains, conversion, loops, models
 from tograph.bench.workloads.base import Variant
 
 __all__ = ["Variant", "Workload", "all_workloads"]
@@ -38,7 +39,7 @@ class Workload:
 
 
 def all_workloads() -> list[Workload]:
-    """W1 to W7, in order."""
+    """W1 to W8, in order."""
     return [
         Workload("W1", "scalar while loop", loops.w1_variants),
         Workload("W2", "RNN for-loop", models.w2_variants),
@@ -47,4 +48,5 @@ def all_workloads() -> list[Workload]:
         Workload("W5", "MLP SGD step", models.w5_variants),
         Workload("W6", "first call (conversion)", conversion.w6_variants),
         Workload("W7", "MLP batch 1, per call", models.w7_variants),
+        Workload("W8", "independent chains", chains.w8_variants),
     ]

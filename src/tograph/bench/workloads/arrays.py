@@ -37,6 +37,5 @@ def w4_variants(size: str) -> list[Variant]:
             tograph=timing.Contender("tograph", tg.to_static(chain, fallback="error"), inputs),
             rtol=1e-5,
             atol=1e-6,
-            memory=True,
         )
     ]

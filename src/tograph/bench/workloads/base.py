@@ -14,7 +14,7 @@ class Variant:
 
     Attributes:
       key: unique id, the workload name and a suffix ("W2.fwd", "W6.100").
-      workload: "W1" ... "W7".
+      workload: "W1" ... "W8".
       title: a short description for the table.
       inputs: the NumPy inputs, shared by all contenders (peers convert them).
       numpy: the hand-written NumPy contender (None where NumPy has no counterpart: W6).
@@ -22,7 +22,6 @@ class Variant:
       rtol: relative tolerance of the correctness check against NumPy's result.
       atol: absolute tolerance of that check.
       number: calls per sample for every contender (W7: 1000), instead of calibrating.
-      memory: also measure peak memory (W4).
       first_call: the time is a first call (W6), not a steady-state call.
       param: a parameter peers need to build their version (W6: the statement count).
       reference: the expected result where there is no NumPy contender to compute it (W6).
@@ -37,7 +36,6 @@ class Variant:
     rtol: float = 1e-7
     atol: float = 0.0
     number: int | None = None
-    memory: bool = False
     first_call: bool = False
     param: Any = None
     reference: Any = None

@@ -8,7 +8,7 @@ import pytest
 from loop_harness import assert_compiles_in_loop
 
 import tograph as tg
-from tograph.ops import containers
+from tograph.ops import array_lists
 
 DTYPES = (np.float32, np.float64, np.int64, np.complex128)
 
@@ -51,7 +51,7 @@ def test_a_list_for_a_host_call_and_a_function_that_does_not_dispatch():
 
 def test_dispatch_probe_picks_the_containers_numpy_makes_arrays():
     def chosen(fn, *args, **kwargs):
-        return containers._array_containers(fn, args, kwargs)
+        return array_lists._array_containers(fn, args, kwargs)
 
     tensor_like = tg.eager.EagerTensor(np.ones(2))
     held = [tensor_like, 1.0]

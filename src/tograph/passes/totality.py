@@ -1,0 +1,97 @@
+"""Which equations are total: they can neither raise nor warn, whatever their operands' values.
+
+Stage: optimize (an analysis other passes consult). Input: one equation. Output: a yes or no.
+Requires: nothing. A pass may move a total equation to where it runs more often or when it would
+not have run (out of a loop that may run zero times, before a branch), because nothing can
+observe when it runs: it has no effects, cannot fail and emits no warning (NumPy's floating-point
+warnings become exceptions under ``np.errstate(all="raise")``, so a warning counts as a failure).
+
+Total are the comparisons and logical tests, selection (``where``, ``maximum``, ...), the sign
+and rounding functions of floats, widening casts, the complex parts, the shape operations and
+indexing by static indices (checked against the static shape when the graph is built), all
+provided every operand's and result's shape is static (a run-time dimension could fail to
+broadcast) and no tensor list is involved. Arithmetic is not total: floats overflow, integers
+overflow with a warning on NumPy scalars, ``matmul`` warns on ``inf * 0``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tograph.ir import core, types
+from tograph.ops import complex_parts, indexing, shape
+from tograph.ops import elementwise as ew
+
+# Total on operands of any dtype.
+_ANY_DTYPE = frozenset(
+    {
+        ew.less_p,
+        ew.less_equal_p,
+        ew.greater_p,
+        ew.greater_equal_p,
+        ew.equal_p,
+        ew.not_equal_p,
+        ew.logical_and_p,
+        ew.logical_or_p,
+        ew.logical_xor_p,
+        ew.logical_not_p,
+        ew.isnan_p,
+        ew.isinf_p,
+        ew.isfinite_p,
+        ew.where_p,
+        complex_parts.real_p,
+        complex_parts.imag_p,
+        complex_parts.conj_p,
+        shape.transpose_p,
+        shape.matrix_transpose_p,
+        shape.expand_dims_p,
+        shape.squeeze_p,
+        shape.flip_p,
+        shape.reshape_p,
+        shape.broadcast_to_p,
+    }
+)
+# Total on integer and boolean operands only.
+_INTEGER = frozenset({ew.bitwise_and_p, ew.bitwise_or_p, ew.bitwise_xor_p, ew.invert_p})
+# Total on real floating-point operands only (on integers some overflow: ``-int64.min``).
+_REAL_FLOAT = frozenset(
+    {
+        ew.maximum_p,
+        ew.minimum_p,
+        ew.fmax_p,
+        ew.fmin_p,
+        ew.negative_p,
+        ew.positive_p,
+        ew.abs_p,
+        ew.sign_p,
+        ew.floor_p,
+        ew.ceil_p,
+        ew.trunc_p,
+        ew.rint_p,
+    }
+)
+
+
+def is_total(eqn: core.Eqn) -> bool:
+    """Whether ``eqn`` can neither raise nor warn (see module docstring)."""
+    if eqn.prim.effectful or next(eqn.subgraphs(), None) is not None:
+        return False
+    values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
+    if not all(isinstance(t, types.TensorType) and t.is_static_shape for t in values):
+        return False
+    operands = [types.tensor_type(a.type) for a in eqn.inputs]
+    kinds = {t.dtype.kind for t in operands}
+    if eqn.prim in _ANY_DTYPE:
+        return True
+    if eqn.prim in _INTEGER:
+        return kinds <= {"b", "i", "u"}
+    if eqn.prim in _REAL_FLOAT:  # a weak integer (``maximum(x, 0)``) becomes a float exactly
+        return types.tensor_type(eqn.outputs[0].type).dtype.kind == "f" and all(
+            t.dtype.kind == "f" or (t.weak and t.dtype.kind in "biu") for t in operands
+        )
+    if eqn.prim is indexing.getitem_p:  # static indices are checked when the graph is built
+        return len(eqn.inputs) == 1
+    if eqn.prim is ew.astype_p:
+        source = types.tensor_type(eqn.inputs[0].type).dtype
+        return bool(np.can_cast(source, eqn.params["dtype"], "safe"))
+    return False

@@ -1,0 +1,239 @@
+"""Objects under to_static: attributes read each call (arrays as graph inputs, Python values as
+guards), attributes set after each call, arrays held by attributes written in place, methods
+and properties run on the traced view; a trace that is abandoned leaves the objects as they
+were. Each case compared with its eager run over several calls (``eager_oracle``)."""
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+from eager_oracle import same
+
+import tograph as tg
+
+
+class Adam:
+    def __init__(self, n):
+        self.m, self.v, self.t = np.zeros(n), np.zeros(n), 0
+        self.beta1, self.beta2, self.lr = 0.9, 0.999, 0.1
+
+
+def adam_step(opt, w, g):
+    opt.t += 1
+    opt.m = opt.beta1 * opt.m + (1 - opt.beta1) * g
+    opt.v = opt.beta2 * opt.v + (1 - opt.beta2) * g * g
+    mhat = opt.m / (1 - opt.beta1**opt.t)
+    vhat = opt.v / (1 - opt.beta2**opt.t)
+    w -= opt.lr * mhat / (np.sqrt(vhat) + 1e-8)
+    return w
+
+
+class Kalman:
+    def __init__(self):
+        self.x, self.P = np.zeros(2), np.eye(2)
+        self.F = np.array([[1.0, 1.0], [0.0, 1.0]])
+        self.H, self.R, self.Q = np.array([[1.0, 0.0]]), 0.5, 0.01 * np.eye(2)
+
+    def predict(self):
+        self.x = self.F @ self.x
+        self.P = self.F @ self.P @ self.F.T + self.Q
+
+    def update(self, z):
+        y = z - self.H @ self.x
+        gain = self.P @ self.H.T / (self.H @ self.P @ self.H.T + self.R)
+        if np.abs(y).sum() < 10:  # a gate on the innovation: a cond over tensors
+            self.x = self.x + (gain * y).ravel()
+        self.P = (np.eye(2) - gain @ self.H) @ self.P
+        return self.x
+
+
+def kalman_step(kf, z):
+    kf.predict()
+    return kf.update(z)
+
+
+class Buffer:
+    def __init__(self):
+        self.step, self.data, self.seen, self.big = 0, np.zeros(3), [], False
+
+
+def write_into_attribute_array(buf, x):
+    buf.step += 1
+    buf.data[0] = x.sum()
+    if x.sum() > 0:
+        buf.data[1] += 1.0
+    return x * 2
+
+
+def count_in_a_branch(buf, x):
+    if x.sum() > 0:
+        buf.step = buf.step + 1
+    if buf.step > 2:
+        buf.big = True
+    return buf.step
+
+
+def append_to_attribute_list(buf, x):
+    buf.seen.append(x.sum())
+    return len(buf.seen)
+
+
+class Layer:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return np.tanh(x @ self.w)
+
+
+class Net:
+    def __init__(self):
+        self.layers = [Layer(np.eye(2)), Layer(np.ones((2, 2)) * 0.5)]
+        self.calls = 0
+
+    @property
+    def depth(self):
+        return len(self.layers)
+
+    def forward(self, x):
+        self.calls += 1
+        for layer in self.layers:
+            x = layer(x)
+        return x * self.depth
+
+
+def run_net(net, x):
+    return net.forward(x)
+
+
+def isinstance_of_self(buf, x):
+    return x * 2 if isinstance(buf, Buffer) else x
+
+
+VEC = np.array([0.5, -0.25, 1.0])
+CASES = [
+    (adam_step, lambda: (Adam(3), np.ones(3), np.array([0.1, -0.2, 0.3]))),
+    (kalman_step, lambda: (Kalman(), np.array([1.0]))),
+    (write_into_attribute_array, lambda: (Buffer(), VEC)),
+    (count_in_a_branch, lambda: (Buffer(), VEC)),
+    (count_in_a_branch, lambda: (Buffer(), -VEC)),
+    (append_to_attribute_list, lambda: (Buffer(), VEC)),
+    (run_net, lambda: (Net(), np.ones(2))),
+    (isinstance_of_self, lambda: (Buffer(), VEC)),
+]
+
+
+@pytest.mark.parametrize("fn, make", CASES, ids=[fn.__name__ for fn, _ in CASES])
+def test_objects_end_as_eagerly_over_calls(fn, make):
+    eager_args, static_args = make(), make()
+    static = tg.to_static(fn, fallback="error")
+    for call in range(4):
+        expected = fn(*eager_args)
+        actual = static(*static_args)
+        assert same(expected, actual), f"call {call}: eager {expected!r}, compiled {actual!r}"
+        assert same(eager_args, static_args), f"call {call}: the objects differ afterwards"
+    assert all(cf.fallback is None for cf in static.concrete_functions)
+
+
+def test_a_counter_attribute_is_one_graph_for_every_value():
+    opt = Adam(3)
+    static = tg.to_static(adam_step, fallback="error")
+    w = np.ones(3)
+    for _ in range(5):
+        w = static(opt, w, np.array([0.1, -0.2, 0.3]))
+    assert opt.t == 5 and type(opt.t) is int
+    assert len(static.concrete_functions) == 1
+
+
+def test_an_attribute_array_written_in_place_is_the_same_array():
+    buf = Buffer()
+    held = buf.data
+    tg.to_static(write_into_attribute_array, fallback="error")(buf, VEC)
+    assert buf.data is held and held[0] == VEC.sum() and held[1] == 1.0
+
+
+def test_attributes_are_read_at_every_call():
+    class Model:
+        def __init__(self):
+            self.w, self.scale = np.eye(2), 1.0
+
+    def predict(model, x):
+        return x @ model.w * model.scale
+
+    model, x = Model(), np.array([1.0, 2.0])
+    static = tg.to_static(predict)
+    static(model, x)
+    model.w = model.w * 3  # a new array: read as the graph's input on the next call
+    np.testing.assert_array_equal(static(model, x), predict(model, x))
+    model.scale = 0.5  # a static value changed: another graph
+    np.testing.assert_array_equal(static(model, x), predict(model, x))
+    model.w = np.ones((3, 2))  # another shape: another graph
+    with pytest.raises(ValueError):
+        predict(model, x)
+    with pytest.raises(ValueError):
+        static(model, x)  # the error the plain function raises, from its eager run
+    assert [cf.fallback is None for cf in static.concrete_functions] == [True, True, False]
+
+
+class Stepper:
+    def __init__(self):
+        self.step = 0
+
+    def advance(self, x):
+        self.step += 1
+        with open(__file__):  # a with statement: the compiler falls back
+            pass
+        return x
+
+
+def test_an_abandoned_trace_leaves_the_object_as_it_was():
+    stepper = Stepper()
+    with pytest.warns(tg.FallbackWarning, match="with statement"):
+        tg.to_static(Stepper.advance)(stepper, VEC)
+    assert stepper.step == 1  # the eager run's step only
+
+
+class Settings:
+    count = 0
+
+
+SETTINGS = Settings()
+
+
+def sets_a_global_object(x):
+    SETTINGS.count += 1
+    return x
+
+
+class Made:
+    pass
+
+
+def returns_an_object_made_here(x):
+    made = Made()
+    made.value = x * 2
+    return made
+
+
+@pytest.mark.parametrize("fn", [sets_a_global_object, returns_an_object_made_here])
+def test_objects_a_graph_cannot_hold_run_eagerly(fn):
+    expected = fn(copy.deepcopy(VEC))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        actual = tg.to_static(fn)(copy.deepcopy(VEC))
+    assert same(expected, actual)
+    assert any(issubclass(w.category, tg.FallbackWarning) for w in caught)
+    assert SETTINGS.count in (0, 2)  # once per call, never while tracing
+
+
+def test_gradients_through_object_attributes_use_the_tape():
+    class Scaler:
+        def __init__(self):
+            self.k = np.array(2.0)
+
+    def loss(scaler, x):
+        return np.sum(x * scaler.k**2)
+
+    x = np.array([1.0, -2.0])
+    np.testing.assert_allclose(tg.grad(tg.to_static(loss), 1)(Scaler(), x), [4.0, 4.0])

@@ -1,0 +1,368 @@
+"""Values that exist on some paths only, under to_static: a variable set on one side of an ``if``
+on a tensor (or first set in a loop over tensors) compiles and raises ``UnboundLocalError`` when
+the graph runs exactly where eager raises it; ``None`` on one path and a tensor on another is an
+optional value, returned as ``None`` or the value and tested with ``is None`` when the graph runs;
+other uses of such values, and values whose structure differs by path, run eagerly with a reason.
+Each case is compared with its eager run (``eager_oracle``)."""
+
+import inspect
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager, outcome
+
+import tograph as tg
+
+POS = np.array([1.0, -2.0, 3.0])
+NEG = np.array([-1.0, -2.0, -3.0])
+UNBOUND = "cannot access local variable '{}' where it is not associated with a value"
+
+
+def matches_eager(fn, *args, compiles=True):
+    """``assert_matches_eager``, where an error raised when a graph runs need only be an instance
+    of the eager error's class (it is also a ``GraphRuntimeError`` naming the equation) with the
+    eager message in its own."""
+    eager, _, _ = outcome(fn, args)
+    if not isinstance(eager, Exception):
+        return assert_matches_eager(fn, *args, compiles=compiles)
+    static = tg.to_static(fn)
+    compiled, _, fallbacks = outcome(static, args)
+    assert isinstance(compiled, type(eager)), f"eager raised {eager!r}, compiled gave {compiled!r}"
+    assert str(eager) in str(compiled)
+    cf = static.concrete(*args)
+    if compiles:
+        assert not fallbacks and cf.fallback is None, f"fell back: {fallbacks or cf.fallback}"
+    return cf
+
+
+# ---- a variable set on one side of an if and read afterwards --------------------------------
+
+
+def read_guarded_by_the_same_condition(x):
+    if x.sum() > 0:
+        y = x * 2
+    if x.sum() > 0:
+        return y + 1
+    return x
+
+
+def read_in_a_later_branch(x):
+    if x[0] > 0:
+        scale = x[0] * 3
+    else:
+        shift = x[1]
+    if x[0] > 0:
+        x = x * scale
+    else:
+        x = x - shift
+    return x
+
+
+def read_unguarded(x):
+    if x.sum() > 0:
+        y = x * 2
+    return y
+
+
+def set_in_some_elif_arms(x):
+    if x[0] < 0:
+        label = x[0] * 0 - 1
+    elif x[0] > 10:
+        label = x[0] * 0 + 1
+    return label
+
+
+def python_number_on_one_side(x):
+    if x.sum() > 0:
+        k = 3
+    return k * x
+
+
+def first_set_in_a_tensor_while(x):
+    while x > 1:
+        x = x / 2
+        half = x
+    return half
+
+
+def first_set_in_a_tensor_for(x):
+    for v in x:
+        last = v * 2
+    return last
+
+
+def first_set_before_a_break(x):
+    i = 0
+    while i < 3:
+        if x[i] > 0:
+            first = x[i]
+            break
+        i += 1
+    return first
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        read_guarded_by_the_same_condition,
+        read_in_a_later_branch,
+        read_unguarded,
+        set_in_some_elif_arms,
+        python_number_on_one_side,
+        first_set_in_a_tensor_for,
+        first_set_before_a_break,
+    ],
+)
+@pytest.mark.parametrize("x", [POS, NEG, np.array([20.0, 1.0, 1.0])])
+def test_one_sided_binding_compiles_and_matches_eager(fn, x):
+    matches_eager(fn, x)
+
+
+@pytest.mark.parametrize("x", [np.float64(10.0), np.float64(0.5)])
+def test_variable_first_set_in_a_tensor_while(x):
+    matches_eager(first_set_in_a_tensor_while, x)
+
+
+@pytest.mark.parametrize(
+    "fn, x, name",
+    [
+        (read_unguarded, NEG, "y"),
+        (set_in_some_elif_arms, np.array([5.0, 0.0, 0.0]), "label"),
+        (first_set_in_a_tensor_while, np.float64(0.5), "half"),
+    ],
+)
+def test_unbound_read_raises_eagers_error_at_the_users_line(fn, x, name):
+    static = tg.to_static(fn)
+    with pytest.raises(UnboundLocalError, match=UNBOUND.format(name)) as info:
+        static(x)
+    lines, first = inspect.getsourcelines(fn)
+    assert info.value.loc.line == first + lines.index(f"    return {name}\n")
+    assert static.concrete(x).fallback is None
+
+
+def test_loop_over_an_empty_array_raises_as_eager():
+    matches_eager(first_set_in_a_tensor_for, np.zeros(0), compiles=False)
+
+
+def test_the_graph_checks_the_read_only_on_the_path_that_reads():
+    cf = tg.to_static(read_guarded_by_the_same_condition).concrete(POS)
+    assert cf.fallback is None
+    assert "raise" in str(cf.graph)
+    assert tg.to_static(read_guarded_by_the_same_condition)(NEG) is not None
+
+
+# ---- None on one path, a tensor on another ---------------------------------------------------
+
+
+def search_positive(x):
+    res = None
+    for i in range(3):
+        if x[i] > 0:
+            res = x[i]
+    return res
+
+
+def search_in_tensor_loop(x):
+    res = None
+    for v in x:
+        if v > 0:
+            res = v
+    if res is None:
+        return x[0] * 0 - 1
+    return res
+
+
+def found_flag(x):
+    res = None
+    for v in x:
+        if v > 2:
+            res = v
+    return res is not None, res is None
+
+
+def return_none_when_not_found(x):
+    for v in x:
+        if v > 2:
+            return v * 10
+    return None
+
+
+def none_or_python_number(x):
+    res = None
+    if x.sum() > 0:
+        res = 1.5
+    return res
+
+
+def none_then_array(x):
+    best = None
+    if x.max() > 2:
+        best = x * 2
+    return best
+
+
+def refined_in_a_conditional_expression(x):
+    res = None
+    n = 0
+    while n < 3:
+        if x[n] > 0:
+            res = x[n] if res is None else res + x[n]
+        n += 1
+    return res
+
+
+def refined_by_or(x):
+    best = None
+    for v in x:
+        if best is None or v > best:
+            best = v * 1
+    return best
+
+
+def refined_by_and_in_an_if(x):
+    res = None
+    if x[0] > 0:
+        res = x
+    if res is not None and res.sum() > 0:
+        return res.sum() * res
+    return x * 0
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        refined_in_a_conditional_expression,
+        refined_by_or,
+        refined_by_and_in_an_if,
+        search_positive,
+        search_in_tensor_loop,
+        found_flag,
+        return_none_when_not_found,
+        none_or_python_number,
+        none_then_array,
+    ],
+)
+@pytest.mark.parametrize("x", [POS, NEG, np.array([-1.0, 2.5, 3.0])])
+def test_optional_values_compile_and_match_eager(fn, x):
+    matches_eager(fn, x)
+
+
+def test_is_none_is_decided_when_the_graph_runs():
+    static = tg.to_static(found_flag)
+    assert static(POS) == (True, False)
+    assert static(NEG) == (False, True)
+    assert type(static(POS)[0]) is bool
+    assert static.concrete(POS).fallback is None
+
+
+def arithmetic_on_maybe_none(x):
+    res = None
+    if x.sum() > 0:
+        res = x[0]
+    return res + 1
+
+
+def truth_of_maybe_none(x):
+    res = None
+    if x.sum() > 0:
+        res = x[0]
+    if res:
+        return 1
+    return 0
+
+
+@pytest.mark.parametrize("fn", [arithmetic_on_maybe_none, truth_of_maybe_none])
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_other_uses_of_a_maybe_none_value_run_eagerly(fn, x):
+    cf = matches_eager(fn, x, compiles=False)
+    assert "None on some paths" in cf.fallback
+
+
+# ---- results whose structure differs by path fall back with a reason --------------------------
+
+
+def list_of_one_or_number(x):
+    if x.sum() > 0:
+        r = [x[0]]
+    else:
+        r = x[0]
+    return r
+
+
+def tuples_of_different_layout(x):
+    if x.sum() > 0:
+        r = (x, x[0])
+    else:
+        r = (x[0], x, x)
+    return r
+
+
+def list_elements_of_different_shapes(x):
+    out = []
+    for i in range(2):
+        if x[i] > 0:
+            out.append(x)
+        else:
+            out.append(x[0])
+    return out
+
+
+def none_on_one_path_and_unset_on_another(x):
+    if x[0] > 0:
+        y = None
+    elif x[1] > 0:
+        y = x
+    return y
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        list_of_one_or_number,
+        tuples_of_different_layout,
+        list_elements_of_different_shapes,
+        none_on_one_path_and_unset_on_another,
+    ],
+)
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_structure_that_differs_by_path_falls_back_with_a_reason(fn, x):
+    cf = matches_eager(fn, x, compiles=False)
+    assert cf.fallback and "variable" in cf.fallback
+
+
+# ---- gradients where the value is present --------------------------------------------------
+
+
+def loss_through_one_sided_binding(x):
+    if x.sum() > 0:
+        y = x * x
+    if x.sum() > 0:
+        return (y * 3).sum()
+    return x.sum()
+
+
+def loss_through_optional(x):
+    best = None
+    for v in x:
+        if v > 0:
+            best = v
+    if best is None:
+        return x.sum() * 0
+    return best * best * x.sum()
+
+
+@pytest.mark.parametrize("fn", [loss_through_one_sided_binding, loss_through_optional])
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_gradients_through_optional_joins_match_finite_differences(fn, x):
+    grad = tg.grad(tg.to_static(fn))(x)
+    eps = 1e-6
+    numeric = np.array([(fn(x + eps * e) - fn(x - eps * e)) / (2 * eps) for e in np.eye(len(x))])
+    np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)
+    assert tg.to_static(fn).concrete(x).fallback is None
+
+
+def test_outcome_of_eager_unbound_is_the_same_exception_type():
+    eager, _, _ = outcome(read_unguarded, (NEG,))
+    compiled, _, fallbacks = outcome(tg.to_static(read_unguarded), (NEG,))
+    assert isinstance(eager, UnboundLocalError) and isinstance(compiled, UnboundLocalError)
+    assert not fallbacks

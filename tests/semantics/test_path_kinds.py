@@ -1,0 +1,192 @@
+"""Kinds and dtypes that depend on the path taken, under to_static: a scalar variable that is a
+Python number on one path of tensor control flow and a NumPy scalar on another (or of two Python
+types, or two dtypes) comes back as the eager run gives it on the path taken (a kind tag carried
+beside it), a weak Python int joined with
+``int32`` stays ``int32`` (NEP 50), a ``float32`` carry stays ``float32``; what a graph cannot
+carry (a rank that changes in a loop, a list item assigned in a loop over tensors) runs eagerly
+with a reason. Each case is compared with its eager run."""
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+import tograph as tg
+
+POS = np.array([1.0, -2.0, 3.0])
+NEG = np.array([-1.0, -2.0, -3.0])
+BIG = np.array([200.0, 3.0, 1.0])
+NEG32 = NEG.astype(np.float32)
+
+
+def python_int_or_int32(x):
+    r = 0
+    if x.sum() > 100:
+        r = np.int32(5)
+    return r
+
+
+def int32_or_python_int(x):
+    r = np.int32(1)
+    if x.sum() > 0:
+        r = r + 1
+    else:
+        r = 7
+    return r
+
+
+def kind_set_in_a_loop(x):
+    r = 0
+    for v in x:
+        if v > 100:
+            r = np.int32(7)
+    return r
+
+
+def python_float_carry_added_to(x):
+    t = 0.0
+    for v in x:
+        if v > 0:
+            t = t + v
+    return t
+
+
+def kind_in_nested_loops(x):
+    r = 0
+    for v in x:
+        for w in x:
+            if v * w > 5:
+                r = np.int64(1)
+    return r
+
+
+def kinds_in_containers(x):
+    r = 0
+    if x.sum() > 0:
+        r = np.int64(3)
+    return (r, [r], {"r": r})
+
+
+def kind_in_a_while_with_and(x):
+    n = 0
+    r = 1.5
+    while n < x.shape[0] and x[n] < 0:
+        r = x[n]
+        n += 1
+    return r, n
+
+
+def float32_carry(x):
+    acc = 0.0
+    for v in x:
+        acc = acc + v * 0.5
+    return acc
+
+
+def int32_or_float64(x):
+    r = np.int32(3)
+    if x.sum() > 0:
+        r = x[0] * 2
+    return r
+
+
+def python_int_or_python_float(x):
+    r = 0
+    for v in x:
+        if v > 2:
+            r = r + 0.5
+    return r
+
+
+def numpy_int_carry_made_float(x):
+    r = np.int64(8)
+    for v in x:
+        if v > 2:
+            r = r / 2
+    return r
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        int32_or_float64,
+        python_int_or_python_float,
+        numpy_int_carry_made_float,
+        python_int_or_int32,
+        int32_or_python_int,
+        kind_set_in_a_loop,
+        python_float_carry_added_to,
+        kind_in_nested_loops,
+        kinds_in_containers,
+        kind_in_a_while_with_and,
+        float32_carry,
+    ],
+)
+@pytest.mark.parametrize("x", [POS, NEG, BIG, NEG32])
+def test_kind_by_path_matches_eager(fn, x):
+    assert_matches_eager(fn, x)
+
+
+def test_a_weak_int_joined_with_int32_stays_int32():
+    static = tg.to_static(int32_or_python_int)
+    assert type(static(POS)) is np.int32 and static(POS) == 2
+    assert type(static(NEG)) is int and static(NEG) == 7
+    assert "i32" in str(static.concrete(POS).graph) and "i64" not in str(static.concrete(POS).graph)
+
+
+def test_a_float32_carry_stays_float32():
+    static = tg.to_static(float32_carry)
+    assert type(static(NEG32)) is np.float32
+    assert "f64" not in str(static.concrete(NEG32).graph)
+
+
+def kind_not_returned(x):
+    r = 0
+    if x.sum() > 100:
+        r = np.int32(5)
+    return x * r
+
+
+def test_the_kind_tag_is_dropped_where_it_is_not_returned():
+    cf = assert_matches_eager(kind_not_returned, POS)
+    (cond,) = [eqn for eqn in cf.graph.eqns if eqn.prim.name == "cond"]
+    assert len(cond.outputs) == 1
+
+
+def rank_changes_in_a_loop(x):
+    y = x[0]
+    while y.sum() < 10:
+        y = np.stack([y, y])
+    return y
+
+
+def list_item_assigned_in_a_tensor_loop(x):
+    hist = [0.0, 0.0]
+    for v in x:
+        hist[0] = hist[0] + v
+        hist[1] = hist[1] + 1
+    return hist
+
+
+def numpy_scalar_made_from_a_tensor_counter(x, n):
+    r = 0
+    for k in range(n):
+        r = np.int32(k)
+    return r
+
+
+@pytest.mark.parametrize("n", [np.int64(0), np.int64(3)])
+def test_a_numpy_scalar_made_from_a_tensor_counter_keeps_its_kind(n):
+    """``np.int32(k)`` of a tensor counter compiles; the result is ``0`` or ``np.int32``."""
+    assert_matches_eager(numpy_scalar_made_from_a_tensor_counter, POS, n)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (rank_changes_in_a_loop, (POS,)),
+        (list_item_assigned_in_a_tensor_loop, (POS,)),
+    ],
+)
+def test_what_a_graph_cannot_carry_runs_eagerly_with_a_reason(fn, args):
+    cf = assert_matches_eager(fn, *args, compiles=False)
+    assert cf.fallback
