@@ -3,7 +3,8 @@
 Stage: none (test harness). Input: two ``Outcome``s of the same call (eager and compiled). Output:
 nothing, or ``Mismatch`` saying where they differ, e.g. ``result[1]: dtype float64 != float32``.
 Python scalars must stay Python scalars of the same type (weak semantics); NumPy values must agree
-in dtype and shape (a NumPy scalar and a 0-d array count as the same); containers in type, length
+in dtype and shape, and a NumPy scalar is not a 0-d array (``x.sum()`` is a scalar,
+``np.array(x.sum())`` an array: only the array can be written into); containers in type, length
 and keys; objects by their attributes; exceptions in type and message; printed output exactly;
 and the arguments as the call leaves them (arrays, lists, dicts and objects changed in place).
 """
@@ -138,6 +139,8 @@ def _kind(value: Any) -> str:
 
 def _compare_arrays(expected: np.ndarray | np.generic, actual: Any, path: str) -> None:
     if not isinstance(actual, (np.ndarray, np.generic)):
+        raise Mismatch(f"{path}: {_kind(actual)} != {_kind(expected)}")
+    if isinstance(actual, np.ndarray) != isinstance(expected, np.ndarray):
         raise Mismatch(f"{path}: {_kind(actual)} != {_kind(expected)}")
     if actual.dtype != expected.dtype:
         raise Mismatch(f"{path}: dtype {actual.dtype} != {expected.dtype}")

@@ -1,6 +1,7 @@
 """The code generator: generated source (golden), results against plain Python, runtime errors."""
 
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -219,3 +220,36 @@ def test_long_chains_are_inlined_only_to_a_bounded_depth():
     assert max(line.count("tanh(") for line in source.splitlines()) <= 8
     x = np.linspace(-1.0, 1.0, 4)
     np.testing.assert_allclose(codegen.execute(graph, x)[0], chain(x))
+
+
+def interleaved(a, b, c):
+    x = np.exp(a * 800.0)  # overflow
+    z = c / 0.0  # divide by zero, between x and its one use
+    y = b * 0.0 + x
+    w = np.sqrt(-b)  # invalid
+    return y - np.abs(x) + w, z  # invalid (inf - inf)
+
+
+def reversed_operands(a, b, c):
+    u = a * 1e308  # overflow
+    v = np.sqrt(-b)  # invalid
+    return v + u, c  # ``v + u`` must still compute ``u`` first
+
+
+@pytest.mark.parametrize("fn", [interleaved, reversed_operands])
+def test_inlined_expressions_keep_the_order_of_warnings_and_errors(fn):
+    """An expression inlined into its use must not move a warning past another equation's."""
+    args = (np.full(4, 10.0), np.full(4, 2.0), np.ones(2))
+    graph = trace(fn, F64_4, F64_4, types.TensorType(np.float64, (2,)))
+    run = codegen.compile_graph(graph)
+    found, raised = [], []
+    for call in (fn, run):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(*args)
+        found.append([str(w.message) for w in caught])
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError) as info:
+            call(*args)
+        raised.append(str(info.value.__cause__ or info.value))
+    assert found[0] == found[1] and len(found[0]) >= 2
+    assert raised[0] == raised[1]

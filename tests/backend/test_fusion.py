@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tograph as tg
-from tograph.backend import codegen, fusion
+from tograph.backend import codegen, fusion, strict
 
 UNFUSED = codegen.Options(fuse=False, reuse=False)
 
@@ -125,3 +125,33 @@ def test_a_graph_fused_for_c_inputs_checks_the_layout_it_relies_on():
     for x in (c, fortran, c, fortran):  # the second call of each takes the fast path
         got, expected = f(x), np.sin(x) * 2 + x
         assert got.strides == expected.strides and got.tobytes() == expected.tobytes()
+
+
+def test_casts_from_complex_numbers_are_not_fused_and_warn_once():
+    """NumPy's ComplexWarning comes from ``warnings``, not the error state: chunks repeat it."""
+
+    def drop_imaginary(x):
+        return (x * 2.0 + 1j).astype(np.float64) + x
+
+    x = np.linspace(-1.0, 1.0, 64)
+    for fn in (drop_imaginary, tg.to_static(drop_imaginary)):
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            np.testing.assert_array_equal(fn(x), 3 * x)
+        assert [w.category for w in found] == [np.exceptions.ComplexWarning]
+
+
+def test_fused_regions_raise_only_for_what_the_caller_does_not_ignore():
+    """``strict.errstate`` keeps ignored categories ignored (underflow, by default), so an
+    underflowing chain need not rerun; the others raise, so the region reruns unfused."""
+    with np.errstate(under="ignore", over="warn", divide="raise", invalid="print"):
+        with strict.errstate():
+            assert np.geterr() == {
+                "under": "ignore",
+                "over": "raise",
+                "divide": "raise",
+                "invalid": "raise",
+            }
+    x = np.linspace(-800.0, -700.0, 64)
+    with np.errstate(under="ignore"), strict.errstate():
+        np.exp(x * 1.0)  # underflows to subnormals: no exception

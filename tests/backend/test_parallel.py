@@ -14,7 +14,7 @@ SEQUENTIAL = codegen.Options(parallel=False)
 
 @pytest.fixture
 def cheap_tasks(monkeypatch):
-    monkeypatch.setattr(parallel, "MIN_TASK_NS", 10.0)
+    monkeypatch.setattr(parallel, "MIN_TASK_NS", 1.0)
 
 
 def two_chains(a, b, c, d):
@@ -70,3 +70,61 @@ def test_cheap_or_effectful_graphs_stay_sequential(cheap_tasks):
 def test_the_default_cost_model_leaves_small_work_alone():
     args = tuple(np.ones((6, 6)) for _ in range(4))
     assert parallel.split(compiled(two_chains, *args)[0]) is None
+
+
+def ordered(a, b, c):
+    x = np.exp(a @ b)
+    y = np.exp(b @ a) * 0.0
+    z = c / 0.0  # cheap: run before the tasks in the split graph
+    return x + y, z
+
+
+def warnings_of(run, *args):
+    with warnings.catch_warnings(record=True) as found:
+        warnings.simplefilter("always")
+        run(*args)
+    return [str(w.message) for w in found]
+
+
+def test_warnings_and_errors_keep_the_graphs_order_around_cheap_work(cheap_tasks):
+    args = (np.full((4, 4), 30.0), np.full((4, 4), 30.0), np.ones(2))
+    graph, run = compiled(ordered, *args)
+    split = parallel.split(graph)
+    assert split is not None and [e.prim.name for e in split.head.eqns] == ["divide"]
+    sequential = codegen.compile_graph(graph, SEQUENTIAL)
+    expected = [
+        "overflow encountered in exp",
+        "overflow encountered in exp",
+        "invalid value encountered in multiply",
+        "divide by zero encountered in divide",
+    ]
+    assert warnings_of(run, *args) == warnings_of(sequential, *args) == expected
+    with np.errstate(all="raise"), pytest.raises(FloatingPointError, match="overflow"):
+        run(*args)
+
+
+def test_graphs_that_may_warn_outside_the_error_state_stay_sequential(cheap_tasks):
+    def empty_mean(a, b):
+        return two_chains(a, b, b, a)[0] + np.mean(a[:0])
+
+    def complex_cast(a, b):
+        return two_chains(a, b, b, a)[0] + (a + 1j).astype(np.float64)
+
+    args = [np.ones((3, 3))] * 2
+    for fn in (empty_mean, complex_cast):
+        graph, run = compiled(fn, *args)
+        assert parallel.split(graph) is None
+        assert warnings_of(run, *args) == warnings_of(fn, *args) != []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.testing.assert_array_equal(run(*args)[0], fn(*args))
+
+
+def test_elementwise_chains_stay_on_one_thread_for_fusion():
+    """Memory-bound work: one fused region beats two threads (W4), so only products count."""
+
+    def chains(a, b, c):
+        return np.tanh(a * b + c) * 0.5 + a * np.exp(-(b * b))
+
+    args = tuple(np.ones(1 << 20, np.float32) for _ in range(3))
+    assert parallel.split(compiled(chains, *args)[0]) is None

@@ -46,9 +46,19 @@ def test_compare_values_reports_differences(expected, actual, message):
         compare.compare_values(expected, actual)
 
 
-def test_compare_values_accepts_numpy_scalar_for_0d_array():
-    compare.compare_values(np.float64(2.0), np.array(2.0))
-    compare.compare_values({"k": (1, [np.float32(0.5)])}, {"k": (1, [np.float32(0.5)])})
+def test_compare_values_tells_every_scalar_kind_apart():
+    """A Python number, a NumPy scalar and a 0-d array of one value are three kinds, wherever
+    they are: in a result, nested in containers, in an argument after the call."""
+    kinds = [2.0, np.float64(2.0), np.array(2.0), np.float32(2.0)]
+    for expected in kinds:
+        compare.compare_values({"k": (1, [expected])}, {"k": (1, [expected])})
+        for actual in kinds:
+            if actual is not expected:
+                with pytest.raises(compare.Mismatch, match=r"result\['k'\]\[1\]\[0\]"):
+                    compare.compare_values({"k": (1, [expected])}, {"k": (1, [actual])})
+    eager = compare.Outcome(None, arguments=([1.0], {}))
+    with pytest.raises(compare.Mismatch, match=r"arguments afterwards\[0\]\[0\]: NumPy"):
+        compare.compare_outcomes(eager, compare.Outcome(None, arguments=([np.float64(1.0)], {})))
 
 
 @pytest.mark.parametrize(

@@ -215,13 +215,17 @@ def test_ufuncs_without_a_primitive_are_host_calls():
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("zero", [0, 0.0, False, -0.0, np.int64(0), np.float64(0.0)])
 def test_where_between_an_array_and_zero_is_numpys_bit_for_bit(dtype, zero):
-    """The ReLU-gradient shortcut of ``where`` (bits kept or cleared) equals ``np.where``."""
+    """The ReLU-gradient shortcut of ``where`` (bits kept or cleared) equals ``np.where``, in
+    layout too (a Fortran-ordered or strided mask or array)."""
     rng = np.random.default_rng(0)
     g = rng.normal(size=(5, 7)).astype(dtype)
     g[0, :4] = [np.nan, -np.inf, -0.0, np.inf]
     mask = rng.normal(size=(5, 7)) > 0
     cases = [(mask, g, zero), (mask, zero, g), (mask[:, :1], g, zero), (mask[0], g, zero)]
-    for args in cases + [(mask, g[0], zero)]:
+    layouts = [(np.asfortranarray(mask), g, zero), (mask, np.asfortranarray(g), zero)]
+    strided = [(mask[:, ::2], g[:, ::2], zero), (mask[::-1], zero, g)]
+    for args in cases + layouts + strided + [(mask, g[0], zero)]:
         got, expected = elementwise.where_p.impl(*args), np.where(*args)
         assert type(got) is type(expected) and got.dtype == expected.dtype
-        assert got.shape == expected.shape and got.tobytes() == expected.tobytes()
+        assert got.shape == expected.shape and got.strides == expected.strides
+        assert got.tobytes() == expected.tobytes()

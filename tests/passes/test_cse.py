@@ -89,3 +89,15 @@ def test_nested_graphs_are_compared_by_identity(x3):
     )
     merged = run_cse(twice, x3, np.int64(1)).graph
     assert [e.prim.name for e in merged.eqns] == ["greater", "cond"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Param:
+    items: tuple
+
+
+def test_dataclass_params_compare_field_by_field_with_types():
+    """A frozen dataclass's own equality says ``(True,) == (1,)`` and ``-0.0 == 0.0``."""
+    assert cse.freeze(_Param((True,))) != cse.freeze(_Param((1,)))
+    assert cse.freeze(_Param((-0.0,))) != cse.freeze(_Param((0.0,)))
+    assert cse.freeze(_Param((1, slice(0, 2)))) == cse.freeze(_Param((1, slice(0, 2))))

@@ -6,7 +6,7 @@ from pass_harness import F64_3, I64, check, cond, interpret, trace, while_loop
 
 from tograph.ir import types
 from tograph.ops import effects
-from tograph.passes import licm, manager
+from tograph.passes import licm, manager, totality
 
 F64_33 = types.TensorType(np.float64, (3, 3))
 
@@ -107,3 +107,40 @@ def test_nested_loops_move_outwards_round_by_round(n):
     args = (w, x, np.int64(n))
     for got, expected in zip(interpret(optimized, *args), interpret(graph, *args)):
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("dtype, moves", [(np.float32, False), (np.float64, True)])
+def test_a_comparison_whose_python_number_overflows_in_the_cast_stays(dtype, moves):
+    """``w < 1e300`` on float32 converts 1e300 to float32, which overflows (a warning, an error
+    under np.errstate) although the loop never runs; on float64 it cannot, and moves."""
+
+    def fn(w, x, n):
+        body = lambda w, n, i, x: (i + 1, x + (w < 1e300))  # noqa: E731
+        return while_loop(lambda w, n, i, x: i < n, body, (w, n), (0, x))[1]
+
+    graph = trace(fn, types.TensorType(dtype, (3,)), F64_3, I64)
+    with np.errstate(all="raise"):
+        result = run_licm(graph, np.zeros(3, dtype), np.ones(3), np.int64(0))
+    assert result.modified is moves
+
+
+@pytest.mark.parametrize(
+    "dtype, weak, total",
+    [
+        (np.float32, np.float64, False),
+        (np.float16, np.int64, False),
+        (np.float64, np.float64, True),
+        (np.float64, np.int64, True),
+        (np.int64, np.int64, True),
+        (np.int8, np.int64, False),
+    ],
+)
+def test_a_run_time_python_number_is_total_only_into_a_wide_dtype(dtype, weak, total):
+    """A Python number known only at run time may not fit a narrow dtype (``maximum`` and ``==``
+    convert it first)."""
+    graph = trace(
+        lambda w, y: (np.maximum(w, y), w == y),
+        types.TensorType(dtype, (3,)),
+        types.TensorType(weak, (), weak=True),
+    )
+    assert [totality.is_total(e) for e in graph.eqns] == [total and dtype != np.int64, total]

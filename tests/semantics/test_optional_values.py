@@ -366,3 +366,36 @@ def test_outcome_of_eager_unbound_is_the_same_exception_type():
     compiled, _, fallbacks = outcome(tg.to_static(read_unguarded), (NEG,))
     assert isinstance(eager, UnboundLocalError) and isinstance(compiled, UnboundLocalError)
     assert not fallbacks
+
+
+class Tracker:
+    """Keeps the last large value seen (None before one) and a count set on some paths."""
+
+    def __init__(self):
+        self.best = None
+        self.count = 0
+
+    def update(self, x):
+        res = None
+        for v in x:
+            if v > 2:
+                res = v
+        self.best = res
+        if x[0] > 0:
+            self.count = np.int32(3)
+        return x.sum()
+
+
+def appends_a_maybe_none(out, x):
+    res = None
+    if x[0] > 0:
+        res = x[0]
+    out.append(res)
+    return x
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_optionals_and_kinds_written_into_objects_and_argument_lists_match_eager(x):
+    cf = matches_eager(Tracker.update, Tracker(), x)
+    assert cf.fallback is None
+    matches_eager(appends_a_maybe_none, [], x, compiles=False)

@@ -190,3 +190,34 @@ def test_a_numpy_scalar_made_from_a_tensor_counter_keeps_its_kind(n):
 def test_what_a_graph_cannot_carry_runs_eagerly_with_a_reason(fn, args):
     cf = assert_matches_eager(fn, *args, compiles=False)
     assert cf.fallback
+
+
+def prints_a_kind_by_path(x):
+    r = 0
+    for v in x:
+        if v > 2:
+            r = r + 0.5
+    print("r is", r, f"{x[0]}")
+    return x
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_print_shows_the_kind_of_the_path_taken(x, capsys):
+    prints_a_kind_by_path(x)
+    eager = capsys.readouterr().out
+    static = tg.to_static(prints_a_kind_by_path)
+    static(x)
+    assert capsys.readouterr().out == eager
+    assert static.concrete(x).fallback is None
+
+
+def test_a_saved_graph_prints_the_kind_of_the_path_taken(tmp_path, capsys):
+    static = tg.to_static(prints_a_kind_by_path)
+    static(NEG)
+    capsys.readouterr()
+    tg.save(static, tmp_path / "prints.tograph")
+    loaded = tg.load(tmp_path / "prints.tograph")
+    loaded(NEG)
+    prints_a_kind_by_path(NEG)
+    shown, eager = capsys.readouterr().out.split("\n")[:2]
+    assert shown == eager == f"r is 0 {NEG[0]}"

@@ -1,8 +1,9 @@
 """Random programs whose values exist on some paths only: one-sided bindings read guarded and
-unguarded, ``None`` until a hit, numbers whose kind depends on the path, made from a fixed seed.
-Each runs eagerly and under to_static on several inputs: the outcomes (values, dtypes, kinds,
-exceptions) must match, no compiler error may show as a fallback, and nearly all must compile (a
-value that is None on one path and a tagged number on another still runs eagerly)."""
+unguarded, ``None`` until a hit, numbers whose kind depends on the path (in ifs, for and while
+loops, printed and returned), made from a fixed seed. Each runs eagerly and under to_static on
+several inputs: the outcomes (values, dtypes, kinds, exceptions, printed text) must match, no
+compiler error may show as a fallback, and nearly all must compile (a value that is None on one
+path and a tagged number on another still runs eagerly)."""
 
 import importlib.util
 import random
@@ -28,8 +29,13 @@ def _test(rng: random.Random) -> str:
 
 def _block(rng: random.Random, out: list[str]) -> None:
     """Appends one statement that binds a variable on some paths only."""
-    kind = rng.randrange(5)
-    if kind == 0:
+    kind = rng.randrange(7)
+    if kind == 5:
+        out += ["n = 0", "while n < 4 and x[n] < 1:", "    k = x[n] + 0.5", "    n += 1"]
+    elif kind == 6:
+        out += ["for v in x:", "    if v < -1:", "        k = v.astype(np.float32)"]
+        out += ["        z = v"]
+    elif kind == 0:
         out += [f"if {_test(rng)}:", f"    y = x[{rng.randrange(4)}] * {rng.randrange(1, 4)}"]
     elif kind == 1:
         out += [f"if {_test(rng)}:", f"    res = x[{rng.randrange(4)}]"]
@@ -44,8 +50,10 @@ def _block(rng: random.Random, out: list[str]) -> None:
 
 def _result(rng: random.Random, out: list[str]) -> None:
     """Appends reads of those variables: guarded, unguarded, tested against None."""
-    kind = rng.randrange(5)
-    if kind == 0:
+    kind = rng.randrange(6)
+    if kind == 5:
+        out += ["print('k', k, 'res', res is None)", "return k"]
+    elif kind == 0:
         out += ["return y"]
     elif kind == 1:
         test = _test(rng)
@@ -87,10 +95,22 @@ def programs(tmp_path_factory):
     return made
 
 
+def _printed(fn, x, capsys):
+    """What ``fn(x)`` prints (it may raise: the oracle compares that)."""
+    try:
+        fn(x)
+    except UnboundLocalError:
+        pass
+    return capsys.readouterr().out
+
+
 @pytest.mark.parametrize("seed", range(PROGRAMS))
-def test_random_program_matches_eager_and_compiles(programs, seed):
+def test_random_program_matches_eager_and_compiles(programs, seed, capsys):
+    static = tg.to_static(programs[seed])
     for x in INPUTS:
+        assert _printed(static, x, capsys) == _printed(programs[seed], x, capsys)
         cf = matches_eager(programs[seed], x, compiles=False)
+        capsys.readouterr()
         assert cf.fallback is None or "tracing raised" not in cf.fallback, cf.fallback
 
 

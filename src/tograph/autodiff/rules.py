@@ -88,6 +88,7 @@ def is_number(x: Any, value: float) -> bool:
     ew.floor_p,
     ew.ceil_p,
     ew.round_p,
+    ew.python_round_p,
     reductions.any_p,
     reductions.all_p,
     reductions.argmax_p,

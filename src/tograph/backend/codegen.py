@@ -42,10 +42,11 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.backend import fusion, memory, parallel
+from tograph.backend import fusion, memory, parallel, strict
 from tograph.ir import core, types
 from tograph.ops import control
 from tograph.ops import elementwise as ew
+from tograph.passes import totality
 
 _INDENT = "    "
 _CACHE_SIZE = 512
@@ -217,10 +218,9 @@ class _Writer:
         split = parallel.split(self.graph) if self.options.parallel else None
         if split is None:
             self.block(self.graph, body)
+            self.return_line(body)
         else:
             self.parallel_block(split, body)
-        outs = [self.expr(a) for a in self.graph.outputs]
-        self.line(body, f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})", None)
         self.line(_INDENT, f"except Exception as {exc}:", None)
         self.line(_INDENT * 2, f"raise {fail}({exc})", None)
         source = "\n".join(self.lines) + "\n"
@@ -263,25 +263,34 @@ class _Writer:
         self.line_eqns.append(eqn)
 
     def parallel_block(self, split: parallel.Split, indent: str) -> None:
-        """The lines of a graph split for threads: the head, the tasks as local functions run
-        by ``parallel.run_tasks`` (again in order if that fails), then the tail."""
-        self.block(split.head, indent)
+        """The lines of a graph split for threads, under ``strict.errstate()``: the head, the
+        tasks as local functions run by ``parallel.run_tasks``, the tail, and the return; if that
+        fails, the whole graph in order."""
+        self.line(indent, "try:", None)
+        self.line(indent + _INDENT, f"with {self.const(strict.errstate)}():", None)
+        inner = indent + _INDENT * 2
+        self.block(split.head, inner)
         names = []
         for task in split.tasks:
             name = self.namer.fresh("task")
             names.append(name)
-            self.line(indent, f"def {name}():", None)
-            self.block(task, indent + _INDENT)
+            self.line(inner, f"def {name}():", None)
+            self.block(task, inner + _INDENT)
             outs = ", ".join(self.expr(v) for v in task.outputs)
-            self.line(indent + _INDENT, f"return [{outs}]", None)
+            self.line(inner + _INDENT, f"return [{outs}]", None)
         targets = ", ".join(f"[{', '.join(self.define(t.outputs))}]" for t in split.tasks)
         run = self.const(parallel.run_tasks)
-        self.line(indent, "try:", None)
-        self.line(indent + _INDENT, f"{targets} = {run}(({', '.join(names)},))", None)
+        self.line(inner, f"{targets} = {run}(({', '.join(names)},))", None)
+        self.block(split.tail, inner)
+        self.return_line(inner)
         self.line(indent, "except Exception:", None)
-        for task in split.tasks:
-            self.block(task, indent + _INDENT)
-        self.block(split.tail, indent)
+        self.block(self.graph, indent + _INDENT)
+        self.return_line(indent + _INDENT)
+
+    def return_line(self, indent: str) -> None:
+        """The line returning the graph's outputs."""
+        outs = [self.expr(a) for a in self.graph.outputs]
+        self.line(indent, f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})", None)
 
     def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
         """``graph``'s fused regions and memory plan (computed once per graph)."""
@@ -508,6 +517,11 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
     is its one use, and no equation with effects or control flow runs in between (so nothing can
     observe the later evaluation). ``barriers`` (ids of fused equations and of equations writing
     into a dead buffer) count as control flow; ``named`` values (donated buffers) keep a name.
+
+    Equations that may warn or raise (not ``totality.is_total``) must still run in the graph's
+    order, or a warning would come out of order and under ``np.errstate(all="raise")`` another
+    error would be raised: so a pending expression holding one is given its own line when a
+    later such equation does not take it in.
     """
     uses: dict[int, int] = {}
     for eqn in graph.eqns:
@@ -518,23 +532,34 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
         if isinstance(a, core.Var):
             uses[a.id] = uses.get(a.id, 0) + 2  # an output needs its own name
     pending: dict[int, int] = {}  # candidate -> how deeply its expression nests inlined ones
+    reports: set[int] = set()  # pending candidates whose expression may warn or raise
     inlined: set[int] = set()
     for eqn in graph.eqns:
         lists = any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
         barrier = eqn.prim in _STATEMENTS or eqn.prim.effectful or lists or id(eqn) in barriers
         if barrier:
             pending.clear()
+            reports.clear()
             continue
         taken = [a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending]
+        reporting = not totality.is_total(eqn) or any(i in reports for i in taken)
+        if reporting:  # other pending expressions that may report keep their place
+            for i in reports.difference(taken):
+                del pending[i]
+            reports.clear()
         inlined.update(taken)
         depth = 1 + max((pending.pop(i) for i in taken), default=0)
+        out = eqn.outputs[0] if eqn.outputs else None
         if (
-            not eqn.prim.multiple_results
-            and uses.get(eqn.outputs[0].id) == 1
-            and eqn.outputs[0].id not in named
+            out is not None
+            and not eqn.prim.multiple_results
+            and uses.get(out.id) == 1
+            and out.id not in named
             and depth < _MAX_NESTING
         ):
-            pending[eqn.outputs[0].id] = depth
+            pending[out.id] = depth
+            if reporting:
+                reports.add(out.id)
     return inlined
 
 

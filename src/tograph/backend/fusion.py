@@ -16,9 +16,11 @@ after the region are written into full arrays (``out=`` their chunk); the rest l
 scratch buffers, reused once dead, or, for operations that take no ``out=`` (``power``, ``where``),
 in small fresh arrays.
 
-Errors and warnings: a region runs under ``np.errstate(all="raise")``; if anything goes wrong it
-runs again unfused (it reads only values nobody has written, so that is exact), which raises or
-warns exactly as the unfused graph would, in its order.
+Errors and warnings: a region runs under ``strict.errstate()`` (every floating-point category
+the caller does not ignore raises); if anything goes wrong it runs again unfused (it reads only
+values nobody has written, so that is exact), which raises or warns exactly as the unfused graph
+would, in its order. Casts from complex to real numbers, which warn through ``warnings`` rather
+than the error state, are not fused.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tograph.backend import memory
+from tograph.backend import memory, strict
 from tograph.ir import core, types
 from tograph.ops import elementwise as ew
 
@@ -87,7 +89,7 @@ def _region_shape(eqn: core.Eqn, fresh: set[core.Var]) -> tuple[int, ...] | None
     """The shape of the region ``eqn`` may be part of, or None."""
     if eqn.prim not in _FUSIBLE or len(eqn.outputs) != 1 or eqn.outputs[0] not in fresh:
         return None
-    if eqn.prim is ew.astype_p and eqn.params["weak"]:
+    if eqn.prim is ew.astype_p and (eqn.params["weak"] or _drops_imaginary(eqn)):
         return None
     out = eqn.outputs[0].type
     if not isinstance(out, types.TensorType) or not out.is_static_shape or out.ndim == 0:
@@ -102,6 +104,12 @@ def _region_shape(eqn: core.Eqn, fresh: set[core.Var]) -> tuple[int, ...] | None
         if t.ndim == len(shape) and t.shape[0] not in (1, shape[0]):
             return None
     return shape
+
+
+def _drops_imaginary(eqn: core.Eqn) -> bool:
+    """Whether a cast takes complex numbers to real ones (NumPy's ComplexWarning)."""
+    source = types.tensor_type(eqn.inputs[0].type).dtype
+    return source.kind == "c" and np.dtype(eqn.params["dtype"]).kind != "c"
 
 
 def _sliced(atom: core.Atom, shape: tuple[int, ...]) -> bool:
@@ -179,7 +187,7 @@ def write_region(w: Writer, region: Region, indent: str, inner: str) -> None:
     }
     w.line(indent, "try:", first)
     body = indent + inner
-    w.line(body, f"with {w.const(np.errstate)}(all='raise'):", first)
+    w.line(body, f"with {w.const(strict.errstate)}():", first)
     body += inner
     empty, shape = w.const(np.empty), repr(region.shape)
     for name, var in zip(fulls, region.outputs):

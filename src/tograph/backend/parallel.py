@@ -13,14 +13,20 @@ when there are at least two (and at least two CPUs); results are unchanged becau
 share no value a task writes (each part is planned as its own graph, so no buffer is reused
 across threads).
 
-Only graphs without effects are split (a print must keep its place), and each task runs under
-``np.errstate(all="raise")`` in a copy of the caller's context (so ``np.errstate`` and other
-context variables carry over): if any task fails or would warn, the generated code runs the parts
-again in order, which raises or warns exactly as the sequential graph would.
+Only graphs without effects are split (a print must keep its place), and only when every
+equation reports problems through NumPy's floating-point error state or by raising, never by
+``warnings.warn`` (``QUIET``: a mean of an empty slice warns, a cast from complex numbers warns).
+The split graph runs under ``strict.errstate()``, each task in a copy of the caller's context (so
+``np.errstate`` and other context variables carry over): if anything fails or would warn, the
+generated code runs the whole graph again in its own order, which raises or warns exactly as the
+sequential graph would (the graph has no effects and its inputs are unchanged, so this is exact).
 
-The cost model (``cost_ns``): a matrix product ``2 m k n`` flops at 20 GFLOP/s, an elementwise or
-reduction equation 1 ns per element, control flow the sum of its nested graphs, anything else
-1 ns per output element; what the estimate misses only decides whether threads are used.
+The cost model (``cost_ns``): a matrix product ``2 m k n`` flops at 20 GFLOP/s, control flow the
+sum of its nested graphs, anything else nothing. Elementwise work and reductions are bound by
+memory bandwidth, which threads share, and splitting an elementwise chain stops blocked fusion
+from running it in cache: W4's two elementwise chains took 0.84x NumPy's time on two threads and
+0.61x fused on one, with one full-size array instead of three. What the estimate misses only
+decides whether threads are used.
 """
 
 from __future__ import annotations
@@ -35,11 +41,55 @@ from typing import Any
 
 import numpy as np
 
+from tograph.backend import strict
 from tograph.ir import core, types
-from tograph.ops import linalg
+from tograph.ops import control, creation, indexing, join, linalg, reductions, shape
+from tograph.ops import elementwise as ew
 
 MIN_TASK_NS = 500_000.0
 _FLOP_NS = 0.05
+
+# The primitives whose kernels report problems only through the floating-point error state or an
+# exception (``astype`` too, unless it casts complex numbers to real ones).
+QUIET = frozenset(
+    {
+        *ew.UFUNCS,
+        ew.power_p,
+        ew.where_p,
+        ew.clip_p,
+        ew.round_p,
+        ew.astype_p,
+        linalg.matmul_p,
+        linalg.dot_p,
+        reductions.sum_p,
+        reductions.prod_p,
+        reductions.max_p,
+        reductions.min_p,
+        reductions.any_p,
+        reductions.all_p,
+        reductions.argmax_p,
+        reductions.argmin_p,
+        reductions.cumsum_p,
+        reductions.cumprod_p,
+        reductions.reduce_to_p,
+        shape.reshape_p,
+        shape.broadcast_to_p,
+        shape.transpose_p,
+        shape.matrix_transpose_p,
+        shape.expand_dims_p,
+        shape.squeeze_p,
+        shape.flip_p,
+        indexing.getitem_p,
+        indexing.setitem_p,
+        join.concatenate_p,
+        join.stack_p,
+        creation.full_p,
+        creation.arange_p,
+        creation.eye_p,
+        control.cond_p,
+        control.while_loop_p,
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,16 +112,23 @@ def cost_ns(eqn: core.Eqn) -> float:
         if k is None or out.size is None:
             return 0.0
         return 2.0 * out.size * k * _FLOP_NS
-    nested = sum(cost_ns(e) for sub in eqn.subgraphs() for e in sub.eqns)
-    values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
-    sizes = [t.size for t in values if isinstance(t, types.TensorType)]
-    return nested + float(max((s for s in sizes if s is not None), default=0))
+    return float(sum(cost_ns(e) for sub in eqn.subgraphs() for e in sub.eqns))
+
+
+def quiet(eqn: core.Eqn) -> bool:
+    """Whether ``eqn`` has no effects and reports problems only by the error state or raising."""
+    if eqn.prim not in QUIET:
+        return False
+    if eqn.prim is ew.astype_p:
+        source = types.tensor_type(eqn.inputs[0].type).dtype
+        return source.kind != "c" or np.dtype(eqn.params["dtype"]).kind == "c"
+    return True
 
 
 def split(graph: core.Graph) -> Split | None:
-    """The parallel split of ``graph``, or None when it has effects or fewer than two costly
-    independent groups (see module docstring)."""
-    if (os.cpu_count() or 1) < 2 or any(e.prim.effectful for e in graph.walk()):
+    """The parallel split of ``graph``, or None when it has effects, may warn outside the error
+    state, or has fewer than two costly independent groups (see module docstring)."""
+    if (os.cpu_count() or 1) < 2 or not all(quiet(e) for e in graph.walk()):
         return None
     if sum(cost_ns(e) for e in graph.eqns) < 2 * MIN_TASK_NS:
         return None
@@ -137,14 +194,14 @@ def _executor() -> concurrent.futures.ThreadPoolExecutor:
 
 
 def _strict(task: Callable[[], Any]) -> Any:
-    with np.errstate(all="raise"):
+    with strict.errstate():
         return task()
 
 
 def run_tasks(tasks: Sequence[Callable[[], Any]]) -> list[Any]:
     """Runs ``tasks[1:]`` on the pool and ``tasks[0]`` in this thread, each in a copy of this
-    context under ``np.errstate(all="raise")``; returns their results in order, or raises the
-    first failure once all have finished."""
+    context under ``strict.errstate()``; returns their results in order, or raises the first
+    failure once all have finished."""
     pool = _executor()
     futures = [pool.submit(contextvars.copy_context().run, _strict, t) for t in tasks[1:]]
     try:

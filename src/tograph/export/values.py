@@ -285,6 +285,7 @@ _CLASSES: dict[str, tuple[type, Callable[[Any], tuple[Any, ...]], Callable[..., 
     "StaticArray": (indexing.StaticArray, lambda v: (v.value,), _static_array),
     "FormatSlot": (effects.FormatSlot, _fields, effects.FormatSlot),
     "NumpyFunction": (host_call.NumpyFunction, _fields, host_call.NumpyFunction),
+    "KindSlot": (effects.KindSlot, _fields, effects.KindSlot),
 }
 _CLASS_TYPES = tuple(c[0] for c in _CLASSES.values())
 

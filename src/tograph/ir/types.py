@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
+
+_INT64 = np.iinfo(np.int64)
 
 Dim = int | None
 Shape = tuple[Dim, ...]
@@ -129,6 +131,12 @@ def type_of(value: Any) -> TensorType:
     ``shape`` without being computed; its shape must be known.
     """
     if is_python_scalar(value):
+        if type(value) is int and not _INT64.min <= value <= _INT64.max:
+            raise errors.UnsupportedError(
+                f"the Python int {value} does not fit in 64 bits, as a graph's integers must",
+                origin.current_location(),
+                construct="Python int beyond 64 bits",
+            )
         return TensorType(np.asarray(value).dtype, (), weak=True)
     if is_dask_array(value):
         return TensorType(np.dtype(value.dtype), tuple(int(n) for n in value.shape))
@@ -136,6 +144,30 @@ def type_of(value: Any) -> TensorType:
     if arr.dtype == object:
         raise errors.ToGraphError(f"value of type {type(value).__name__} is not a tensor")
     return TensorType(arr.dtype, arr.shape)
+
+
+# What a scalar is in eager code, as a code: a Python number of the type NumPy gives weak scalars
+# of each dtype kind (1-4), or a NumPy scalar of one of these dtypes (16 on). Staging carries such
+# a code beside a scalar whose kind depends on the path taken (``staging.kinds``).
+_PYTHON_CODES = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
+_NUMPY_CODES = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
+_KIND_OF_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON_CODES.values()}
+_KIND_OF_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY_CODES)})
+
+
+def kind_code(dtype: np.dtype, weak: bool) -> int | None:
+    """The code of a scalar of ``dtype`` that is a Python number (``weak``) or a NumPy scalar."""
+    if weak:
+        return _PYTHON_CODES[dtype.kind][0] if dtype.kind in _PYTHON_CODES else None
+    return 16 + _NUMPY_CODES.index(dtype) if dtype in _NUMPY_CODES else None
+
+
+def of_kind(code: Any, value: Any) -> Any:
+    """``value`` (a scalar) as the Python number or NumPy scalar that ``code`` names."""
+    kind = _KIND_OF_CODE[int(code)]
+    if issubclass(kind, np.generic):
+        return kind(value)
+    return kind(value.item() if isinstance(value, np.generic) else value)
 
 
 def weak_proxy(t: TensorType) -> Any:

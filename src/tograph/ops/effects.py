@@ -9,7 +9,8 @@ otherwise the Python statement runs at once. Printed form::
     assert[message=('x must be positive, got ', None)] t0 x
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
-``None`` where a tensor's value goes, so the kernel prints exactly what Python's ``print`` would
+``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
+goes, filled by its kind code and value), so the kernel prints exactly what Python's ``print`` would
 print with the tensor's run-time value. Both primitives have zero outputs: they are
 ``multiple_results`` primitives whose kernels return ``()``.
 """
@@ -55,24 +56,43 @@ class Formatted:
     slot: FormatSlot
 
 
-Template = tuple[str | FormatSlot | None, ...]
+@dataclasses.dataclass(frozen=True)
+class KindSlot:
+    """A scalar whose kind depends on the path taken: filled by its kind code and its value,
+    shown as the Python number or NumPy scalar the code names (``types.of_kind``)."""
+
+    def __repr__(self) -> str:
+        return "{kind}"
+
+
+Template = tuple[str | FormatSlot | KindSlot | None, ...]
 
 
 def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
-    """The template's parts with the run-time values in the ``None`` and ``FormatSlot`` slots."""
+    """The template's parts with the run-time values in the ``None``, ``FormatSlot`` and
+    ``KindSlot`` slots (a ``KindSlot`` takes two: the code and the value)."""
     remaining = iter(values)
-    return [
-        part
-        if isinstance(part, str)
-        else next(remaining)
-        if part is None
-        else part.render(next(remaining))
-        for part in template
-    ]
+    filled: list[Any] = []
+    for part in template:
+        if isinstance(part, str):
+            filled.append(part)
+        elif part is None:
+            filled.append(next(remaining))
+        elif isinstance(part, KindSlot):
+            filled.append(types.of_kind(next(remaining), next(remaining)))
+        else:
+            filled.append(part.render(next(remaining)))
+    return filled
+
+
+def _values_taken(part: str | FormatSlot | KindSlot | None) -> int:
+    if isinstance(part, str):
+        return 0
+    return 2 if isinstance(part, KindSlot) else 1
 
 
 def _check_slots(name: str, template: Template, count: int) -> None:
-    slots = sum(not isinstance(part, str) for part in template)
+    slots = sum(_values_taken(part) for part in template)
     if slots != count:
         raise errors.InternalError(
             f"{name} template {template!r} has {slots} slots for {count} values"
@@ -126,12 +146,15 @@ def _text_option(name: str, value: Any, default: str) -> str:
 
 def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
     """The template of ``values`` and the symbolic values that fill its slots."""
-    template: list[str | FormatSlot | None] = []
+    template: list[str | FormatSlot | KindSlot | None] = []
     symbolic: list[Any] = []
     for v in values:
         if isinstance(v, Formatted):
             template.append(v.slot)
             symbolic.append(v.value)
+        elif isinstance(v, tensor.SymbolicTensor) and v.kind_tag is not None:
+            template.append(KindSlot())
+            symbolic.extend([v.kind_tag, v])
         elif isinstance(v, tensor.Symbolic):
             template.append(None)
             symbolic.append(v)

@@ -194,6 +194,20 @@ round_p = primitives.Primitive(
 )
 
 
+def _python_round_rule(x: types.TensorType, ndigits: int) -> types.TensorType:
+    if not x.weak:
+        raise errors.InternalError(f"Python's round of a NumPy value ({x})")
+    kind = np.dtype(np.int64) if x.dtype.kind == "b" else x.dtype  # round(True, 1) == 1
+    return types.TensorType(kind, (), True)
+
+
+# Python's round(x, ndigits) of a Python number: correctly rounded in decimal (round(2.675, 2) is
+# 2.67), where np.round scales first (2.68); what eager code gets from a Python float.
+python_round_p = primitives.Primitive(
+    "python_round", lambda x, ndigits: round(x, ndigits), _python_round_rule
+)
+
+
 @dispatch.implements(np.round, np.around)
 def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
     if out is not None:
@@ -209,8 +223,14 @@ _ALL_ONES = {2: np.uint16(0xFFFF), 4: np.uint32(0xFFFFFFFF), 8: np.uint64(0xFFFF
 def _where_impl(condition: Any, x: Any, y: Any) -> Any:
     """``np.where(condition, x, y)``. Choosing between a float array and +0 on a boolean mask (a
     ReLU's gradient, ``np.where(x > 0, g, 0)``) keeps or clears each element's bits with an
-    integer AND instead, the same bits (NaN, inf and -0.0 included) 30 times faster."""
-    if type(condition) is np.ndarray and condition.dtype == np.bool_ and condition.ndim:
+    integer AND instead, the same bits (NaN, inf and -0.0 included) 30 times faster. Both arrays
+    must be C-contiguous, so that the result is laid out as ``np.where``'s."""
+    if (
+        type(condition) is np.ndarray
+        and condition.dtype == np.bool_
+        and condition.ndim
+        and condition.flags.c_contiguous
+    ):
         if _positive_zero(y) and _selectable(x, y):
             return _select_bits(condition, x, keep=True)
         if _positive_zero(x) and _selectable(y, x):
@@ -240,6 +260,7 @@ def _selectable(array: Any, zero: Any) -> bool:
     """Whether ``where`` picking from ``array`` or ``zero`` gives ``array``'s float dtype."""
     return (
         type(array) is np.ndarray
+        and array.flags.c_contiguous
         and array.dtype.kind == "f"
         and array.dtype.itemsize in _ALL_ONES
         and np.result_type(array, zero) == array.dtype
@@ -343,6 +364,12 @@ def python_not(x: Any) -> Any:
 
 
 @dispatch.implements(round)
-def _round_to_int(x: Any) -> Any:
-    """``round(x)`` of a 0-d tensor: a Python int, as for a NumPy scalar."""
-    return astype_p.bind(round_p.bind(x, decimals=0), dtype=np.dtype(np.int64), weak=True)
+def _round_scalar(x: Any, ndigits: Any = None) -> Any:
+    """``round(x)`` of a 0-d tensor: a Python int, as for a Python or NumPy scalar;
+    ``round(x, ndigits)``: a number of ``x``'s kind, rounded as Python rounds a Python number
+    and NumPy a NumPy scalar."""
+    if ndigits is None:
+        return astype_p.bind(round_p.bind(x, decimals=0), dtype=np.dtype(np.int64), weak=True)
+    if x.type.weak:
+        return python_round_p.bind(x, ndigits=operator.index(ndigits))
+    return round_p.bind(x, decimals=operator.index(ndigits))

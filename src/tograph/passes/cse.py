@@ -14,6 +14,7 @@ tensor lists are never merged. Each nested graph is handled on its own. Example:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable
 from typing import Any
 
@@ -51,8 +52,9 @@ def _atom_key(atom: core.Atom) -> Hashable:
 def freeze(value: Any) -> Hashable:
     """A hashable key equal for values that are equal by value (graphs: by identity).
 
-    Keys carry the value's type, so ``1``, ``1.0`` and ``True`` differ; other hashable objects
-    (indices) compare by their own equality, unhashable ones by identity.
+    Keys carry the value's type, so ``1``, ``1.0`` and ``True`` differ, also inside dataclasses
+    (indices, compared field by field); other hashable objects compare by their own equality,
+    unhashable ones by identity.
     """
     if isinstance(value, core.Graph):
         return ("graph", id(value))
@@ -70,7 +72,10 @@ def freeze(value: Any) -> Hashable:
         value, (str, bytes, type(None), np.dtype, type, types.TensorType, types.ListType)
     ):
         return (type(value).__name__, value)
-    try:  # a hashable param object (an index) is equal by its own __eq__
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = tuple(freeze(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return (type(value).__qualname__, fields)
+    try:  # another hashable param object (an index's array) is equal by its own __eq__
         hash(value)
     except TypeError:
         return ("object", id(value))

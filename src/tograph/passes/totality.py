@@ -10,11 +10,16 @@ Total are the comparisons and logical tests, selection (``where``, ``maximum``, 
 and rounding functions of floats, widening casts, the complex parts, the shape operations and
 indexing by static indices (checked against the static shape when the graph is built), all
 provided every operand's and result's shape is static (a run-time dimension could fail to
-broadcast) and no tensor list is involved. Arithmetic is not total: floats overflow, integers
-overflow with a warning on NumPy scalars, ``matmul`` warns on ``inf * 0``.
+broadcast), no tensor list is involved, and every Python number among array operands converts to
+the operation's dtype without overflow (``x < 1e300`` on float32 warns in the cast; a literal is
+tried, a run-time number is allowed only into a 64-bit dtype of its kind or wider). Arithmetic is
+not total: floats overflow, integers overflow with a warning on NumPy scalars, ``matmul`` warns
+on ``inf * 0``.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -80,6 +85,9 @@ def is_total(eqn: core.Eqn) -> bool:
     if not all(isinstance(t, types.TensorType) and t.is_static_shape for t in values):
         return False
     operands = [types.tensor_type(a.type) for a in eqn.inputs]
+    strong = [t.dtype for t in operands if not t.weak]
+    if strong and not all(_fits(a, strong) for a, t in zip(eqn.inputs, operands) if t.weak):
+        return False
     kinds = {t.dtype.kind for t in operands}
     if eqn.prim in _ANY_DTYPE:
         return True
@@ -95,3 +103,28 @@ def is_total(eqn: core.Eqn) -> bool:
         source = types.tensor_type(eqn.inputs[0].type).dtype
         return bool(np.can_cast(source, eqn.params["dtype"], "safe"))
     return False
+
+
+# A sample Python number of each kind, for NumPy's promotion of Python numbers (NEP 50).
+_SAMPLES: dict[str, complex] = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def _fits(atom: core.Atom, strong: list[np.dtype]) -> bool:
+    """Whether the Python number ``atom`` converts without overflow to the dtype NumPy computes
+    in with arrays of the ``strong`` dtypes."""
+    kind = types.tensor_type(atom.type).dtype.kind
+    if kind == "b":
+        return True
+    if isinstance(atom, core.Lit):
+        try:
+            with warnings.catch_warnings(), np.errstate(all="raise"):
+                warnings.simplefilter("error")
+                np.asarray(atom.value, dtype=np.result_type(*strong, atom.value))
+        except (ArithmeticError, ValueError, TypeError, Warning):
+            return False
+        return True
+    target = np.result_type(*strong, _SAMPLES[kind])
+    if target.kind in "iu":
+        return kind in "iu" and target == np.int64
+    wide = target.itemsize >= (8 if target.kind == "f" else 16)
+    return wide and (target.kind == "c" or kind != "c")

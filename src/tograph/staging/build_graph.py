@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, kinds, objects, optional, runtime
+from tograph.staging import carried, objects, optional, runtime
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -310,8 +310,9 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = optional.boxed(kinds.boxed(lowered(*bound, *args, **kwargs)))
+        result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
+        result = optional.boxed(result, refs.known)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
@@ -321,7 +322,7 @@ def build_graph(
             return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
-            values, tree = pytree.flatten(optional.boxed(value), refs.known)
+            values, tree = pytree.flatten(optional.boxed(value, refs.known), refs.known)
             return tree, tuple(slot_of(v) for v in values)
 
         slots = [slot_of(leaf) for leaf in leaves]
@@ -396,9 +397,8 @@ class _ArgRefs:
         found = []
         for node, before in self.before:
             if not _same_contents(node, before):
-                leaves, tree = pytree.flatten(
-                    dict(node) if type(node) is dict else list(node), self.known
-                )
+                contents = dict(node) if type(node) is dict else list(node)
+                leaves, tree = pytree.flatten(optional.boxed(contents, self.known), self.known)
                 found.append((ArgRef(self.paths[id(node)]), tree, leaves))
         return found
 

@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import effects, elementwise, lists, scalars
-from tograph.staging import iterables, text
+from tograph.staging import iterables, kinds, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -47,29 +48,61 @@ def _scalar_cast(kind: type) -> Callable[..., Any]:
     return cast
 
 
-def _extremum(python_fn: Callable[..., Any], pairwise: Any, reduce: Any) -> Callable[..., Any]:
+def _extremum(python_fn: Callable[..., Any], smallest: bool) -> Callable[..., Any]:
+    """``min`` or ``max`` as Python computes it: the first item no later item is less (greater)
+    than, so NaN and ties pick what eager code picks, and the result is that item, of its kind."""
+
     def extremum(*args: Any, **kwargs: Any) -> Any:
         if not tensor.contains_symbolic(args) or kwargs:
             return python_fn(*args, **kwargs)
         if len(args) == 1:
-            items = args[0]
-            if tensor.is_symbolic(items):
-                return reduce(items, axis=0)
-            args = tuple(items)
+            if isinstance(args[0], (tensor.SymbolicTensor, lists.SymbolicList)):
+                return _extremum_of_sequence(args[0], smallest)
+            args = tuple(args[0])
+        _check_scalars(args, python_fn.__name__)
         result = args[0]
         for arg in args[1:]:
-            result = pairwise(result, arg)
-        if all(_is_weak(a) for a in args):  # Python's max of Python numbers is a Python number
-            result = elementwise.astype_p.bind(result, dtype=result.dtype, weak=True)
+            result = kinds.select(arg < result if smallest else arg > result, arg, result)
         return result
 
     return extremum
 
 
-def _is_weak(value: Any) -> bool:
-    return types.is_python_scalar(value) or (
-        isinstance(value, tensor.TensorBase) and value.type.weak
-    )
+def _check_scalars(args: tuple[Any, ...], name: str) -> None:
+    for arg in args:
+        if not _real_scalar(arg):
+            raise errors.UnsupportedError(
+                f"{name}() of arrays or complex numbers: Python compares them with < and its "
+                "truth, which tograph does not reproduce",
+                origin.current_location(),
+                construct=f"{name}() of arrays",
+            )
+
+
+def _real_scalar(value: Any) -> bool:
+    if isinstance(value, tensor.SymbolicTensor):
+        return value.ndim == 0 and value.dtype.kind != "c" and not value.array0d
+    if isinstance(value, np.ndarray):  # a 0-d array is returned itself, which a select is not
+        return False
+    return tensor.is_number(value) and np.ndim(value) == 0 and not np.iscomplexobj(value)
+
+
+def _extremum_of_sequence(items: Any, smallest: bool) -> Any:
+    """``min(x)`` of a 1-d tensor or a tensor list of numbers: its first element if that is NaN
+    (no NaN is ever less or greater), else the first of the extreme non-NaN elements."""
+    name = "min" if smallest else "max"
+    values = lists.stack(items) if isinstance(items, lists.SymbolicList) else items
+    if values.ndim != 1 or values.dtype.kind == "c":
+        _check_scalars((values,), name)
+    if values.dtype.kind == "f":
+        unpicked = np.where(np.isnan(values), np.inf if smallest else -np.inf, values)
+        at = np.argmin(unpicked) if smallest else np.argmax(unpicked)
+        first = values[0]
+        found = np.where(np.isnan(first), first, values[at])
+    else:
+        found = np.min(values, axis=0) if smallest else np.max(values, axis=0)
+    weak = isinstance(items, lists.SymbolicList) and items.type.elem.weak
+    return elementwise.astype_p.bind(found, dtype=values.dtype, weak=weak)
 
 
 def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
@@ -90,12 +123,22 @@ def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
 
 
 def _sum(items: Any, start: Any = 0) -> Any:
+    """``sum`` of a tensor or tensor list along its first axis, after ``start``: Python numbers
+    (a list of them, a Python ``start``) sum to a Python number, as eagerly."""
+    python = (
+        isinstance(items, lists.SymbolicList)
+        and isinstance(items.type.elem, types.TensorType)
+        and items.type.elem.weak
+        and types.is_python_scalar(start)
+    )
     if isinstance(items, lists.SymbolicList):
         items = lists.stack(items)
-    if isinstance(items, tensor.SymbolicTensor):
-        total = np.sum(items, axis=0)
-        return total if isinstance(start, int) and start == 0 else start + total
-    return builtins.sum(items, start)
+    if not isinstance(items, tensor.SymbolicTensor):
+        return builtins.sum(items, start)
+    total = np.sum(items, axis=0)
+    if python and total.ndim == 0:
+        total = elementwise.astype_p.bind(total, dtype=total.dtype, weak=True)
+    return total if isinstance(start, int) and start == 0 else start + total
 
 
 def _print(
@@ -148,8 +191,8 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     builtins.float: _scalar_cast(float),
     builtins.bool: _scalar_cast(bool),
     builtins.complex: _scalar_cast(complex),
-    builtins.min: _extremum(builtins.min, np.minimum, np.min),
-    builtins.max: _extremum(builtins.max, np.maximum, np.max),
+    builtins.min: _extremum(builtins.min, smallest=True),
+    builtins.max: _extremum(builtins.max, smallest=False),
     builtins.sum: _sum,
     builtins.any: _any_all(builtins.any, np.logical_or),
     builtins.all: _any_all(builtins.all, np.logical_and),

@@ -293,7 +293,6 @@ def cond(
         traces[0].result, traces[1].result
     )
     traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
-    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -301,6 +300,7 @@ def cond(
             trace.result = (*trace.result, *left)
     explicit_names = names
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
+    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
     for i in kept[0] & kept[1]:
@@ -316,7 +316,7 @@ def cond(
         leaves[i] = flat.leaves[i]
     _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
     after = then_out.unflatten(leaves)
-    for (storage, _), value in zip(cells.values(), after[len(explicit_names) :]):
+    for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
     return kinds.expose(after[: len(explicit_names)])
 

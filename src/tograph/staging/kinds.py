@@ -21,14 +21,9 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import pytree, types
+from tograph.ops import elementwise
+from tograph.staging import carried
 from tograph.trace import tensor
-
-# what a scalar is in eager code, by the code its kind tag holds: a Python number of the type
-# NumPy gives weak scalars of each dtype kind, or a NumPy scalar of one of these dtypes
-_PYTHON = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
-_NUMPY = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
-_BY_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON.values()}
-_BY_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY)})
 
 
 class Kinded:
@@ -52,22 +47,16 @@ class Kinded:
 
 
 def _kind(value: Any) -> int | None:
-    """The kind code of a scalar (a NumPy scalar, or a weak one: a Python number in eager
-    code), None for anything else (arrays, 0-d arrays, tagged values, containers)."""
+    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, or a weak one, a Python
+    number in eager code), None for anything else (arrays, 0-d arrays, tagged values)."""
     if isinstance(value, tensor.SymbolicTensor):
         t = value.graph_var.type
         if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
             return None
-        return _code(t.dtype, t.weak) if t.shape == () else None
+        return types.kind_code(t.dtype, t.weak) if t.shape == () else None
     if types.is_python_scalar(value):
-        return _code(np.asarray(value).dtype, weak=True)
-    return _code(value.dtype, weak=False) if isinstance(value, np.generic) else None
-
-
-def _code(dtype: np.dtype, weak: bool) -> int | None:
-    if weak:
-        return _PYTHON[dtype.kind][0] if dtype.kind in _PYTHON else None
-    return 16 + _NUMPY.index(dtype) if dtype in _NUMPY else None
+        return types.kind_code(np.asarray(value).dtype, weak=True)
+    return types.kind_code(value.dtype, weak=False) if isinstance(value, np.generic) else None
 
 
 def _tagged(value: Any) -> bool:
@@ -183,16 +172,58 @@ class Boxed:
     @classmethod
     def __tree_build__(cls, children: Sequence[Any]) -> Any:
         code, value = children
-        kind = _BY_CODE[int(code)]
-        if isinstance(kind, type) and issubclass(kind, np.generic):
-            return kind(value)
-        return kind(value.item() if isinstance(value, np.generic) else value)
+        return types.of_kind(code, value)
 
 
-def boxed(result: Any) -> Any:
+def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
     """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
-    value (other nodes are left as they are)."""
-    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
+    value (other nodes, and containers that ``keep`` says, are left as they are)."""
+    leaves, tree = pytree.flatten(
+        result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
+    )
     if not any(_tagged(v) for v in leaves):
         return result
     return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
+
+
+# ---- selects -----------------------------------------------------------------------------
+
+
+def select(test: Any, a: Any, b: Any) -> Any:
+    """``a if test else b`` of two scalars as one select (Python's ``min`` and ``max``): their
+    joined value, tagged with the kind of the one picked when their kinds differ. The join is
+    widened where it cannot hold a Python number exactly (0.1 and a ``float32``: ``float64``),
+    so the value comes back as eager gives it on either path."""
+    la, lb = (_lift(a), _lift(b)) if _needs_tag(a, b) else (None, None)
+    va, vb = (la.value, lb.value) if la is not None and lb is not None else (a, b)
+    joined = types.join(carried.type_of(va), carried.type_of(vb))
+    if la is not None and isinstance(joined, types.TensorType):
+        joined = _exact(joined, va, vb)
+    value = np.where(test, carried.convert(va, joined), carried.convert(vb, joined))
+    value = elementwise.astype_p.bind(value, dtype=joined.dtype, weak=joined.weak)
+    if la is not None and lb is not None:
+        value.kind_tag = np.where(test, la.code, lb.code)
+    return value
+
+
+def _exact(joined: types.TensorType, *sides: Any) -> types.TensorType:
+    """``joined``, promoted to hold every weak side's values exactly."""
+    for side in sides:
+        t = carried.type_of(side)
+        if t.weak and not _holds(joined.dtype, side, t.dtype):
+            joined = types.TensorType(np.promote_types(joined.dtype, t.dtype), (), False)
+    return joined
+
+
+def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
+    """Whether ``target`` holds every value a weak ``side`` of natural ``dtype`` may have."""
+    if np.can_cast(dtype, target, "safe"):
+        return True
+    if not types.is_python_scalar(side):
+        return False
+    with np.errstate(all="ignore"):
+        try:
+            back = np.asarray(side).astype(target).item()  # compared exactly, as Python numbers
+        except (OverflowError, ValueError):
+            return False
+    return bool(back == side) or (side != side and back != back)

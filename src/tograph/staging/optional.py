@@ -296,10 +296,14 @@ class Boxed:
         return value if present else None
 
 
-def boxed(result: Any) -> Any:
-    """``result`` with its optionals ready to return: ``None`` or the value where the flag is
-    known now, else a ``Boxed`` node of the flag and the value."""
-    leaves, tree = pytree.flatten(result, lambda v: not isinstance(v, (tuple, list, dict)))
+def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
+    """``result`` as it leaves the graph: its optionals ``None`` or the value where the flag is
+    known now, else ``Boxed`` nodes of the flag and the value, and its tagged numbers boxed by
+    their kind (``kinds.boxed``); containers that ``keep`` says are left as they are."""
+    result = kinds.boxed(result, keep)
+    leaves, tree = pytree.flatten(
+        result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
+    )
     if not any(isinstance(v, Optional) for v in leaves):
         return result
     return tree.unflatten([_box(v) if isinstance(v, Optional) else v for v in leaves])

@@ -433,10 +433,14 @@ class TensorBase:
         np.put(self, indices, values, mode)
 
     def __round__(self, ndigits: int | None = None) -> Any:
-        """``round(x)``: like a NumPy scalar, a Python int without digits, else a rounded tensor."""
-        if ndigits is not None or self.ndim > 0:
-            return np.round(self, ndigits or 0)
-        return dispatch.FUNCTIONS[round](self)
+        """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
+        digits a Python int; with them a number of the same kind, rounded as Python rounds a
+        Python number and as NumPy rounds a NumPy scalar."""
+        if self.ndim > 0 or getattr(self, "array0d", False):
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        if self.dtype == np.bool_ and not self.type.weak:
+            raise TypeError(f"type numpy.{np.bool_.__name__} doesn't define __round__ method")
+        return dispatch.FUNCTIONS[round](self, ndigits)
 
     def item(self, *index: Any) -> Any:
         return dispatch.FUNCTIONS[np.ndarray.item](self, *index)

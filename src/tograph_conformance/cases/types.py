@@ -200,3 +200,38 @@ def int_array_prefix_means(x, n):
     for i in range(n):
         means[i] = x[: i + 1].mean()
     return means
+
+
+# Python scalar kinds as eager code has them: a Python number where it stays one, a NumPy scalar
+# where NumPy made it, also when the data decides which (``staging.kinds``).
+@CASES.case(
+    args=[(np.array([2.675]),), (np.array([-0.125, 1.0]),)], expect_ops={"python_round", "round"}
+)
+def round_of_float_of_tensor(x):
+    return round(float(x.sum()), 2), round(x[0], 2)
+
+
+@CASES.case(args=[(X32,), (X32 / 10,), (np.array([np.nan, 1.0], np.float32),)], forbid_ops={"cond"})
+def min_of_element_and_python_float(x):
+    return min(x[0], 0.5), max(0.5, x[1]), min(x[1], x[0], 2)
+
+
+@CASES.case(args=[(VEC,), (np.array([1.0, np.nan, -3.0]),), (np.array([np.nan, 2.0]),)])
+def min_max_of_a_vector_as_python_iterates(x):
+    return min(x), max(x)
+
+
+@CASES.case(args=[(VEC,), (VEC * 10,)], expect_ops={"while_loop"})
+def for_else_returns_python_float(x):
+    for v in x:
+        if v > 10:
+            return v
+    else:
+        return -1.0
+
+
+@CASES.case(args=[(X32,), (-X32,)], expect_ops={"cond"})
+def ternary_of_numpy_and_python_numbers(x):
+    y = x[0] if x[1] > 0 else 0.5
+    n = 3 if x[0] > 0 else x.shape[0]
+    return y, n, not x[2] > 0
