@@ -217,6 +217,31 @@ def test_fast_path_respects_defaults_and_nesting():
     assert len(sf._cache) == 2  # a default array is a tensor input like a passed one
 
 
+def halve_count(x, n):
+    i = 0
+    while i < n:
+        x = x * 0.5
+        i = i + 1
+    return x, i
+
+
+def test_fast_path_of_a_tuple_result_is_the_general_path_s():
+    """A tuple of outputs skips the general result building unless an output that may be an
+    argument's own memory is an array (a zero-trip loop returning its argument): the fast
+    calls give what the first, general one gives, and eager's values and kinds."""
+    sf = tg.to_static(halve_count, fallback="error")
+    for args in [(np.float64(8.0), np.int64(3)), (np.ones(2), np.int64(0)), (np.ones(2), 2)]:
+        expected = halve_count(*args)
+        first = sf(*args)  # traces: the general path
+        for got in (first, sf(*args), sf(*args)):
+            assert type(got) is tuple and len(got) == 2
+            assert [type(v) for v in got] == [type(v) for v in expected]
+            np.testing.assert_array_equal(got[0], expected[0])
+            assert got[1] == expected[1]
+            assert (got[0] is args[0]) == (first[0] is args[0])
+            assert np.shares_memory(got[0], args[0]) == np.shares_memory(first[0], args[0])
+
+
 def test_dict_state_keeps_insertion_order_through_tensor_loops():
     def f(x):
         acc = {"pos": 0.0, "neg": 0.0}

@@ -241,7 +241,21 @@ class ConcreteFunction:
             return None
         if recipe.plain and recipe.out_slots == (0,) and recipe.out_tree.kind is None:
             return lambda leaves: run(*leaves)[0]
+        if self._returns_outputs_tuple(recipe):
+            return _tuple_runner(run, recipe)
         return lambda leaves: recipe.unflatten(run(*leaves), leaves)
+
+    def _returns_outputs_tuple(self, recipe: build_graph.BuiltGraph) -> bool:
+        """Whether the result is the tuple of the graph's outputs, in order (``return x, n``),
+        but for copies of outputs that share an argument's memory (``_tuple_runner``)."""
+        tree, slots = recipe.out_tree, recipe.out_slots
+        return (
+            tree.kind is tuple
+            and all(child.kind is None for child in tree.children)
+            and slots == tuple(range(len(slots)))
+            and self.graph is not None
+            and len(self.graph.outputs) == len(slots)
+        )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._owner(*args, **kwargs)
@@ -261,6 +275,21 @@ class ConcreteFunction:
             return f"<ConcreteFunction (eager fallback: {self.fallback})>"
         note = f" ({self.backend_note})" if self.backend_note else ""
         return f"<ConcreteFunction on {self.backend}{note}\n{self.graph}\n>"
+
+
+def _tuple_runner(run: Callable[..., Any], recipe: build_graph.BuiltGraph) -> Callable[..., Any]:
+    """Runs a graph whose result is the tuple of its outputs: the tuple ``run`` returns, unless
+    an output that may share an argument's memory is an array (``recipe.unflatten`` then copies
+    it as it must): a scalar result, the loop case, skips the general path's work."""
+    checked = sorted(recipe.check_outputs)
+
+    def runner(leaves: list[Any]) -> Any:
+        outputs = run(*leaves)
+        if any(isinstance(outputs[k], np.ndarray) for k in checked):
+            return recipe.unflatten(outputs, leaves)
+        return outputs
+
+    return runner
 
 
 def _overlapping(tensors: list[Any], twins: tuple[int | None, ...]) -> bool:

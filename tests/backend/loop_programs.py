@@ -3,7 +3,8 @@ corpus the exactness tests of both backends (Python-number loop carries, numba) 
 
 Each argument set aims at one edge: int64 wrap-around, Python ints that never wrap, float32
 carries meeting Python and NumPy floats, NaN and inf, division by zero, zero-trip loops, 0-d
-arrays, indices out of range, conversions that overflow."""
+arrays, indices out of range, conversions that overflow, values whose Python-vs-NumPy kind depends
+on the path taken (a zero-trip loop leaves ``0.0`` a Python float)."""
 
 import numpy as np
 
@@ -302,6 +303,16 @@ def where_scalar(x, n):
     return x
 
 
+def flip_flag(x, n):
+    b = x > 0.0
+    i = 0
+    while i < n:
+        b = not b if x > 2.0 else b
+        x = x - 1.0
+        i = i + 1
+    return b, x
+
+
 def max_of_empty(v, n):
     t = 0.0
     for _ in range(n):
@@ -362,6 +373,7 @@ CASES = [
     (cyclic_sum, (np.array([True, False]), i64(3))),
     (indexed_sum, (np.arange(3.0), i64(4))),
     (ratio_sum, (i64(1), i64(3), i64(3))),
+    (ratio_sum, (i64(1), i64(3), i64(0))),
     (ratio_sum, (1, 3, i64(3))),
     (ratio_sum, (i64(1), i64(0), i64(2))),
     (ratio_sum, (1, 0, i64(2))),
@@ -403,6 +415,28 @@ CASES = [
     (grow_f32_past_range, (f32(1.0), i64(300))),
     (add_big_int, (np.ones(2, np.int64), i64(1))),
     (where_scalar, (f64(3.0), 4)),
+    (flip_flag, (f64(5.0), i64(6))),
+    (flip_flag, (f64(5.0), i64(0))),
+    (flip_flag, (f64(-1.0), i64(2))),
     (max_of_empty, (np.zeros(0), 1)),
     (max_of_empty, (np.zeros(0), 0)),
 ]
+
+
+def mixed_steps(x, y, n):
+    i = 0
+    while i < n:
+        x = x * y - x / (y + 1.5)
+        if x != x or x > 1e30:
+            y = y - 1.0
+        i = i + 1
+    return x, y, i
+
+
+def int_mix(k, j, n):
+    i = 0
+    while i < n:
+        k = k * 3 - j
+        j = (j + k) // 5 + k % 7
+        i = i + 1
+    return k, j

@@ -12,6 +12,8 @@ import warnings
 import loop_programs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tograph as tg
 
@@ -97,6 +99,7 @@ ON_NUMBA = [
     (loop_programs.int_extremes, (np.int64(5), np.int64(3), np.int64(4))),
     (loop_programs.nested_sum, (3, 4)),
     (loop_programs.double_until, (1.0, 100)),
+    (loop_programs.flip_flag, (np.float64(5.0), np.int64(6))),  # int8 kind tags, moved only
 ]
 ON_NUMPY = [
     (loop_programs.where_scalar, (np.float64(3.0), 4), "where of scalars"),
@@ -114,3 +117,31 @@ def test_the_corpus_runs_on_numba(case):
 def test_what_numba_would_change_stays_on_numpy(fn, args, why):
     cf = static(fn, "numba").concrete(*args)
     assert cf.backend == "numpy" and why in cf.backend_note
+
+
+NUMBER = {"allow_nan": True, "allow_infinity": True}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=st.floats(**NUMBER),
+    y=st.floats(**NUMBER),
+    n=st.integers(0, 6),
+    dtype=st.sampled_from([np.float64, np.float32]),
+)
+def test_random_floats_match_eager(x, y, n, dtype):
+    """NumPy scalars only: a Python number is a static value, traced (and compiled) anew."""
+    with np.errstate(over="ignore"):  # the conversion to float32 itself
+        args = (dtype(x), dtype(y), np.int64(n))
+    assert_matches_eager(loop_programs.mixed_steps, args, errstate={})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(-(2**63), 2**63 - 1),
+    j=st.integers(-(2**63), 2**63 - 1),
+    n=st.integers(0, 4),
+)
+def test_random_ints_match_eager(k, j, n):
+    args = (np.int64(k), np.int64(j), np.int64(n))
+    assert_matches_eager(loop_programs.int_mix, args, errstate={})

@@ -149,6 +149,7 @@ def test_unknown_backend():
 
 
 def test_numba_is_imported_only_when_a_graph_is_compiled_for_it(tmp_path):
+    """Not for the NumPy backend, nor for graphs "auto" leaves on NumPy (no loop; sin)."""
     script = tmp_path / "no_numba.py"
     script.write_text(
         "import sys\n"
@@ -160,9 +161,28 @@ def test_numba_is_imported_only_when_a_graph_is_compiled_for_it(tmp_path):
         "    return x\n"
         "def twice(x):\n"
         "    return x * 2.0\n"
+        "def wave(x, n):\n"
+        "    for _ in range(n):\n"
+        "        x = np.sin(x)\n"
+        "    return x\n"
         "tg.to_static(shrink)(np.float64(8.0))\n"
         "tg.to_static(twice, backend='auto')(np.float64(8.0))\n"
+        "tg.to_static(wave, backend='auto')(np.float64(8.0), np.int64(2))\n"
         "print('numba' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_run_time_lengths_compile():
+    """A vector of any length (``TensorSpec((None,))``): its length is read at run time."""
+    spec = [tg.TensorSpec((None,)), None]
+    compiled = tg.to_static(counts, input_spec=spec, backend="numba")
+    for x in (np.array([1.0, np.nan, 3.0]), np.arange(7.0), np.array([0.5])):
+        args = (x, np.float64(2.0))
+        assert compiled.concrete(*args).backend == "numba"
+        got, got_warnings = run(compiled, args)
+        expected, expected_warnings = run(counts, args)
+        assert_same(got, expected)
+        assert got_warnings == expected_warnings
+    assert len(compiled.concrete_functions) == 1

@@ -16,18 +16,18 @@ equation has no exact numba form. For example::
             n = add_i64(n, 1)
         return (x_1, n), fetestexcept(29)
 
-Exactness is the rule for what is written. Every operand is cast to the dtype NumPy computes in
-(NEP 50 promotion, from the graph's types), so float32 stays float32 and a weak Python number
-never widens an array. Only operations whose results are the same bits in numba and NumPy are
-accepted: arithmetic, comparisons, logic, ``sqrt``, ``floor``/``ceil``/``trunc``, integer
+Exactness is the rule for what is written. Every operand is cast to the dtype NumPy computes in (NEP
+50 promotion, from the graph's types), so float32 stays float32 and a weak Python number never
+widens an array. Only operations whose results are the same bits in numba and NumPy are accepted:
+arithmetic, comparisons, logic, ``sqrt``, ``floor``/``ceil``/``trunc``, integer
 ``maximum``/``minimum``, ``where`` of arrays, casts, integer reductions, indexing by integers,
-``cond`` and ``while_loop``. A scalar NumPy gives as a 0-d array (``where`` of scalars, a 0-d
-array constant) and a Python number NumPy converts with a warning or an error (``1e39`` meeting
-float32, ``2**63`` meeting int64) keep the NumPy executor too. NumPy computes
-``exp``, ``sin``, ``tanh`` and their kin with its own SIMD kernels, float sums pairwise and
-matrix products with its BLAS, none of which numba reproduces bit for bit: a graph using one
-keeps the NumPy executor. Scalar int64 arithmetic (NumPy scalars warn on overflow, weak Python
-ints never wrap) goes through the checked helpers of ``numba_kernels``.
+run-time dimensions and sizes, ``cond`` and ``while_loop``. A scalar NumPy gives as a 0-d array
+(``where`` of scalars, a 0-d array constant) and a Python number NumPy converts with a warning or an
+error (``1e39`` meeting float32, ``2**63`` meeting int64) keep the NumPy executor too. NumPy
+computes ``exp``, ``sin``, ``tanh`` and their kin with its own SIMD kernels, float sums pairwise and
+matrix products with its BLAS, none of which numba reproduces bit for bit: a graph using one keeps
+the NumPy executor. Scalar int64 arithmetic (NumPy scalars warn on overflow, weak Python ints never
+wrap) goes through the checked helpers of ``numba_kernels``.
 """
 
 from __future__ import annotations
@@ -39,11 +39,13 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import core, types
-from tograph.ops import control, elementwise, indexing, reductions
+from tograph.ops import control, elementwise, indexing, reductions, shape
 
 _INDENT = "    "
-_DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32)}
+_DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32, np.int8)}
 _I64, _F64, _BOOL = np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.bool_)
+# Only moved, never computed with: the kind tags of path-dependent values (staging/kinds.py).
+_MOVED_ONLY = {np.dtype(np.int8)}
 
 
 class Unsupported(Exception):
@@ -198,8 +200,9 @@ class _Writer:
                 emit = _EMITTERS.get(eqn.prim)
                 if emit is None or eqn.prim.effectful:
                     raise Unsupported(f"{eqn.prim.name} has no exact numba form here")
-                for v in eqn.outputs:
-                    _ttype(v)
+                for atom in [*eqn.inputs, *eqn.outputs]:
+                    if _ttype(atom).dtype in _MOVED_ONLY:
+                        raise Unsupported(f"{eqn.prim.name} of {_ttype(atom).dtype}")
                 text = emit(self, eqn)
                 outs = [self.define(v) for v in eqn.outputs]
                 self.line(indent, f"{', '.join(outs)} = {text}")
@@ -425,6 +428,15 @@ def _getitem(w: _Writer, eqn: core.Eqn) -> str:
     return f"{w.expr(x)}[{', '.join(items)}]"
 
 
+def _dim(w: _Writer, eqn: core.Eqn) -> str:
+    (x,) = eqn.inputs
+    return f"{w.expr(x)}.shape[{eqn.params['axis'] % _ttype(x).ndim}]"
+
+
+def _size(w: _Writer, eqn: core.Eqn) -> str:
+    return f"{w.expr(eqn.inputs[0])}.size"
+
+
 _EMITTERS: dict[Any, Emitter] = {
     **{p: _arith for p in _ARITH},
     **{p: _compare for p in _COMPARE},
@@ -455,6 +467,8 @@ _EMITTERS: dict[Any, Emitter] = {
     reductions.any_p: _reduction("any"),
     reductions.all_p: _reduction("all"),
     indexing.getitem_p: _getitem,
+    shape.dim_p: _dim,
+    shape.size_p: _size,
 }
 
 

@@ -62,9 +62,9 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
     """
     if not available():
         raise ImportError(INSTALL_HINT)
+    generated = numba_code.generate(graph)  # first: a graph numba cannot run imports no numba
     from tograph.backend import numba_kernels
 
-    generated = numba_code.generate(graph)
     dispatcher = _load(generated)
     sig = _signature(graph, generated)
     if sig not in dispatcher.overloads:  # graphs with the same source share the module
@@ -137,7 +137,6 @@ def _runner(
     namespace: dict[str, Any] = {
         "jitted": jitted,
         "fallback": fallback,
-        "Bail": kernels.Bail,
         "REPORTED": kernels.REPORTED,
         "under_ignored": _underflow_ignored,
     }
