@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tograph import concrete, eager, errors, origin
+from tograph import caching, concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
 from tograph.backend import backends
 from tograph.ir import pytree
@@ -34,6 +34,8 @@ from tograph.trace import signature, tensor
 TensorSpec = signature.TensorSpec
 _FALLBACK_MODES = ("warn", "error", "silent")
 _RETRACE_LIMIT = 8
+_SIGNATURE_LIMIT = 64  # signatures whose concrete functions are kept (least recently used go)
+_FAST_LIMIT = 256  # call layouts whose runners the fast path keeps
 _MAX_LIFTS = 4
 
 
@@ -58,13 +60,19 @@ class StaticFunction:
         self._signature = _signature(fn)
         # per signature key, the concrete functions traced for it: more than one when they read
         # object attributes that differ between calls (each has its guards, ``objects.Read``)
-        self._cache: dict[Any, list[concrete.ConcreteFunction]] = {}
+        self._cache: caching.LRU[Any, list[concrete.ConcreteFunction]] = caching.LRU(
+            _SIGNATURE_LIMIT
+        )
         # attributes holding Python numbers that the function changes: read as tensors
         self._lifted: set[tuple[Any, str]] = set()
         # Calls with positional arrays and Python scalars only skip signature binding: keyed by
         # their dtypes, shapes and values, they go straight to the compiled graph.
-        self._fast: dict[tuple[Any, ...], Callable[[list[Any]], Any]] = {}
-        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}  # arrays only
+        self._fast: caching.LRU[tuple[Any, ...], Callable[[list[Any]], Any]] = caching.LRU(
+            _FAST_LIMIT
+        )
+        self._flat: caching.LRU[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = caching.LRU(
+            _FAST_LIMIT
+        )  # arrays only
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
         self._fast_arity = (
@@ -73,7 +81,8 @@ class StaticFunction:
             else len(params)
         )
         self._last: concrete.ConcreteFunction | None = None
-        self._warned_retrace = False
+        self._traces = 0
+        self._next_retrace_warning = _RETRACE_LIMIT + 1
         functools.update_wrapper(self, fn)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -120,7 +129,7 @@ class StaticFunction:
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
         root = (bound_args, bound_kwargs, self._bound())
-        for cf in self._cache.get(sig.key, ()):
+        for cf in self._cache.get(sig.key) or ():
             extra = cf.guard_inputs(root)
             if extra is not None:
                 self._last = cf
@@ -158,7 +167,8 @@ class StaticFunction:
 
     @property
     def concrete_functions(self) -> list[concrete.ConcreteFunction]:
-        """Every concrete function traced so far, oldest first."""
+        """The concrete functions kept: those of the 64 signatures called most recently (traced
+        or loaded), least recently called first."""
         return [cf for found in self._cache.values() for cf in found]
 
     def map(
@@ -194,7 +204,7 @@ class StaticFunction:
         """The compiler's stages in order: analyse, infer, lower, build; then optimise and
         generate code (``ConcreteFunction``).
 
-        Whatever stops tracing makes the function run eagerly, with the reason: a construct
+        Whatever stops any of them makes the function run eagerly, with the reason: a construct
         tograph cannot convert, and any other error, since the eager run then either works or
         raises the error the plain function raises, where a traceback from inside the compiler
         would help no one.
@@ -212,14 +222,13 @@ class StaticFunction:
             conversion = convert.lower(fn, decided)
             lowered = conversion.instantiate(fn, runtime)
             built = self._build(fn.__name__, lowered, sig, _outside(fn, sig, bound), bound)
-        except RecursionError:
-            reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
-            return self._fallback(sig, errors.UnsupportedError(reason, construct="recursion"))
+            return concrete.ConcreteFunction(
+                self, sig, conversion, built, analysis, inferred, backend=self.backend
+            )
+        except RecursionError as exc:
+            return self._fallback(sig, _too_deep(fn, exc))
         except Exception as exc:  # noqa: BLE001 - see the docstring
             return self._fallback(sig, exc)
-        return concrete.ConcreteFunction(
-            self, sig, conversion, built, analysis, inferred, backend=self.backend
-        )
 
     def _build(
         self,
@@ -268,9 +277,11 @@ class StaticFunction:
         return cf
 
     def _check_retracing(self) -> None:
-        count = sum(map(len, self._cache.values()))
-        if count > _RETRACE_LIMIT and not self._warned_retrace:
-            self._warned_retrace = True
+        """Warns when the traces reach 9, 18, 36, ...: each time their number doubles."""
+        self._traces += 1
+        count = self._traces
+        if count >= self._next_retrace_warning:
+            self._next_retrace_warning *= 2
             origin.warn(
                 f"{_qualname(self.python_function)} has been traced {count} times for "
                 "different argument types or static values; pass arrays instead of Python numbers, "
@@ -334,6 +345,18 @@ def _outside(fn: Any, sig: signature.Signature, bound: tuple[Any, ...]) -> froze
     values.extend(cell.cell_contents for cell in (fn.__closure__ or ()) if _bound_cell(cell))
     values.extend(s.value for s in sig.slots if isinstance(s, signature.Static))
     return frozenset(map(id, values))
+
+
+def _too_deep(fn: Any, exc: RecursionError) -> errors.UnsupportedError:
+    """The reason for a RecursionError while converting ``fn``: a recursion of the user's
+    (at the line of the call that recursed) or code nested too deeply for the compiler's tree
+    walks (at the function's first line)."""
+    loc = origin.traceback_location(exc.__traceback__)
+    if loc is not None:
+        reason = "recursion too deep to trace (a recursion whose end depends on tensors?)"
+        return errors.UnsupportedError(reason, loc=loc, construct="recursion")
+    reason = "code nested too deeply to convert (an if/elif chain of hundreds of arms?)"
+    return errors.UnsupportedError(reason, loc=origin.definition(fn), construct="nesting depth")
 
 
 def _bound_cell(cell: Any) -> bool:

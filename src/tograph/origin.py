@@ -14,13 +14,16 @@ import os
 import sys
 import types
 import warnings
+import weakref
 from collections.abc import Iterable
+from typing import Any
 
 from tograph import errors
 
 # Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
-# of two functions would compare equal. The values keep the code alive so ids are never reused.
-_CONVERTED: dict[int, types.CodeType] = {}
+# of two functions would compare equal. An entry goes with its code object (a conversion dropped
+# from the cache), before its id can be reused.
+_CONVERTED: weakref.WeakValueDictionary[int, types.CodeType] = weakref.WeakValueDictionary()
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -78,6 +81,11 @@ def current_module() -> str | None:
             return frame.f_globals.get("__name__")
         frame = frame.f_back
     return None
+
+
+def definition(fn: Any) -> errors.SourceLocation:
+    """The location of ``fn``'s ``def`` line."""
+    return _location(fn.__code__, fn.__code__.co_firstlineno)
 
 
 def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation | None:

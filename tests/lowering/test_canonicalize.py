@@ -132,12 +132,36 @@ def test_chained_comparison_is_a_lazy_conjunction():
         return a < b <= c
     """)
     value = fn.body[0].value
-    assert rendered(value.func) == "_t.and_"
-    assert [type(arg) for arg in value.args] == [gast.Lambda, gast.Lambda]
+    assert rendered(value.func) == "_t.compare_chain"
+    assert [type(arg) for arg in value.args] == [gast.Lambda] * 5
     check = compiled(fn)
     for args in [(1, 2, 3), (1, 2, 2), (2, 1, 3), (1, 3, 2), (3, 2, 1)]:
         a, b, c = args
         assert check(*args) == (a < b <= c), args
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_lazily():
+    fn = canonical("""
+    def f(items, first, second):
+        return next(items) + first < next(items) + second < next(items) + 3
+    """)
+    for first, second, result, left in [(1, 2, True, [9]), (2, 1, False, [0, 9])]:
+        items = iter([0, 0, 0, 9])
+        assert compiled(fn)(items, first, second) is result
+        assert list(items) == left
+
+
+def test_identity_comparisons_go_through_the_runtime():
+    expect(
+        """
+        def f(a, b):
+            return a is True, a is not b, a is None
+        """,
+        """
+        def f(a, b):
+            return _t.is_(a, True), _t.is_not(a, b), a is None
+        """,
+    )
 
 
 # ---- calls ------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_tests_against_none_call_the_runtime_either_way_round():
             return x is None, None is not y, x is y
         """
     )
-    assert out.splitlines()[-1] == "    return _t.is_none(x), _t.is_not_none(y), x is y"
+    assert out.splitlines()[-1] == "    return _t.is_none(x), _t.is_not_none(y), _t.is_(x, y)"
 
 
 def test_only_the_users_reads_of_maybe_unbound_variables_are_guarded():

@@ -105,9 +105,26 @@ def numpy_int_carry_made_float(x):
     return r
 
 
+def python_float_or_float32(x):
+    r = 0.1
+    if x.sum() > 100:
+        r = x[0]
+    return r
+
+
+def python_float_carry_or_float32(x):
+    r = 0.1
+    for v in x:
+        if v > 2:
+            r = v * 2
+    return r
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        python_float_or_float32,
+        python_float_carry_or_float32,
         int32_or_float64,
         python_int_or_python_float,
         numpy_int_carry_made_float,
@@ -121,7 +138,7 @@ def numpy_int_carry_made_float(x):
         float32_carry,
     ],
 )
-@pytest.mark.parametrize("x", [POS, NEG, BIG, NEG32])
+@pytest.mark.parametrize("x", [POS, NEG, BIG, NEG32, BIG.astype(np.float32)])
 def test_kind_by_path_matches_eager(fn, x):
     assert_matches_eager(fn, x)
 

@@ -41,7 +41,7 @@ def assert_same(got, expected):
 
 def test_every_builtin_has_a_handler():
     names = {"range", "len", "int", "float", "bool", "complex", "min", "max", "sum", "any"}
-    names |= {"all", "print", "isinstance", "enumerate", "zip"}
+    names |= {"all", "print", "isinstance", "enumerate", "zip", "type", "str", "repr", "format"}
     math_functions = {getattr(math, n) for n in scalars.MATH_FUNCTIONS}
     assert set(H) == {getattr(builtins, n) for n in names} | math_functions
 
@@ -216,6 +216,10 @@ def test_isinstance_of_a_tensor():
         assert H[isinstance](x, tensor.TensorBase)
         assert not H[isinstance](x, (str, list))
         assert not H[isinstance](x, int)
+        total = b.add_input(types.TensorType(np.float64, ()), "total")
+        assert H[isinstance](total, np.floating) and not H[isinstance](total, np.ndarray)
+        count = b.add_input(types.TensorType(np.int64, (), weak=True), "count")
+        assert H[isinstance](count, int) and not H[isinstance](count, np.integer)
     assert b.eqns == []
 
 

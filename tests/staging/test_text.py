@@ -76,11 +76,22 @@ def test_fstring_with_a_tensor_field_is_tensor_text():
 
 def test_tensor_text_has_no_text_while_the_graph_is_built():
     message = text.TensorText(["x = ", effects.Formatted(None, effects.FormatSlot())])
-    with pytest.raises(errors.TracerError, match="has no text while the graph is built") as info:
+    with pytest.raises(errors.UnsupportedError, match="text exists only when the graph") as info:
         str(message)
     assert "assert messages" in info.value.hint
-    with pytest.raises(errors.TracerError):
-        f"{message}"
+    assert info.value.construct == "string of a tensor"
+    uses = [
+        lambda: f"{message}",
+        lambda: message == "x = 1",
+        lambda: bool(message),
+        lambda: len(message),
+        lambda: message + "!",
+        lambda: message.upper(),
+        lambda: {message: 1},
+    ]
+    for use in uses:
+        with pytest.raises(errors.UnsupportedError):
+            use()
 
 
 def test_message_parts():

@@ -34,6 +34,21 @@ def annotate(stmts: list[Any], live_out: set[str]) -> set[str]:
     return live
 
 
+def annotate_function(fn: gast.FunctionDef) -> None:
+    """``annotate`` of ``fn``'s body, where the variables that nested functions read
+    (``names.captured``) are live everywhere: such a function may be called at any later point
+    and sees their values then."""
+    annotate(fn.body, set())
+    captured = names.captured(fn)
+    if not captured:
+        return
+    for stmt in names.control_statements(fn.body):
+        stmt.live_out |= captured
+        for extra in ("live_in_branches", "live_header"):
+            if hasattr(stmt, extra):
+                getattr(stmt, extra).update(captured)
+
+
 def _block(stmts: list[Any], live_out: set[str], annotate_: bool) -> set[str]:
     return annotate(stmts, live_out) if annotate_ else live_in(stmts, live_out)
 

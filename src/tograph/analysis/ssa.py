@@ -261,7 +261,7 @@ def _appended_in(loop: Any) -> set[str]:
 
 def to_ssa(fn: gast.FunctionDef) -> SSAForm:
     """The SSA form of ``fn``, whose jumps ``lowering.jumps`` has already made flags."""
-    liveness.annotate(fn.body, set())
+    liveness.annotate_function(fn)
     ssa = _SSA()
     env: dict[str, str] = {}
     params = names.params(fn)

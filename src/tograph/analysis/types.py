@@ -12,7 +12,10 @@ of pure builtins, tensor methods, and attributes that are plain values.
 
 The decisions feed lowering: a statement whose test (and, for a ``for``, iterable) is surely
 static stays plain Python in the lowered code; the others call the runtime, which emits ``cond``
-or ``while_loop`` for a tensor test (and still runs Python if the value turns out static).
+or ``while_loop`` for a tensor test (and still runs Python if the value turns out static). A
+``for`` over a ``range`` too long to unroll (``values.rolled``) is a ``while_loop`` with a tensor
+index; a ``while`` on Python numbers that change in it is left to the runtime, which rolls it up
+too.
 Requires: analysis.ssa.
 """
 
@@ -71,6 +74,13 @@ _SAFE_BUILTINS["range"] = _range
 _SAFE_BUILTINS["len"] = _len
 _SAFE_BUILTINS["enumerate"] = _over_tensors(enumerate)
 _SAFE_BUILTINS["zip"] = _over_tensors(zip)
+
+
+def _is_identity(node: Any) -> bool:
+    """Whether ``node`` is a comparison by ``is`` or ``is not``."""
+    return isinstance(node, gast.Compare) and any(
+        isinstance(op, (gast.Is, gast.IsNot)) for op in node.ops
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,13 +156,19 @@ class _Inference:
             and isinstance(n.value, gast.Name)
             and n.value.id in self.env
             for n in nodes
-        )
+        ) or any(_is_identity(n) for n in nodes)
         return names, None if on_values else self._safe(expr)
 
     def _safe(self, expr: Any) -> bool:
         """Whether evaluating ``expr`` has no effect: only NumPy functions (not random ones),
-        pure builtins, tensor methods, and attributes that are plain values are involved."""
+        pure builtins, tensor methods, and attributes that are plain values are involved. An
+        ``is`` on a tensor is left to the runtime's ``is_``, which Python's ``is`` is not."""
         for node in gast.walk(expr):
+            if _is_identity(node) and any(
+                isinstance(n, gast.Name) and values.is_tensorish(self.env.get(n.id))
+                for n in gast.walk(node)
+            ):
+                return False
             if isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Await, gast.Yield)):
                 return False
             if isinstance(node, gast.Call) and not self._safe_callee(node.func):
@@ -335,5 +351,10 @@ def _decided_statically(inference: _Inference, control: ssa.Control) -> bool:
         iterable = inference.evaluate(control.iterable)
         if not values.is_static(iterable) or not values.python_iterable(iterable):
             return False
+        if values.rolled(iterable):
+            return False
         return control.test is None or values.is_static(inference.evaluate(control.test))
-    return values.is_static(inference.evaluate(control.test))
+    test = inference.evaluate(control.test)
+    if control.kind == "while" and isinstance(test, values.StaticOf):
+        return False  # a Python counter: the runtime rolls a long loop up (``UNROLL_LIMIT``)
+    return values.is_static(test)

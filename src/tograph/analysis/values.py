@@ -122,6 +122,15 @@ def append(target: Any, item: Any, scratch: builder_mod.GraphBuilder) -> Any:
     return target
 
 
+UNROLL_LIMIT = 1000  # trips of a static loop beyond which it is a while_loop, not unrolled
+
+
+def rolled(iterable: Any) -> bool:
+    """Whether a loop over ``iterable`` is a ``while_loop`` although it is static: a ``range``
+    of more than ``UNROLL_LIMIT`` items, whose unrolled graph would be that many bodies long."""
+    return isinstance(iterable, range) and len(iterable) > UNROLL_LIMIT
+
+
 def python_iterable(value: Any) -> bool:
     """A static iterable whose items Python yields (a NumPy array's are constants)."""
     return isinstance(example(value), (range, list, tuple, dict, str, np.ndarray, enumerate, zip))
@@ -142,6 +151,8 @@ def loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     if iterable is PENDING:
         return PENDING
     iterable = example(iterable)
+    if rolled(iterable):  # a while_loop's weak int index
+        return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, (range, list, tuple, np.ndarray)) and not len(iterable):
         return PENDING  # no item yet (a list that grows in a later round may have some)
     if isinstance(iterable, (range, list, tuple, np.ndarray)):

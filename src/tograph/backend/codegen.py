@@ -225,9 +225,25 @@ class _Writer:
         self.line(_INDENT * 2, f"raise {fail}({exc})", None)
         source = "\n".join(self.lines) + "\n"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        exec(compile(source, filename, "exec"), self.namespace)  # noqa: S102  (our own source)
+        exec(self._code(source, filename), self.namespace)  # noqa: S102  (our own source)
         fn = self.namespace[name]
         return _Compiled(fn, source, filename)
+
+    def _code(self, source: str, filename: str) -> pytypes.CodeType:
+        """``source`` compiled; source nested deeper than CPython's compiler allows (an if/elif
+        chain of a hundred arms is a hundred nested ``cond``) is an ``UnsupportedError`` at the
+        user line of the innermost equation reached."""
+        try:
+            return compile(source, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            line = getattr(exc, "lineno", None) or 0
+            eqns = [e for e in self.line_eqns[:line] if e is not None and e.loc is not None]
+            raise errors.UnsupportedError(
+                f"Python cannot compile this graph's code ({type(exc).__name__}: "
+                f"{getattr(exc, 'msg', exc)}): its control flow is nested too deeply",
+                loc=eqns[-1].loc if eqns else None,
+                construct="deeply nested control flow",
+            ) from exc
 
     def _layout_guard(self, params: Sequence[str], indent: str) -> None:
         """When fusion or buffer reuse relies on inputs being C-contiguous (``Options.c_inputs``),

@@ -1,7 +1,8 @@
 """Which names a piece of syntax reads and binds: the facts every analysis of a gast tree needs.
 
 Stage: frontend. Input: gast nodes of one function. Output: sets of local names (``reads``,
-``writes``, ``assigned``, ``targets``) and a function's parameter names (``params``). Nested
+``writes``, ``assigned``, ``targets``, ``captured``) and a function's parameter names
+(``params``). Nested
 functions, lambdas and comprehensions are their own scopes: their bindings are not the
 enclosing block's, but the names they read are read.
 """
@@ -73,7 +74,8 @@ def _walk_scope(node: Any) -> Iterable[Any]:
 
 
 def assigned(stmts: Iterable[Any]) -> set[str]:
-    """Every local name bound anywhere in ``stmts``, compound statements included."""
+    """Every local name bound anywhere in ``stmts``, compound statements included, and by ``:=``
+    in comprehensions (which binds in the enclosing function, PEP 572)."""
     out: set[str] = set()
     for stmt in stmts:
         for node in _walk_scope(stmt):
@@ -81,7 +83,43 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
                 out |= writes(node)
             elif isinstance(node, gast.NamedExpr):
                 out |= targets(node.target)
+            elif isinstance(node, _COMPREHENSIONS):
+                out |= _comprehension_walrus(node)
     return out
+
+
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def _comprehension_walrus(node: Any) -> set[str]:
+    """The names ``:=`` binds inside a comprehension (and comprehensions nested in it)."""
+    out: set[str] = set()
+    todo = list(gast.iter_child_nodes(node))
+    while todo:
+        current = todo.pop()
+        if isinstance(current, gast.NamedExpr):
+            out |= targets(current.target)
+        if not isinstance(current, (gast.FunctionDef, gast.Lambda)):
+            todo.extend(gast.iter_child_nodes(current))
+    return out
+
+
+def captured(fn: Any) -> set[str]:
+    """The local variables of ``fn`` that functions and lambdas nested in it read: such a
+    function sees their values when it is called, which may be anywhere after."""
+    found: set[str] = set()
+    for node in _walk_scope_children(fn):
+        if isinstance(node, gast.FunctionDef):
+            found |= reads(node) - set(params(node)) - assigned(node.body)
+        elif isinstance(node, gast.Lambda) and not getattr(node, "called_at_once", False):
+            found |= reads(node.body) - set(params(node))
+    return found & (assigned(fn.body) | set(params(fn)))
+
+
+def _walk_scope_children(fn: Any) -> Iterable[Any]:
+    """The nodes of ``fn``'s body, nested functions and lambdas included but not their insides."""
+    for stmt in fn.body:
+        yield from _walk_scope(stmt)
 
 
 def control_statements(stmts: list[Any]) -> list[Any]:

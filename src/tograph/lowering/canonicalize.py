@@ -2,8 +2,9 @@
 
 Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same function where
 - ``a and b`` / ``a or b`` / ``not a`` / ``a if c else b`` / chained comparisons call ``_t.and_``,
-  ``_t.or_``, ``_t.not_``, ``_t.if_exp`` with the lazily evaluated operands in lambdas
-  (short-circuit semantics kept, also when the condition is a tensor);
+  ``_t.or_``, ``_t.not_``, ``_t.if_exp``, ``_t.compare_chain`` with the lazily evaluated operands
+  in lambdas (short-circuit semantics kept, also when the condition is a tensor); ``a is b`` calls
+  ``_t.is_`` (``_t.is_not``), which compares a tensor standing for a Python bool by value;
 - ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors,
   in-place for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``,
   ``del x[i]`` becomes ``_t.delitem(x, i)``; a method that changes a list, dict or set in place
@@ -84,10 +85,14 @@ def _may_hold_tensors(arg: Any) -> bool:
 
 
 def _lam(body: Any) -> gast.Lambda:
+    """``lambda: body``, an operand the runtime evaluates lazily, during the call it is given to
+    (so no closure over ``body``'s names outlives it: ``names.captured`` skips it)."""
     args = gast.arguments(
         args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
     )
-    return gast.copy_location(gast.Lambda(args=args, body=body), body)
+    lam = gast.copy_location(gast.Lambda(args=args, body=body), body)
+    lam.called_at_once = True
+    return lam
 
 
 def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
@@ -98,6 +103,20 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
 
 def _local_names(fn: gast.FunctionDef) -> set[str]:
     return set(names.params(fn)) | names.assigned(fn.body)
+
+
+# The parameters of the comparisons of a chain (``lambda left, right: left < right``).
+_CHAIN_OPERANDS = ("left", "right")
+
+
+def _comparison(left: Any, op: Any, right: Any, origin: Any) -> Any:
+    """``left op right``; ``is`` and ``is not`` as calls of the runtime's ``is_`` and ``is_not``,
+    but against ``None``, which ``lowering.guards`` makes ``_t.is_none`` (for optional values)."""
+    if isinstance(op, (gast.Is, gast.IsNot)) and not any(
+        isinstance(n, gast.Constant) and n.value is None for n in (left, right)
+    ):
+        return _rt_call("is_" if isinstance(op, gast.Is) else "is_not", [left, right], origin)
+    return templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), origin)
 
 
 def _root_name(node: Any) -> str | None:
@@ -152,20 +171,24 @@ class _Canonicalize(gast.NodeTransformer):
         return _rt_call("if_exp", [node.test, _lam(node.body), _lam(node.orelse)], node)
 
     def visit_Compare(self, node: gast.Compare) -> Any:
+        """``a is b`` as ``_t.is_(a, b)`` (tensors that are Python bools in eager code compare
+        by value); a chain ``a < b < c`` as ``_t.compare_chain`` of lazily evaluated operands,
+        each evaluated at most once, and comparisons taking them as parameters."""
         self.generic_visit(node)
         if len(node.ops) == 1:
-            return node
-        parts = []
-        left = node.left
+            return _comparison(node.left, node.ops[0], node.comparators[0], node)
+        args: list[Any] = [_lam(node.left)]
         for op, right in zip(node.ops, node.comparators):
-            parts.append(
-                templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), node)
-            )
-            left = right
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = _rt_call("and_", [_lam(part), _lam(result)], node)
-        return result
+            operands = [templates.name(p) for p in _CHAIN_OPERANDS]
+            compare = _lam(_comparison(operands[0], op, operands[1], node))
+            compare.args.args = [
+                templates.locate_node(
+                    gast.Name(id=p, ctx=gast.Param(), annotation=None, type_comment=None), node
+                )
+                for p in _CHAIN_OPERANDS
+            ]
+            args += [compare, _lam(right)]
+        return _rt_call("compare_chain", args, node)
 
     def visit_JoinedStr(self, node: gast.JoinedStr) -> Any:
         """An f-string as ``_t.fstring(...)`` so that fields holding tensors print at run time."""

@@ -65,7 +65,7 @@ class _ControlFlow:
     def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
         key = guards.mark(fn)
-        liveness.annotate(fn.body, set())
+        liveness.annotate_function(fn)
         needed: set[str] = set()
         fn.body = self.block(fn.body, needed, set(names.params(fn)))
         guards.guard(fn, key, self.maybe_unbound)

@@ -4,9 +4,10 @@
 object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control flow, keeping as
 plain Python the control statements that type inference decided statically, and compiles the
 result inside a factory that receives the runtime module and the function's closure values
-(cached per code object and decisions). The compiled tree keeps the user's file name and line
-numbers, so tracebacks and build-time errors point at the user's lines. ``Conversion.source`` is
-the lowered function as Python source (what ``cf.code`` shows).
+(cached per code object and decisions; the most recently used are kept). The compiled tree
+keeps the user's file name and line numbers, so tracebacks and build-time errors point at the
+user's lines. ``Conversion.source`` is the lowered function as Python source (what ``cf.code``
+shows).
 Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.jumps, lowering.canonicalize,
 lowering.control_flow; inference (analysis.types) decides ``static_controls`` in between.
 """
@@ -24,15 +25,18 @@ from typing import Any
 import astor
 import gast
 
-from tograph import errors, origin
+from tograph import caching, errors, origin
 from tograph.analysis import ssa
 from tograph.frontend import fence, names, parse
 from tograph.lowering import canonicalize, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
-_analyses: dict[types.CodeType, Analysis] = {}
-_conversions: dict[tuple[types.CodeType, frozenset[int]], Conversion] = {}
+_CACHE_LIMIT = 512  # functions (and decisions) whose analyses and conversions are kept
+_analyses: caching.LRU[types.CodeType, Analysis] = caching.LRU(_CACHE_LIMIT)
+_conversions: caching.LRU[tuple[types.CodeType, frozenset[int]], Conversion] = caching.LRU(
+    _CACHE_LIMIT
+)
 _lock = threading.Lock()
 
 

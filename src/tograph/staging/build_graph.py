@@ -26,7 +26,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, optional, runtime
+from tograph.staging import carried, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -446,6 +446,8 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
         return len(outputs) - 1
     if isinstance(leaf, np.ndarray) and id(leaf) not in outside:
         return Fresh(leaf)
+    if isinstance(leaf, text.TensorText):
+        raise leaf.refuse("returned")
     if tensor.is_user_object(leaf) and tensor.contains_symbolic(list(vars(leaf).values())):
         raise errors.UnsupportedError(
             f"the result holds a {type(leaf).__name__} made in the function whose attributes are "

@@ -1,11 +1,13 @@
 """Python builtins called on tensors from converted code: ``range``, ``len``, ``min``, ``max``,
 ``sum``, ``any``, ``all``, ``int``, ``float``, ``bool``, ``complex``, ``print``, ``isinstance``,
-``enumerate``, ``zip``, and the ``math`` module's functions of numbers.
+``type``, ``str``, ``repr``, ``format``, ``enumerate``, ``zip``, and the ``math`` module's functions
+of numbers.
 
 Each handler gives what the builtin gives in eager code, computed by graph ops when an argument is
 a tensor: ``len`` of a dynamic dimension is a tensor, ``range`` of a tensor bound a ``TensorRange``
 for a loop, ``max`` of Python numbers a Python number (weak), ``print`` an effect that prints when
-the graph runs. ``runtime.call`` looks callables up in ``HANDLERS``.
+the graph runs, ``type`` the type eager code would see (``eager_type``), ``str`` a text known when
+the graph runs (``staging.text``). ``runtime.call`` looks callables up in ``HANDLERS``.
 """
 
 from __future__ import annotations
@@ -27,8 +29,19 @@ from tograph.trace import tensor
 
 def _range(*args: Any) -> Any:
     if tensor.contains_symbolic(args):
+        for arg in args:
+            if tensor.is_symbolic(arg) and not _integral(arg):
+                name = eager_type(arg).__name__
+                module = "numpy." if eager_type(arg).__module__ == "numpy" else ""
+                raise TypeError(f"'{module}{name}' object cannot be interpreted as an integer")
         return iterables.TensorRange(*args)
     return range(*args)
+
+
+def _integral(value: Any) -> bool:
+    """Whether a tensor stands for a value with ``__index__``: an integer, or a Python bool."""
+    kind = value.dtype.kind
+    return kind in "iu" or (kind == "b" and value.type.weak)
 
 
 def _len(value: Any) -> Any:
@@ -66,6 +79,13 @@ def _extremum(python_fn: Callable[..., Any], smallest: bool) -> Callable[..., An
         return result
 
     return extremum
+
+
+def as_weak(value: Any) -> Any:
+    """``value`` (a tensor) marked as a Python number of eager code: a weak tensor."""
+    if value.type.weak:
+        return value
+    return elementwise.astype_p.bind(value, dtype=value.dtype, weak=True)
 
 
 def _check_scalars(args: tuple[Any, ...], name: str) -> None:
@@ -162,13 +182,39 @@ def _print(
     effects.print_(*parts, sep="", end=end)
 
 
+def eager_type(value: tensor.TensorBase) -> type:
+    """The type of the value a tensor stands for in eager code: a Python number (weak), an
+    ndarray, or the NumPy scalar type of its dtype."""
+    t = value.type
+    if t.weak:
+        return _PYTHON_TYPES[t.dtype.kind]
+    return np.ndarray if value.is_array else t.dtype.type  # type: ignore[no-any-return]
+
+
+_PYTHON_TYPES: dict[str, type] = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _type(value: Any, *rest: Any) -> Any:
+    if isinstance(value, tensor.SymbolicTensor) and not rest:
+        return eager_type(value)
+    return builtins.type(value, *rest)
+
+
 def _isinstance(value: Any, classes: Any) -> bool:
-    if isinstance(value, tensor.SymbolicTensor):
-        classes = classes if isinstance(classes, tuple) else (classes,)
-        return any(
-            c in (np.ndarray, np.generic, tensor.TensorBase) for c in classes
-        ) or builtins.isinstance(value, classes)
+    if isinstance(value, tensor.SymbolicTensor) and builtins.issubclass(eager_type(value), classes):
+        return True
     return builtins.isinstance(value, classes)
+
+
+def _text(conversion: int, python_fn: Callable[..., str]) -> Callable[..., Any]:
+    """``str``/``repr``/``format`` of a tensor: its text when the graph runs (``text``)."""
+
+    def convert(value: Any = "", *rest: Any) -> Any:
+        if not tensor.is_symbolic(value) or (rest and conversion != -1):
+            return python_fn(value, *rest)
+        return text.convert(value, conversion, *rest)
+
+    return convert
 
 
 def _enumerate(items: Any, start: Any = 0) -> Any:
@@ -198,6 +244,10 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     builtins.all: _any_all(builtins.all, np.logical_and),
     builtins.print: _print,
     builtins.isinstance: _isinstance,
+    builtins.type: _type,
+    builtins.str: _text(115, builtins.str),
+    builtins.repr: _text(114, builtins.repr),
+    builtins.format: _text(-1, builtins.format),
     builtins.enumerate: _enumerate,
     builtins.zip: _zip,
     **{

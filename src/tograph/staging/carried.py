@@ -171,7 +171,24 @@ def _zero(target: types.ValueType, name: str) -> Any:
 def join_named(
     a: types.ValueType, b: types.ValueType, path: str, where: tuple[str, str]
 ) -> types.ValueType:
-    """``types.join(a, b)``, or an error naming the variable whose two types cannot be merged."""
+    """``types.join(a, b)``, or an error naming the variable whose two types cannot be merged.
+
+    Arrays of two dtypes are refused: the graph would give the promoted dtype on every path,
+    where eager keeps the array's own dtype on a path that does not change it (a branch not
+    taken, a loop run zero times). Scalars of two kinds carry a kind tag instead (``kinds``).
+    """
+    if (
+        isinstance(a, types.TensorType)
+        and isinstance(b, types.TensorType)
+        and a.dtype != b.dtype
+        and (a.ndim > 0 or b.ndim > 0)
+    ):
+        raise errors.UnsupportedError(
+            f"{contrast(path, str(a), str(b), where)}: its dtype would depend on the path taken",
+            origin.current_location(),
+            hint="give the array its final dtype before the if or loop (e.g. np.asarray(x, float))",
+            construct="array whose dtype depends on the path",
+        )
     try:
         return types.join(a, b)
     except (errors.ShapeError, errors.DTypeError, np.exceptions.DTypePromotionError) as exc:

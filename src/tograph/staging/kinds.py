@@ -88,8 +88,27 @@ def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
     differs between them made ``Kinded`` on both sides."""
     if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
         return a, b
-    pairs = [(_lift(x), _lift(y)) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
+    pairs = [_tag_pair(x, y) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def _tag_pair(a: Any, b: Any) -> tuple[Kinded, Kinded]:
+    """Both values ``Kinded``, each held exactly by the join (``_exactly``)."""
+    la, lb = _lift(a), _lift(b)
+    return _exactly(la, lb.value), _exactly(lb, la.value)
+
+
+def _exactly(side: Kinded, other: Any) -> Kinded:
+    """``side``, whose Python number the other side's dtype cannot hold exactly carried as a
+    NumPy scalar of the number's own dtype (0.1 facing a float32: a float64), so that the join
+    holds it and it comes back as it was."""
+    value = side.value
+    if not types.is_python_scalar(value) or not carried.is_tensor_like(other):
+        return side
+    held = carried.type_of(other)
+    if held.weak or _holds(held.dtype, value, np.asarray(value).dtype):
+        return side
+    return Kinded(side.code, np.asarray(value)[()])
 
 
 def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
@@ -98,7 +117,7 @@ def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
     if not isinstance(result, tuple) or len(result) < len(init):
         return None
     lifted = [
-        _lift(v) if not isinstance(v, Kinded) and _needs_tag(v, out) else v
+        _tag_pair(v, out)[0] if not isinstance(v, Kinded) and _needs_tag(v, out) else v
         for v, out in zip(init, result)
     ]
     return tuple(lifted) if any(x is not y for x, y in zip(lifted, init)) else None

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors, origin
-from tograph.analysis import mutation
+from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import containers, dispatch, tensor
@@ -73,15 +73,18 @@ def if_stmt(
 def while_stmt(
     test: Callable[..., Any], body: Callable[..., State], state: State, names: Sequence[str]
 ) -> State:
-    """``while test: body``: Python iterations until the condition is a tensor, then a loop op."""
-    while True:
+    """``while test: body``: Python iterations until the condition is a tensor, then a loop op;
+    after ``UNROLL_LIMIT`` Python iterations, a loop op too, its Python numbers carried as
+    tensors (a graph of one body, not thousands)."""
+    for _ in range(values.UNROLL_LIMIT):
         cond = test(*state)
         _check_defined(cond, "a while condition")
         if tensor.is_symbolic(cond):
-            return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+            break
         if not cond:
             return state
         state = body(*state)
+    return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
 
 
 def for_stmt(
@@ -91,9 +94,12 @@ def for_stmt(
     state: State,
     names: Sequence[str],
 ) -> State:
-    """``for item in iterable: body``; a while_loop when the iterable is a tensor, else unrolled."""
+    """``for item in iterable: body``; a while_loop when the iterable is a tensor or a range
+    too long to unroll (``analysis.values.rolled``), else unrolled."""
     _check_defined(iterable, "a for loop")
     loop = iterables.as_tensor_iterable(iterable)
+    if loop is None and values.rolled(iterable):
+        loop = iterables.TensorRange(iterable.start, iterable.stop, iterable.step)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
     for position, item in enumerate(iterable):
@@ -239,6 +245,55 @@ def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any
     return body() if test else orelse()
 
 
+def compare_chain(first: Callable[[], Any], *rest: Callable[..., Any]) -> Any:
+    """``a < b < c`` from ``first`` (``a``) then pairs of a comparison and an operand: each
+    operand evaluated once, and only while the comparisons before it hold (lazily, as ``and_``
+    is, when they are tensors)."""
+    left, compare, operand = first(), rest[0], rest[1]
+    right = operand()
+    result = compare(left, right)
+    if len(rest) == 2:
+        return result
+    return and_(lambda: result, lambda: compare_chain(lambda: right, *rest[2:]))
+
+
+def is_(left: Any, right: Any) -> Any:
+    """``left is right``. A tensor that is a Python bool in eager code (a weak bool) is the
+    ``True`` or ``False`` its value is, so it compares by value with them and with another such
+    tensor; a weak number compared with a number is refused (its identity is CPython's small-int
+    cache); a tensor is never ``None`` and never a Python value of another kind."""
+    tensors = [v for v in (left, right) if tensor.is_tensor(v)]
+    if not tensors or (len(tensors) == 2 and not all(t.type.weak for t in tensors)):
+        return left is right
+    if all(_weak_bool(v) for v in (left, right)):
+        return builtin_calls.as_weak(np.equal(left, right))
+    if all(_weak_number(v) for v in (left, right)):
+        raise errors.UnsupportedError(
+            "'is' between numbers compares their identity, which CPython's caching decides",
+            loc=origin.current_location(),
+            construct="'is' on numbers",
+            hint="use ==",
+        )
+    return False
+
+
+def is_not(left: Any, right: Any) -> Any:
+    """``left is not right``; see ``is_``."""
+    return not_(is_(left, right))
+
+
+def _weak_bool(value: Any) -> bool:
+    if tensor.is_tensor(value):
+        return bool(value.type.weak and value.dtype == np.bool_)
+    return isinstance(value, bool)
+
+
+def _weak_number(value: Any) -> bool:
+    if tensor.is_tensor(value):
+        return bool(value.type.weak)
+    return tensor.is_number(value) and not isinstance(value, np.ndarray)
+
+
 def setitem(target: Any, index: Any, value: Any) -> Any:
     """``target[index] = value``, in place as Python does it; returns ``target``.
 
@@ -376,6 +431,9 @@ def raise_(exception: Any) -> None:
     """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
     if isinstance(exception, type) and issubclass(exception, BaseException):
         exception = exception()
+    for arg in getattr(exception, "args", ()):
+        if isinstance(arg, text.TensorText):
+            raise arg.refuse("an exception's message")
     effects.raise_(exception)
 
 

@@ -48,14 +48,18 @@ class TensorSpec:
     def type_for(self, value: Any, name: str) -> types.TensorType:
         """The graph input type for ``value``; raises a clear error if the value does not fit.
 
-        A Python number given for a 0-d spec is a weak input: it keeps Python's meaning.
+        A Python number given for a 0-d spec of its own dtype (or none) is a weak input: it
+        keeps Python's meaning. For another shape or dtype it does not fit, as an array of
+        another dtype does not.
         """
         actual = types.type_of(value)
         if actual.weak:
-            if self.shape != ():
+            if self.shape != () or (self.dtype is not None and self.dtype != actual.dtype):
                 raise errors.ToGraphError(
                     f"argument '{name}' is a Python {type(value).__name__} but its input_spec is "
-                    f"{types.TensorType(self.dtype or actual.dtype, self.shape)}"
+                    f"{types.TensorType(self.dtype or actual.dtype, self.shape)}",
+                    hint="pass an array of that dtype and shape, or a Python "
+                    f"{type(value).__name__} for a 0-d spec of dtype {actual.dtype} or None",
                 )
             return actual
         dtype = self.dtype if self.dtype is not None else actual.dtype

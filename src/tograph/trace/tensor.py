@@ -39,6 +39,20 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
     return method
 
 
+def _divmod(reflected: bool = False) -> Any:
+    """``divmod(a, b)``: ``(a // b, a % b)``, as NumPy's ``np.divmod`` computes it."""
+    floor_divide, remainder = _binary(np.floor_divide, reflected), _binary(np.remainder, reflected)
+
+    def method(self: TensorBase, other: Any) -> Any:
+        quotient = floor_divide(self, other)
+        if quotient is NotImplemented:
+            return NotImplemented
+        return quotient, remainder(self, other)
+
+    method.__name__ = f"__{'r' if reflected else ''}divmod__"
+    return method
+
+
 def _unary(ufunc: np.ufunc) -> Any:
     def method(self: TensorBase) -> Any:
         return dispatch.UFUNCS[ufunc](self)
@@ -132,6 +146,17 @@ class _FlatReader:
 
 
 def _is_operand(value: Any) -> bool:
+    """Whether an operator takes ``value`` as NumPy's would: tensors, arrays, numbers, and lists
+    and tuples of numbers (``x == [1, 2]`` compares elementwise). A list holding tensors would
+    need stacking first: refused, since Python's fallback (``==`` by identity) would be wrong."""
+    if isinstance(value, (list, tuple)):
+        if contains_tensor(value):
+            raise errors.UnsupportedError(
+                "an operator between a tensor and a list or tuple holding tensors",
+                construct="operator on a list of tensors",
+                hint="make the list an array first (np.stack)",
+            )
+        return True
     return isinstance(value, (TensorBase, np.ndarray, np.generic)) or types.is_python_scalar(value)
 
 
@@ -309,13 +334,9 @@ class TensorBase:
     round = _method(np.round)
     copy = _method(np.copy)
     __copy__ = _method(np.copy)
-    __divmod__ = _method(np.divmod)
 
     def __deepcopy__(self, memo: Any) -> Any:
         return np.copy(self)
-
-    def __rdivmod__(self, other: Any) -> Any:
-        return np.divmod(other, self)
 
     def compress(self, condition: Any, axis: Any = None) -> Any:
         return np.compress(condition, self, axis=axis)
@@ -466,6 +487,7 @@ class TensorBase:
     __gt__, __ge__ = _binary(np.greater), _binary(np.greater_equal)
     __eq__, __ne__ = _binary(np.equal), _binary(np.not_equal)  # type: ignore[assignment]
     __neg__, __pos__ = _unary(np.negative), _unary(np.positive)
+    __divmod__, __rdivmod__ = _divmod(), _divmod(reflected=True)
     __abs__, __invert__ = _unary(np.absolute), _unary(np.invert)
     __iadd__, __isub__ = _in_place(np.add), _in_place(np.subtract)
     __imul__, __itruediv__ = _in_place(np.multiply), _in_place(np.divide)
@@ -568,6 +590,17 @@ class SymbolicTensor(Symbolic, TensorBase):
 
     def __repr__(self) -> str:
         return f"<SymbolicTensor {self._describe()}>"
+
+    def __hash__(self) -> int:
+        """Refused: eager code hashes the value (a NumPy scalar's) or raises (an array's), and a
+        graph value has neither; as a dict key or set member it would be compared by identity."""
+        if self.is_array:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        raise errors.UnsupportedError(
+            f"{self._describe()} is hashed (a dict key, a set member, hash()), which needs its "
+            "value",
+            construct="hash of a tensor",
+        )
 
 
 # ---- what a value is: the one set of predicates the compiler asks -----------------------------
