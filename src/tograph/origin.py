@@ -61,6 +61,18 @@ def current_location() -> errors.SourceLocation | None:
     return None
 
 
+def caller_location() -> errors.SourceLocation | None:
+    """The innermost frame of code that is neither tograph's nor NumPy's: the user's line that
+    led to the present call, in eager code too."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__") or ""
+        if module.partition(".")[0] not in ("tograph", "numpy"):
+            return _location(frame.f_code, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
 def current_module() -> str | None:
     """The module name of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)

@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("gradients", "gradient_tape"),
     ("export",),
     ("distributed",),
-    ("__init__", "cli", "__main__", "bench"),
+    ("__init__", "cli", "__main__", "bench", "coverage"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 

@@ -1,9 +1,12 @@
 """The tape records exactly the primitives applied to watched values, in order."""
 
+import sys
+
 import numpy as np
 import pytest
 
 from tograph import eager, errors
+from tograph.autodiff import tape as tape_grad
 from tograph.ops import lists, reductions  # noqa: F401  (registers np.sum & co.)
 
 
@@ -86,13 +89,18 @@ def test_list_operations_are_recorded():
     np.testing.assert_array_equal(s.numpy(), [[0.0, 1.0, 2.0], [1.0, 2.0, 3.0]])
 
 
-def test_a_numpy_function_without_a_primitive_on_a_watched_value_is_an_error():
+def test_a_host_call_is_recorded_and_its_gradient_is_an_error_at_its_line():
     with eager.Tape() as tape:
         x = tape.watch(np.ones(2))
-        with pytest.raises(errors.UnsupportedError, match="np.spacing on a watched eager tensor"):
-            np.spacing(x)
+        line = sys._getframe().f_lineno + 1
+        y = np.sum(np.spacing(x) * x)
         unwatched = np.spacing(eager.EagerTensor(np.ones(2)))
+    assert prim_names(tape) == ["numpy_call", "multiply", "sum"]
     assert isinstance(unwatched, eager.EagerTensor)
+    np.testing.assert_array_equal(unwatched.numpy(), np.spacing(np.ones(2)))
+    with pytest.raises(errors.UnsupportedError, match=r"differentiate np\.spacing") as info:
+        tape_grad.backward(tape, y, [x])
+    assert info.value.loc.line == line
 
 
 def test_tapes_must_exit_in_order():

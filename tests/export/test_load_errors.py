@@ -179,6 +179,9 @@ def test_code_as_a_numpy_function_or_exception_is_refused():
         ({"dtype": "object"}, "not a number or bool dtype"),
         ({"array": {"dtype": "|O", "shape": [1], "offset": 0}}, "not a dtype name"),
         ({"eval": "1+1"}, "unknown value form"),
+        ({"object": {"class": "NumpyFunction", "fields": ["save", ""]}}, "cannot run as a host"),
+        ({"object": {"class": "NumpyFunction", "fields": ["testing.os.system", ""]}}, "public"),
+        ({"object": {"class": "NumpyFunction", "fields": ["add", "at"]}}, "method 'at'"),
     ]:
 
         def edit(header, form=form):

@@ -3,8 +3,8 @@ Python number on one path of tensor control flow and a NumPy scalar on another (
 types, or two dtypes) comes back as the eager run gives it on the path taken (a kind tag carried
 beside it), a weak Python int joined with
 ``int32`` stays ``int32`` (NEP 50), a ``float32`` carry stays ``float32``; what a graph cannot
-carry (a rank that changes in a loop, a list item assigned in a loop over tensors, ``np.int32``
-of a tensor) runs eagerly with a reason. Each case is compared with its eager run."""
+carry (a rank that changes in a loop, a list item assigned in a loop over tensors) runs eagerly
+with a reason. Each case is compared with its eager run."""
 
 import numpy as np
 import pytest
@@ -189,6 +189,12 @@ def numpy_scalar_made_from_a_tensor_counter(x, n):
     for k in range(n):
         r = np.int32(k)
     return r
+
+
+@pytest.mark.parametrize("n", [np.int64(0), np.int64(3)])
+def test_a_numpy_scalar_made_from_a_tensor_counter_keeps_its_kind(n):
+    """``np.int32(k)`` of a tensor counter compiles; the result is ``0`` or ``np.int32``."""
+    assert_matches_eager(numpy_scalar_made_from_a_tensor_counter, POS, n)
 
 
 @pytest.mark.parametrize(

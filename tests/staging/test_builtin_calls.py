@@ -4,13 +4,14 @@ Python-scalar-ness match the builtin applied to the concrete values."""
 
 import builtins
 import io
+import math
 
 import numpy as np
 import pytest
 
 from tograph.backend import interpreter
 from tograph.ir import types
-from tograph.ops import lists
+from tograph.ops import lists, scalars
 from tograph.staging import builtin_calls, iterables, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
@@ -39,9 +40,10 @@ def assert_same(got, expected):
 
 
 def test_every_builtin_has_a_handler():
-    names = {"range", "len", "int", "float", "bool", "min", "max", "sum", "any", "all"}
-    names |= {"print", "isinstance", "enumerate", "zip", "type", "str", "repr", "format"}
-    assert set(H) == {getattr(builtins, n) for n in names}
+    names = {"range", "len", "int", "float", "bool", "complex", "min", "max", "sum", "any"}
+    names |= {"all", "print", "isinstance", "enumerate", "zip", "type", "str", "repr", "format"}
+    math_functions = {getattr(math, n) for n in scalars.MATH_FUNCTIONS}
+    assert set(H) == {getattr(builtins, n) for n in names} | math_functions
 
 
 @pytest.mark.parametrize(

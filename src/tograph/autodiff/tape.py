@@ -73,7 +73,7 @@ def _graph_of(
         for value, var in zip(record.outputs, outs):
             env[id(value)] = var
             replay[var.id] = value
-        eqns.append(core.Eqn(record.prim, args, record.params, outs))
+        eqns.append(core.Eqn(record.prim, args, record.params, outs, record.loc))
     result = env.get(id(output)) or core.Lit.of(eager_tensor.unwrap(output))
     return core.Graph("tape", tuple(inputs), tuple(eqns), (result,)), replay
 

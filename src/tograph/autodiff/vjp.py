@@ -193,8 +193,12 @@ class Sweep:
     def _backward_eqn(self, eqn: core.Eqn) -> Sequence[Any]:
         rule = eqn.prim.vjp
         if rule is None:
+            # a host call names the NumPy function it runs (numpy_call[fn=np.median])
+            label = eqn.prim.name
+            if "fn" in eqn.params:
+                label = f"{eqn.params['fn']!r} (run as {eqn.prim.name}, with no VJP)"
             raise errors.UnsupportedError(
-                f"tograph cannot differentiate {eqn.prim.name}: it has no gradient rule",
+                f"tograph cannot differentiate {label}: it has no gradient rule",
                 loc=eqn.loc,
                 construct=f"gradient of {eqn.prim.name}",
             )

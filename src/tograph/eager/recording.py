@@ -12,7 +12,7 @@ import dataclasses
 import threading
 from typing import TYPE_CHECKING, Any
 
-from tograph import errors
+from tograph import errors, origin
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -35,6 +35,8 @@ class Record:
     inputs: tuple[Any, ...]
     params: dict[str, Any]
     outputs: tuple[Any, ...]
+    # the user's line, kept for a primitive without a gradient rule (differentiating is an error)
+    loc: errors.SourceLocation | None = None
 
 
 class Recorder:
@@ -73,7 +75,8 @@ class Recorder:
     ) -> None:
         if not any(self.is_watched(v) for v in inputs):
             return
-        self.records.append(Record(prim, inputs, params, outputs))
+        loc = origin.caller_location() if prim.vjp is None else None
+        self.records.append(Record(prim, inputs, params, outputs, loc))
         for out in outputs:
             self._watched[id(out)] = out
 

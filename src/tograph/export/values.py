@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors
 from tograph.export import schema
 from tograph.ir import types
-from tograph.ops import effects, indexing
+from tograph.ops import effects, host_call, indexing
 
 MAX_DEPTH = 64
 
@@ -284,6 +284,7 @@ _CLASSES: dict[str, tuple[type, Callable[[Any], tuple[Any, ...]], Callable[..., 
     "Arg": (indexing.Arg, _fields, indexing.Arg),
     "StaticArray": (indexing.StaticArray, lambda v: (v.value,), _static_array),
     "FormatSlot": (effects.FormatSlot, _fields, effects.FormatSlot),
+    "NumpyFunction": (host_call.NumpyFunction, _fields, host_call.NumpyFunction),
     "KindSlot": (effects.KindSlot, _fields, effects.KindSlot),
 }
 _CLASS_TYPES = tuple(c[0] for c in _CLASSES.values())

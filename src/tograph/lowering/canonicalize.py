@@ -75,6 +75,15 @@ TENSOR_METHODS = frozenset(
 _TAKE_SEQUENCES = frozenset((np.stack, np.concatenate, np.vstack, np.hstack, np.column_stack))
 
 
+def _may_hold_tensors(arg: Any) -> bool:
+    """Whether ``arg`` is a list or tuple display, or comprehension, with a non-constant item."""
+    if isinstance(arg, gast.ListComp):
+        return True
+    if isinstance(arg, (gast.List, gast.Tuple)):
+        return any(not isinstance(item, gast.Constant) for item in arg.elts)
+    return False
+
+
 def _lam(body: Any) -> gast.Lambda:
     """``lambda: body``, an operand the runtime evaluates lazily, during the call it is given to
     (so no closure over ``body``'s names outlives it: ``names.captured`` skips it)."""
@@ -213,7 +222,9 @@ class _Canonicalize(gast.NodeTransformer):
             call.keywords = node.keywords
             return call
         writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
-        if not writes and self._leave_as_is(node.func):
+        # a list or tuple written in the call may hold tensors: the runtime stacks it for NumPy
+        literal = any(_may_hold_tensors(a) for a in [*node.args, *(k.value for k in node.keywords)])
+        if not writes and not literal and self._leave_as_is(node.func):
             return node
         call = _rt_call("call", [node.func] + node.args, node)
         call.keywords = node.keywords

@@ -3,6 +3,7 @@
 from tograph.ops import (
     complex_parts,  # noqa: F401
     composites,  # noqa: F401
+    compositions,  # noqa: F401
     control,  # noqa: F401
     covariance,  # noqa: F401
     creation,  # noqa: F401
@@ -11,6 +12,7 @@ from tograph.ops import (
     effects,  # noqa: F401
     elementwise,  # noqa: F401
     fft,  # noqa: F401
+    host_call,  # noqa: F401
     indexing,  # noqa: F401
     inplace,  # noqa: F401
     join,  # noqa: F401
@@ -23,6 +25,7 @@ from tograph.ops import (
     products,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
+    scalars,  # noqa: F401
     scatter,  # noqa: F401
     shape,  # noqa: F401
     signal,  # noqa: F401

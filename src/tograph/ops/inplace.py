@@ -1,5 +1,6 @@
 """NumPy's in-place operations on tensors: ``x[i] = v``, ``x += y``, ``ufunc(..., out=x)``,
-``x.sort()``, ``x.fill(v)``, ``np.copyto``, ``np.put_along_axis``, ``np.fill_diagonal``,
+``x.sort()``, ``x.fill(v)``, ``x.partition(k)``, ``np.put``, ``np.copyto``,
+``np.put_along_axis``, ``np.fill_diagonal``,
 ``np.add.at`` and the other ``ufunc.at``.
 
 Stage: graph building. Each computes the array's new value with the functional primitives
@@ -133,6 +134,35 @@ def fill(a: Any, value: Any) -> None:
         a.mutate(np.ndarray.fill, value)
     elif _writable(a, "fill"):
         functional.assign(a, indexing.setitem(a, Ellipsis, value))
+
+
+@dispatch.implements(np.ndarray.partition)
+def partition(
+    a: Any, kth: Any, axis: Any = -1, kind: Any = "introselect", order: Any = None
+) -> None:
+    """``a.partition(kth)`` in place: the arrangement ``np.partition`` makes (a host call)."""
+    if not tensor.is_symbolic(a):
+        a.mutate(lambda v: v.partition(kth, axis=axis, kind=kind, order=order))
+    elif _writable(a, "partition"):
+        functional.assign(a, np.partition(a.plain(), kth, axis=axis, kind=kind, order=order))
+
+
+@dispatch.implements(np.put)
+def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
+    """``np.put(a, ind, v, mode)``: items of the flattened array set in place (the last of
+    repeated indices wins; ``v`` repeats to the length of ``ind``)."""
+    if not _symbolic_target(a, "np.put", np.put, ind, v, mode):
+        return
+    flat = np.ravel(a.plain())
+    size = flat.shape[0]
+    index = np.ravel(np.asarray(ind) if not tensor.is_tensor(ind) else ind)
+    if mode == "wrap":
+        index = np.mod(index, size)
+    elif mode == "clip":
+        index = np.clip(index, 0, size - 1)
+    values = np.resize(v, index.shape)
+    flat = indexing.setitem(flat, index, values)
+    functional.assign(a, np.reshape(flat, a.shape))
 
 
 def _symbolic_target(dst: Any, name: str, update: Any, *args: Any) -> bool:

@@ -1,6 +1,7 @@
 """Python builtins called on tensors from converted code: ``range``, ``len``, ``min``, ``max``,
-``sum``, ``any``, ``all``, ``int``, ``float``, ``bool``, ``print``, ``isinstance``, ``type``,
-``str``, ``repr``, ``format``, ``enumerate`` and ``zip``.
+``sum``, ``any``, ``all``, ``int``, ``float``, ``bool``, ``complex``, ``print``, ``isinstance``,
+``type``, ``str``, ``repr``, ``format``, ``enumerate``, ``zip``, and the ``math`` module's functions
+of numbers.
 
 Each handler gives what the builtin gives in eager code, computed by graph ops when an argument is
 a tensor: ``len`` of a dynamic dimension is a tensor, ``range`` of a tensor bound a ``TensorRange``
@@ -12,6 +13,7 @@ the graph runs (``staging.text``). ``runtime.call`` looks callables up in ``HAND
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +21,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import types
-from tograph.ops import effects, elementwise, lists
+from tograph.ops import effects, elementwise, lists, scalars
 from tograph.staging import iterables, kinds, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
@@ -53,7 +55,7 @@ def _len(value: Any) -> Any:
 def _scalar_cast(kind: type) -> Callable[..., Any]:
     def cast(value: Any = 0, *rest: Any) -> Any:
         if tensor.is_symbolic(value) and not rest:
-            return elementwise.astype_p.bind(value, dtype=np.dtype(kind), weak=True)
+            return scalars.cast(value, kind)
         return kind(value, *rest)
 
     return cast
@@ -238,6 +240,7 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     builtins.int: _scalar_cast(int),
     builtins.float: _scalar_cast(float),
     builtins.bool: _scalar_cast(bool),
+    builtins.complex: _scalar_cast(complex),
     builtins.min: _extremum(builtins.min, smallest=True),
     builtins.max: _extremum(builtins.max, smallest=False),
     builtins.sum: _sum,
@@ -251,4 +254,8 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     builtins.format: _text(-1, builtins.format),
     builtins.enumerate: _enumerate,
     builtins.zip: _zip,
+    **{
+        getattr(math, name): scalars.math_handler(getattr(math, name))
+        for name in scalars.MATH_FUNCTIONS
+    },
 }

@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation, values
-from tograph.ops import creation, effects, elementwise, lists
+from tograph.ops import array_lists, creation, effects, elementwise, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import containers, dispatch, tensor
 
@@ -461,6 +461,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             loc=origin.current_location(),
             construct="random number generation",
         )
+    if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
+        return array_lists.call(fn, args, kwargs)
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
 
 

@@ -12,7 +12,9 @@ methods, ``np.ufunc.__call__`` for a ufunc writing into ``out=``. ``UFUNC_METHOD
 handlers of ufunc methods other than a call (``np.add.reduce``, ``np.maximum.accumulate``,
 ``np.add.at``), keyed by ufunc and method name and registered with ``implements_method``.
 ``OVERRIDES`` holds handlers for callables NumPy does not dispatch on, registered with
-``overrides``.
+``overrides``. A NumPy callable with no handler (or whose handler refuses the arguments) gets
+one from the fallback that ``ops.host_call`` installs with ``set_fallback``: a host call when the
+callable is pure, else none (the compiler falls back to eager).
 """
 
 from __future__ import annotations
@@ -33,6 +35,18 @@ FUNCTIONS: dict[Any, Callable[..., Any]] = {}
 # code calls these handlers instead when any argument, however deeply nested, is a tensor.
 OVERRIDES: dict[Any, Callable[..., Any]] = {}
 UFUNC_METHODS: dict[tuple[Any, str], Callable[..., Any]] = {}
+# fallback(callable, ufunc method or "") -> a handler, or None; see set_fallback.
+_fallback: list[Callable[[Any, str], Callable[..., Any] | None]] = []
+
+
+def set_fallback(fallback: Callable[[Any, str], Callable[..., Any] | None]) -> None:
+    """Installs what finds a handler for a NumPy callable that has none of its own."""
+    _fallback[:] = [fallback]
+
+
+def fallback_handler(fn: Any, method: str = "") -> Callable[..., Any] | None:
+    """The fallback's handler for ``fn`` (a ufunc's ``method``), if it has one."""
+    return _fallback[0](fn, method) if _fallback else None
 
 
 def overrides(*callables: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

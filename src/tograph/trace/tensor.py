@@ -77,6 +77,74 @@ def _in_place(ufunc: np.ufunc) -> Any:
 _ufunc_into = np.ufunc.__call__
 
 
+def _method_name(method: str) -> str:
+    return "" if method == "__call__" else method
+
+
+def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
+    """``handler(*args, **kwargs)``; where there is none, or it refuses these arguments, the
+    host call ``host`` (a pure NumPy function run when the graph runs), if there is one."""
+    if handler is None:
+        if host is None:
+            raise dispatch.unsupported(name)
+        return host(*args, **kwargs)
+    if host is None:
+        return handler(*args, **kwargs)
+    try:
+        return handler(*args, **kwargs)
+    except errors.UnsupportedError:
+        return host(*args, **kwargs)
+
+
+def _method(fn: Any) -> Any:
+    """The ndarray method that is ``fn(self, *args, **kwargs)``."""
+
+    def method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = fn.__name__
+    method.__doc__ = f"``x.{fn.__name__}(...)`` is ``np.{fn.__name__}(x, ...)``."
+    return method
+
+
+def _memory(what: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{what} of a tensor describes memory, which a graph value does not have",
+        construct=what,
+    )
+
+
+def _refuses(what: str, reason: str) -> Any:
+    def method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+        raise errors.UnsupportedError(f"{what} on a tensor: {reason}", construct=what)
+
+    method.refusal = reason  # type: ignore[attr-defined]  # read by the coverage table
+    return method
+
+
+class _FlatReader:
+    """``x.flat`` of a tensor: item reads and iteration over the flattened tensor."""
+
+    def __init__(self, x: TensorBase):
+        self._flat = np.ravel(x)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._flat[index]
+
+    def __iter__(self) -> Any:
+        return iter(self._flat)
+
+    def __len__(self) -> int:
+        return len(self._flat)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise errors.UnsupportedError(
+            "writing x.flat[...] of a tensor",
+            hint="write x.reshape(-1)[...] or x[...] instead",
+            construct="x.flat[...] = v",
+        )
+
+
 def _is_operand(value: Any) -> bool:
     """Whether an operator takes ``value`` as NumPy's would: tensors, arrays, numbers, and lists
     and tuples of numbers (``x == [1, 2]`` compares elementwise). A list holding tensors would
@@ -131,28 +199,30 @@ class TensorBase:
 
     # ---- NumPy protocols -------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        name = dispatch.numpy_name(ufunc, method)
         if method == "__call__":
             handler = dispatch.UFUNCS.get(ufunc)
+            if handler is not None and (kwargs.get("out") is not None or "where" in kwargs):
+                return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
         else:
             handler = dispatch.UFUNC_METHODS.get((ufunc, method))
             if kwargs.get("out") is not None or "where" in kwargs:
                 handler = None
-        if handler is None:
-            raise dispatch.unsupported(dispatch.numpy_name(ufunc, method))
-        if kwargs.get("out") is not None or "where" in kwargs:
-            return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
+        if kwargs.get("out") is not None:
+            raise dispatch.unsupported(name, "it writes into out=, and it has no primitive")
         kwargs.pop("out", None)
-        result = handler(*inputs, **kwargs)
+        host = dispatch.fallback_handler(ufunc, _method_name(method))
+        result = _call_handler(handler, host, name, inputs, kwargs)
         # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
         if isinstance(result, TensorBase) and result.type.weak:
             result = np.astype(result, result.type.dtype)
         return result
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
-        handler = dispatch.FUNCTIONS.get(func)
-        if handler is None:
-            raise dispatch.unsupported(dispatch.numpy_name(func))
-        return handler(*args, **kwargs)
+        host = dispatch.fallback_handler(func)
+        return _call_handler(
+            dispatch.FUNCTIONS.get(func), host, dispatch.numpy_name(func), args, kwargs
+        )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.numpy(), dtype=dtype)
@@ -233,86 +303,62 @@ class TensorBase:
     def __getitem__(self, index: Any) -> Any:
         return dispatch.FUNCTIONS[operator.getitem](self, index)
 
-    # ---- methods --------------------------------------------------------------------------
-    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-        return np.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    # ---- methods: each is the NumPy function of the same name (NumPy's argument order) -------
+    sum = _method(np.sum)
+    mean = _method(np.mean)
+    prod = _method(np.prod)
+    max = _method(np.max)
+    min = _method(np.min)
+    var = _method(np.var)
+    std = _method(np.std)
+    all = _method(np.all)
+    any = _method(np.any)
+    cumsum = _method(np.cumsum)
+    cumprod = _method(np.cumprod)
+    argmax = _method(np.argmax)
+    argmin = _method(np.argmin)
+    argsort = _method(np.argsort)
+    argpartition = _method(np.argpartition)
+    searchsorted = _method(np.searchsorted)
+    repeat = _method(np.repeat)
+    take = _method(np.take)
+    choose = _method(np.choose)
+    diagonal = _method(np.diagonal)
+    trace = _method(np.trace)
+    nonzero = _method(np.nonzero)
+    swapaxes = _method(np.swapaxes)
+    squeeze = _method(np.squeeze)
+    ravel = _method(np.ravel)
+    clip = _method(np.clip)
+    dot = _method(np.dot)
+    round = _method(np.round)
+    copy = _method(np.copy)
+    __copy__ = _method(np.copy)
 
-    def mean(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-        return np.mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
-
-    def prod(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-        return np.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
-
-    def max(self, axis: Any = None, keepdims: bool = False) -> Any:
-        return np.max(self, axis=axis, keepdims=keepdims)
-
-    def min(self, axis: Any = None, keepdims: bool = False) -> Any:
-        return np.min(self, axis=axis, keepdims=keepdims)
-
-    def var(
-        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
-    ) -> Any:
-        return np.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-
-    def std(
-        self, axis: Any = None, dtype: Any = None, ddof: Any = 0, keepdims: bool = False
-    ) -> Any:
-        return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-
-    def any(self, axis: Any = None, keepdims: bool = False) -> Any:
-        return np.any(self, axis=axis, keepdims=keepdims)
-
-    def all(self, axis: Any = None, keepdims: bool = False) -> Any:
-        return np.all(self, axis=axis, keepdims=keepdims)
-
-    def cumprod(self, axis: Any = None) -> Any:
-        return np.cumprod(self, axis=axis)
-
-    def repeat(self, repeats: Any, axis: Any = None) -> Any:
-        return np.repeat(self, repeats, axis=axis)
-
-    def take(self, indices: Any, axis: Any = None, mode: str = "raise") -> Any:
-        return np.take(self, indices, axis=axis, mode=mode)
-
-    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-        return np.diagonal(self, offset, axis1, axis2)
-
-    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
-        return np.trace(self, offset, axis1, axis2, dtype)
-
-    def nonzero(self) -> Any:
-        return np.nonzero(self)
+    def __deepcopy__(self, memo: Any) -> Any:
+        return np.copy(self)
 
     def compress(self, condition: Any, axis: Any = None) -> Any:
         return np.compress(condition, self, axis=axis)
 
-    def argmax(self, axis: Any = None) -> Any:
-        return np.argmax(self, axis=axis)
-
-    def argmin(self, axis: Any = None) -> Any:
-        return np.argmin(self, axis=axis)
-
-    def argsort(self, axis: Any = -1, kind: Any = None) -> Any:
-        return np.argsort(self, axis=axis, kind=kind)
-
-    def cumsum(self, axis: Any = None) -> Any:
-        return np.cumsum(self, axis=axis)
-
-    def reshape(self, *shape: Any) -> Any:
+    def reshape(self, *shape: Any, **kwargs: Any) -> Any:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return np.reshape(self, shape)
+        return np.reshape(self, shape, **kwargs)
 
     def transpose(self, *axes: Any) -> Any:
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         return np.transpose(self, axes or None)
 
-    def astype(self, dtype: Any) -> Any:
-        return dispatch.FUNCTIONS[np.astype](self, dtype)
+    @property
+    def mT(self) -> Any:
+        return np.matrix_transpose(self)
 
-    def dot(self, other: Any) -> Any:
-        return np.dot(self, other)
+    def astype(self, dtype: Any, **kwargs: Any) -> Any:
+        if set(kwargs) - {"copy", "casting", "order", "subok"}:
+            raise TypeError(f"astype() got unexpected keyword arguments {sorted(kwargs)}")
+        return dispatch.FUNCTIONS[np.astype](self, dtype)
 
     def conj(self) -> Any:
         # unlike np.conjugate, the method leaves bools bools
@@ -320,20 +366,74 @@ class TensorBase:
 
     conjugate = conj
 
-    def clip(self, a_min: Any = None, a_max: Any = None) -> Any:
-        return np.clip(self, a_min, a_max)
+    def flatten(self, order: str = "C") -> Any:
+        return np.copy(np.ravel(self, order=order))
 
-    def squeeze(self, axis: Any = None) -> Any:
-        return np.squeeze(self, axis=axis)
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
 
-    def flatten(self) -> Any:
-        return np.copy(np.reshape(self, (-1,)))
+    @property
+    def nbytes(self) -> Any:
+        return self.size * self.dtype.itemsize
 
-    def ravel(self) -> Any:
-        return np.ravel(self)
+    @property
+    def device(self) -> str:
+        return "cpu"
 
-    def copy(self) -> Any:
-        return np.copy(self)
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Any:
+        if device != "cpu":
+            raise ValueError(f"unsupported device {device!r}")
+        return self
+
+    @property
+    def flat(self) -> Any:
+        """``x.flat``: reading items (``x.flat[i]``, iteration) reads the flattened array."""
+        return _FlatReader(self)
+
+    # ---- what a graph cannot do: the compiler falls back, naming the reason -----------------
+    @property
+    def base(self) -> Any:
+        raise _memory(".base")
+
+    @property
+    def strides(self) -> Any:
+        raise _memory(".strides")
+
+    @property
+    def flags(self) -> Any:
+        raise _memory(".flags")
+
+    @property
+    def data(self) -> Any:
+        raise _memory(".data")
+
+    @property
+    def ctypes(self) -> Any:
+        raise _memory(".ctypes")
+
+    view = _refuses(".view()", "it reinterprets the array's memory")
+    byteswap = _refuses(".byteswap()", "it reinterprets the array's memory")
+    getfield = _refuses(".getfield()", "it reinterprets the array's memory")
+    setfield = _refuses(".setfield()", "it writes into the array's memory as another dtype")
+    setflags = _refuses(".setflags()", "a graph does not keep memory flags")
+    resize = _refuses(".resize()", "it changes the array's shape in place")
+    tofile = _refuses(".tofile()", "it writes a file")
+    dump = _refuses(".dump()", "it writes a file")
+    dumps = _refuses(".dumps()", "it pickles the value, which exists only when the graph runs")
+    tobytes = _refuses(".tobytes()", "bytes exist only when the graph runs")
+    __dlpack__ = _refuses(".__dlpack__()", "a graph value has no memory to share")
+    __array_namespace__ = _refuses(".__array_namespace__()", "tograph is no array API namespace")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("shape", "dtype", "strides", "real", "imag", "flat", "data"):
+            raise errors.UnsupportedError(
+                f"setting .{name} of a tensor changes the array in place, which tograph does not "
+                "convert",
+                hint="use x = x.reshape(...) or x.astype(...) instead",
+                construct=f"setting .{name}",
+            )
+        object.__setattr__(self, name, value)
 
     # ---- in place: the handlers update the array and every view of it (trace.functional) --
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -345,8 +445,13 @@ class TensorBase:
     def fill(self, value: Any) -> None:
         dispatch.FUNCTIONS[np.ndarray.fill](self, value)
 
-    def round(self, decimals: int = 0) -> Any:
-        return np.round(self, decimals)
+    def partition(
+        self, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None
+    ) -> None:
+        dispatch.FUNCTIONS[np.ndarray.partition](self, kth, axis, kind, order)
+
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        np.put(self, indices, values, mode)
 
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
@@ -358,11 +463,11 @@ class TensorBase:
             raise TypeError(f"type numpy.{np.bool_.__name__} doesn't define __round__ method")
         return dispatch.FUNCTIONS[round](self, ndigits)
 
-    def item(self) -> Any:
-        raise self._concrete_error(".item()")
+    def item(self, *index: Any) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.item](self, *index)
 
     def tolist(self) -> Any:
-        raise self._concrete_error(".tolist()")
+        return dispatch.FUNCTIONS[np.ndarray.tolist](self)
 
     # ---- operators ------------------------------------------------------------------------
     __add__, __radd__ = _binary(np.add), _binary(np.add, True)

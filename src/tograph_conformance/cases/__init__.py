@@ -10,6 +10,7 @@ from tograph_conformance import case as case_mod
 from tograph_conformance.cases import (
     boolean,
     branches,
+    breadth,
     calls,
     effects,
     errors,
@@ -39,6 +40,7 @@ _MODULES = (
     types,
     numerics,
     idioms,
+    breadth,
     fallback,
     errors,
 )
