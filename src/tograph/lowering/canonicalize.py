@@ -411,7 +411,7 @@ class _Canonicalize(gast.NodeTransformer):
             return templates.set_location(gast.Expr(value=write), origin)
         while isinstance(target.value, gast.Subscript):
             target = target.value
-            write = _rt_call("setitem", [_as_load(target.value), target.slice, write], origin)
+            write = _rt_call("write_back", [_as_load(target.value), target.slice, write], origin)
         store = templates.quote("n = 0", origin, n=target.value)[0].targets[0]
         assign = gast.Assign(targets=[store], value=write, type_comment=None)
         return templates.set_location(assign, origin)

@@ -320,6 +320,31 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     return target
 
 
+def write_back(target: Any, index: Any, written: Any) -> Any:
+    """The outer step of ``x[i][j] = v`` once ``x[i]`` (``written``) was written in place:
+    ``x[i] = written`` for a container holding it, nothing for an array. An array's view shares
+    its storage, so the write reached ``x`` already; an advanced index (``x[[0]]``, a mask) gave
+    a copy, whose write eager never sees in ``x``."""
+    if tensor.is_symbolic(target) and tensor.is_symbolic(written):
+        shared = written._storage is not None and written._storage is target._storage
+        if shared or _advanced(index):
+            return target
+    return setitem(target, index, written)
+
+
+def _advanced(index: Any) -> bool:
+    """Whether NumPy indexes with ``index`` by copy: a list, a boolean or an array index."""
+    items = index if isinstance(index, tuple) else (index,)
+    for item in items:
+        if isinstance(item, list):
+            return True
+        if isinstance(item, (np.ndarray, tensor.TensorBase)) and (
+            item.ndim > 0 or item.dtype == np.bool_
+        ):
+            return True
+    return False
+
+
 def delitem(target: Any, index: Any) -> None:
     """``del target[index]``, refused for an argument list or dict inside tensor control flow."""
     _check_defined(target, "a del statement")
