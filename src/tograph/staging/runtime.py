@@ -322,9 +322,9 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
 
 def write_back(target: Any, index: Any, written: Any) -> Any:
     """The outer step of ``x[i][j] = v`` once ``x[i]`` (``written``) was written in place:
-    ``x[i] = written`` for a container holding it, nothing for an array. An array's view shares
-    its storage, so the write reached ``x`` already; an advanced index (``x[[0]]``, a mask) gave
-    a copy, whose write eager never sees in ``x``."""
+    ``x[i] = written`` for a container holding it. Nothing for an array whose view shares its
+    storage (the write reached ``x`` already) or whose advanced index (``x[[0]]``, a mask) gave a
+    copy (eager never sees that write in ``x``); any other array item is written back."""
     if tensor.is_symbolic(target) and tensor.is_symbolic(written):
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
