@@ -98,7 +98,7 @@ def products(x, m):
 
 @tg.to_static
 def rearranged(x):
-    a = np.expand_dims(x, 0).squeeze(0)[::-1, 1:3].T.reshape(-1)
+    a = (np.expand_dims(x, 0).squeeze(0)[::-1, 1:3].T * 1.0).reshape(-1)
     b = np.concatenate([a, a[:3]])
     c = np.stack([x[:, 0], x[:, 1]], axis=1)
     d = x[[0, 2, 5]][:, ::2]
