@@ -399,3 +399,20 @@ def test_optionals_and_kinds_written_into_objects_and_argument_lists_match_eager
     cf = matches_eager(Tracker.update, Tracker(), x)
     assert cf.fallback is None
     matches_eager(appends_a_maybe_none, [], x, compiles=False)
+
+
+def early_return_then_a_one_sided_binding(y, k):
+    while np.all(y >= k):
+        return (y * 2, 0)
+    for i3 in range(3):
+        y[0] = i3
+    else:
+        i3 += 2
+    return (np.zeros(3), 3)
+
+
+@pytest.mark.parametrize("k", [0.0, 5.0])
+def test_a_maybe_unbound_variable_beside_a_returned_tuple_keeps_every_leaf(k):
+    # the flag of the one-sided ``i3`` had shifted the leaves the if kept as they came in: the
+    # result's 3 was dropped and the array written in place came back in its place (fuzz 931)
+    assert_matches_eager(early_return_then_a_one_sided_binding, np.ones(3), k)

@@ -163,6 +163,20 @@ _PATH_ALIAS = (
 )
 
 
+def _positions(flat: carried.Flat, out: carried.Flat) -> dict[int, int]:
+    """Each of ``flat``'s leaf positions (the variables entering an if) -> the position of the
+    same leaf among a branch's results ``out``, where an optional variable has two leaves (its
+    present flag, its value) and cells written in place follow the variables. A leaf whose
+    path is not once among ``out``'s (an optional's) has no position: it is not the incoming
+    value after the if."""
+    if out.paths[: len(flat.paths)] == flat.paths:
+        return {i: i for i in range(len(flat.paths))}
+    where: dict[str, list[int]] = {}
+    for j, path in enumerate(out.paths):
+        where.setdefault(path, []).append(j)
+    return {i: where[p][0] for i, p in enumerate(flat.paths) if len(where.get(p, ())) == 1}
+
+
 def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] | None) -> None:
     """Refuses later in-place writes through variables that are the incoming array on one path
     and a new array on another, and to that incoming array: after an if, the leaves in ``mixed``
@@ -200,18 +214,23 @@ def _freeze_path_aliases(
     after: Sequence[Any],
     joined: Sequence[Any],
     what: str,
+    position: dict[int, int] | None = None,
 ) -> None:
     """Refuses writes through a variable that ends as an array from before the ``if`` or loop
     on some paths (a branch or the body binds it to one, ``r = x`` or ``r = x[1:]``) and as
-    another array on others, and writes to that array: the op's result is a copy of it."""
-    for i, (path, value, target) in enumerate(zip(flat.paths, after, joined)):
+    another array on others, and writes to that array: the op's result is a copy of it.
+    ``position`` maps ``flat``'s leaves to those of ``outs``, ``after`` and ``joined`` where
+    they differ (``_positions``)."""
+    pairs = position.items() if position is not None else enumerate(range(len(flat.paths)))
+    for i, j in pairs:
+        path, value, target = flat.paths[i], after[j], joined[j]
         if target is None or not _is_array(value):
             continue
         # the variable's own incoming array, as it came in, is ``_freeze_ambiguous``'s case
         found = [
-            _outer_of(t, flat, out.leaves[i])
+            _outer_of(t, flat, out.leaves[j])
             for t, out in zip(traces, outs)
-            if out.leaves[i] is not flat.leaves[i] and out.leaves[i] is not t.inner[i]
+            if out.leaves[j] is not flat.leaves[i] and out.leaves[j] is not t.inner[i]
         ]
         outers = [outer for outer in found if outer is not None]
         if outers:
@@ -366,6 +385,8 @@ def cond(
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
+    position = _positions(flat, then_out)
+    kept = [{position[i] for i in k if i in position} for k in kept]
     for i in kept[0] & kept[1]:
         joined[i] = None  # the same object after both branches
     outputs = [_outputs(t, out.leaves, joined) for t, out in zip(traces, (then_out, else_out))]
@@ -375,10 +396,16 @@ def cond(
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
-    for i in kept[0] & kept[1]:
-        leaves[i] = flat.leaves[i]
-    _freeze_ambiguous(flat, leaves, kept[0] ^ kept[1])
-    _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if")
+    incoming = {j: flat.leaves[i] for i, j in position.items()}
+    for j in kept[0] & kept[1]:
+        leaves[j] = incoming[j]
+    # an unmatched leaf (an optional's) stands for itself: it is no incoming array kept
+    after_if = [
+        leaves[position[i]] if i in position else leaf for i, leaf in enumerate(flat.leaves)
+    ]
+    mixed = {i for i, j in position.items() if j in kept[0] ^ kept[1]}
+    _freeze_ambiguous(flat, after_if, mixed)
+    _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if", position)
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
