@@ -11,6 +11,32 @@ import numpy as np
 f64, i64, f32 = np.float64, np.int64, np.float32
 
 
+def assert_same(got, expected):
+    """``got`` is ``expected``: the same exception type and message, or equal values of the
+    same types (arrays and NumPy scalars also of the same dtype)."""
+    if isinstance(expected, Exception):
+        assert isinstance(got, type(expected)), got
+        assert str(expected) in str(got)
+        return
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for a, b in zip(got, expected):
+            assert_same(a, b)
+        return
+    assert type(got) is type(expected), (got, expected)
+    if isinstance(expected, (np.ndarray, np.generic)):
+        assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def shrink(x):
+    n = 0
+    while x > 1.0:
+        x = x * 0.995
+        n = n + 1
+    return x, n
+
+
 def grow(x, n):
     i = 0
     while i < n:

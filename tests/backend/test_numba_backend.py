@@ -12,17 +12,10 @@ import warnings
 
 import numpy as np
 import pytest
+from loop_programs import assert_same, shrink
 
 import tograph as tg
 from tograph.backend import backends, numba_exec
-
-
-def shrink(x):
-    n = 0
-    while x > 1.0:
-        x = x * 0.995
-        n = n + 1
-    return x, n
 
 
 def scale(v, k, n):
@@ -74,18 +67,6 @@ def run(fn, args):
         warnings.simplefilter("always")
         result = fn(*args)
     return result, [(w.category, str(w.message)) for w in caught]
-
-
-def assert_same(got, expected):
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for a, b in zip(got, expected):
-            assert_same(a, b)
-        return
-    assert type(got) is type(expected), (got, expected)
-    if isinstance(expected, (np.ndarray, np.generic)):
-        assert got.dtype == expected.dtype
-    np.testing.assert_array_equal(got, expected)
 
 
 CASES = [

@@ -8,31 +8,16 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from loop_programs import assert_same, divide_down, shrink
 
 import tograph as tg
 from tograph.backend import codegen, python_scalars, scalar_plan
-
-
-def shrink(x):
-    n = 0
-    while x > 1.0:
-        x = x * 0.995
-        n = n + 1
-    return x, n
 
 
 def grow(x, n):
     i = 0
     while i < n:
         x = x * 1e200
-        i = i + 1
-    return x
-
-
-def divide_down(x, d, n):
-    i = 0
-    while i < n:
-        x = x / d
         i = i + 1
     return x
 
@@ -97,22 +82,6 @@ def outputs(fn, args):
         except Exception as exc:  # noqa: BLE001 - the oracle's exception is part of its result
             result = exc
     return result, [(w.category, str(w.message)) for w in caught]
-
-
-def assert_same(got, expected):
-    if isinstance(expected, Exception):
-        assert isinstance(got, type(expected)), got
-        assert str(expected) in str(got)
-        return
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for a, b in zip(got, expected):
-            assert_same(a, b)
-        return
-    assert type(got) is type(expected), (got, expected)
-    if isinstance(expected, (np.ndarray, np.generic)):
-        assert got.dtype == expected.dtype
-    np.testing.assert_array_equal(got, expected)
 
 
 def assert_matches_eager(fn, *args):

@@ -24,12 +24,6 @@ from tograph.ops import common, elementwise, reductions, shape, ufunc_methods
 from tograph.trace import dispatch
 
 
-def _reject(name: str, out: Any, kwargs: dict[str, Any]) -> None:
-    unknown = sorted(kwargs) + (["out"] if out is not None else [])
-    if unknown:
-        raise dispatch.unsupported(f"np.{name} with {', '.join(f'{k}=' for k in unknown)}")
-
-
 def _inexact(a: Any) -> bool:
     return common.operand_type(a).dtype.kind in "fc"
 
@@ -41,10 +35,6 @@ def _replace_nan(a: Any, value: float) -> Any:
 
 def _axes(a: Any, axis: Any, name: str) -> tuple[int, ...] | None:
     return common.normalize_axes(axis, common.operand_type(a), name)
-
-
-def _dtype(dtype: Any) -> np.dtype | None:
-    return None if dtype is None else np.dtype(dtype)
 
 
 def _as_dtype(x: Any, dtype: np.dtype) -> Any:
@@ -61,12 +51,12 @@ def nansum(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **kw: Any
 ) -> Any:
     """``np.nansum``: NaNs count as zero."""
-    _reject("nansum", out, kw)
+    reductions.reject("nansum", out, kw)
     return reductions.sum_p.bind(
         _replace_nan(a, 0),
         axis=_axes(a, axis, "nansum"),
         keepdims=bool(keepdims),
-        dtype=_dtype(dtype),
+        dtype=reductions.result_dtype(dtype),
     )
 
 
@@ -75,22 +65,22 @@ def nanprod(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **kw: Any
 ) -> Any:
     """``np.nanprod``: NaNs count as one."""
-    _reject("nanprod", out, kw)
+    reductions.reject("nanprod", out, kw)
     return reductions.prod_p.bind(
         _replace_nan(a, 1),
         axis=_axes(a, axis, "nanprod"),
         keepdims=bool(keepdims),
-        dtype=_dtype(dtype),
+        dtype=reductions.result_dtype(dtype),
     )
 
 
 def _nan_cumulative(
     prim: primitives.Primitive, value: float, a: Any, axis: Any, dtype: Any, out: Any
 ) -> Any:
-    _reject(f"nan{prim.name}", out, {})
+    reductions.reject(f"nan{prim.name}", out, {})
     if axis is not None:
         axis = common.normalize_axis(axis, common.operand_type(a), f"nan{prim.name}")
-    return prim.bind(_replace_nan(a, value), axis=axis, dtype=_dtype(dtype))
+    return prim.bind(_replace_nan(a, value), axis=axis, dtype=reductions.result_dtype(dtype))
 
 
 @dispatch.implements(np.nancumsum)
@@ -118,8 +108,8 @@ def nanmean(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **kw: Any
 ) -> Any:
     """``np.nanmean``: the sum of the non-NaN values over their count (NaN if there are none)."""
-    _reject("nanmean", out, kw)
-    axes, keep, dtype = _axes(a, axis, "nanmean"), bool(keepdims), _dtype(dtype)
+    reductions.reject("nanmean", out, kw)
+    axes, keep, dtype = _axes(a, axis, "nanmean"), bool(keepdims), reductions.result_dtype(dtype)
     if not _inexact(a):
         return reductions.mean_p.bind(a, axis=axes, keepdims=keep, dtype=dtype)
     if dtype is not None and dtype.kind not in "fc":
@@ -137,8 +127,8 @@ def _nanvar(
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = kw.pop("correction")
-    _reject(name, out, kw)
-    axes, keep, dtype = _axes(a, axis, name), bool(keepdims), _dtype(dtype)
+    reductions.reject(name, out, kw)
+    axes, keep, dtype = _axes(a, axis, name), bool(keepdims), reductions.result_dtype(dtype)
     if not _inexact(a):
         return reductions.var_p.bind(a, axis=axes, keepdims=keep, dtype=dtype, ddof=ddof)
     if common.operand_type(a).dtype.kind == "c":
@@ -194,14 +184,14 @@ def nanstd(
 @dispatch.implements(np.nanmax)
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **kw: Any) -> Any:
     """``np.nanmax``: ``np.fmax.reduce`` (NaN only where a slice is all NaN)."""
-    _reject("nanmax", out, kw)
+    reductions.reject("nanmax", out, kw)
     return ufunc_methods.reduce(np.fmax, a, axis=axis, keepdims=keepdims)
 
 
 @dispatch.implements(np.nanmin)
 def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **kw: Any) -> Any:
     """``np.nanmin``: ``np.fmin.reduce`` (NaN only where a slice is all NaN)."""
-    _reject("nanmin", out, kw)
+    reductions.reject("nanmin", out, kw)
     return ufunc_methods.reduce(np.fmin, a, axis=axis, keepdims=keepdims)
 
 
@@ -220,20 +210,13 @@ nanargmax_p = primitives.Primitive("nanargmax", np.nanargmax, _arg_rule("nanargm
 nanargmin_p = primitives.Primitive("nanargmin", np.nanargmin, _arg_rule("nanargmin", np.nanargmin))
 
 
-def _nanarg(prim: primitives.Primitive, a: Any, axis: Any, out: Any, keepdims: Any) -> Any:
-    _reject(prim.name, out, {})
-    if axis is not None:
-        axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
-    return prim.bind(a, axis=axis, keepdims=bool(keepdims))
-
-
 @dispatch.implements(np.nanargmax)
 def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
     """``np.nanargmax``: the position of the largest non-NaN value."""
-    return _nanarg(nanargmax_p, a, axis, out, keepdims)
+    return reductions.arg_reduce(nanargmax_p, a, axis, out, keepdims)
 
 
 @dispatch.implements(np.nanargmin)
 def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
     """``np.nanargmin``: the position of the smallest non-NaN value."""
-    return _nanarg(nanargmin_p, a, axis, out, keepdims)
+    return reductions.arg_reduce(nanargmin_p, a, axis, out, keepdims)

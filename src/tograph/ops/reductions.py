@@ -99,14 +99,15 @@ cumprod_p = primitives.Primitive(
 # ---- NumPy functions ---------------------------------------------------------------------
 
 
-def _reject(name: str, out: Any, rest: dict[str, Any]) -> None:
+def reject(name: str, out: Any, rest: dict[str, Any]) -> None:
     """Raises UnsupportedError for ``out=`` and arguments tograph does not handle (``where=``)."""
     unknown = sorted(rest) + (["out"] if out is not None else [])
     if unknown:
         raise dispatch.unsupported(f"np.{name} with {', '.join(f'{k}=' for k in unknown)}")
 
 
-def _dtype(dtype: Any) -> np.dtype | None:
+def result_dtype(dtype: Any) -> np.dtype | None:
+    """A reduction's ``dtype=`` as a NumPy dtype (None: NumPy's default)."""
     return None if dtype is None else np.dtype(dtype)
 
 
@@ -119,47 +120,47 @@ def _reduce(prim: primitives.Primitive, a: Any, axis: Any, keepdims: Any, **para
 def _sum(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    _reject("sum", out, rest)
-    return _reduce(sum_p, a, axis, keepdims, dtype=_dtype(dtype))
+    reject("sum", out, rest)
+    return _reduce(sum_p, a, axis, keepdims, dtype=result_dtype(dtype))
 
 
 @dispatch.implements(np.mean)
 def _mean(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    _reject("mean", out, rest)
-    return _reduce(mean_p, a, axis, keepdims, dtype=_dtype(dtype))
+    reject("mean", out, rest)
+    return _reduce(mean_p, a, axis, keepdims, dtype=result_dtype(dtype))
 
 
 @dispatch.implements(np.prod)
 def _prod(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    _reject("prod", out, rest)
-    return _reduce(prod_p, a, axis, keepdims, dtype=_dtype(dtype))
+    reject("prod", out, rest)
+    return _reduce(prod_p, a, axis, keepdims, dtype=result_dtype(dtype))
 
 
 @dispatch.implements(np.max, np.amax)
 def _max(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    _reject("max", out, rest)
+    reject("max", out, rest)
     return _reduce(max_p, a, axis, keepdims)
 
 
 @dispatch.implements(np.min, np.amin)
 def _min(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    _reject("min", out, rest)
+    reject("min", out, rest)
     return _reduce(min_p, a, axis, keepdims)
 
 
 @dispatch.implements(np.any)
 def _any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    _reject("any", out, rest)
+    reject("any", out, rest)
     return _reduce(any_p, a, axis, keepdims)
 
 
 @dispatch.implements(np.all)
 def _all(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    _reject("all", out, rest)
+    reject("all", out, rest)
     return _reduce(all_p, a, axis, keepdims)
 
 
@@ -177,10 +178,10 @@ def _spread(
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = rest.pop("correction")
-    _reject(prim.name, out, rest)
+    reject(prim.name, out, rest)
     if tensor.is_tensor(ddof):
         raise dispatch.unsupported(f"np.{prim.name} with a tensor ddof")
-    return _reduce(prim, a, axis, keepdims, dtype=_dtype(dtype), ddof=ddof)
+    return _reduce(prim, a, axis, keepdims, dtype=result_dtype(dtype), ddof=ddof)
 
 
 @dispatch.implements(np.var)
@@ -209,8 +210,9 @@ def _std(
     return _spread(std_p, a, axis, dtype, out, ddof, keepdims, rest)
 
 
-def _arg_reduce(prim: primitives.Primitive, a: Any, axis: Any, out: Any, keepdims: Any) -> Any:
-    _reject(prim.name, out, {})
+def arg_reduce(prim: primitives.Primitive, a: Any, axis: Any, out: Any, keepdims: Any) -> Any:
+    """``np.argmax``-like calls of ``prim`` (also the nan* forms): one axis or all, no ``out=``."""
+    reject(prim.name, out, {})
     if axis is not None:
         axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
     return prim.bind(a, axis=axis, keepdims=bool(keepdims))
@@ -218,19 +220,19 @@ def _arg_reduce(prim: primitives.Primitive, a: Any, axis: Any, out: Any, keepdim
 
 @dispatch.implements(np.argmax)
 def _argmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
-    return _arg_reduce(argmax_p, a, axis, out, keepdims)
+    return arg_reduce(argmax_p, a, axis, out, keepdims)
 
 
 @dispatch.implements(np.argmin)
 def _argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
-    return _arg_reduce(argmin_p, a, axis, out, keepdims)
+    return arg_reduce(argmin_p, a, axis, out, keepdims)
 
 
 def _cumulative(prim: primitives.Primitive, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
-    _reject(prim.name, out, {})
+    reject(prim.name, out, {})
     if axis is not None:
         axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
-    return prim.bind(a, axis=axis, dtype=_dtype(dtype))
+    return prim.bind(a, axis=axis, dtype=result_dtype(dtype))
 
 
 @dispatch.implements(np.cumsum)
