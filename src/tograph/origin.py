@@ -45,6 +45,11 @@ def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
     return errors.SourceLocation(code.co_filename, lineno, 0, line, _user_function(code))
 
 
+def location(file: str, lineno: int) -> errors.SourceLocation:
+    """The location of line ``lineno`` of ``file`` (a warning's, say), with the line itself."""
+    return errors.SourceLocation(file, lineno, 0, linecache.getline(file, lineno))
+
+
 def _user_function(code: types.CodeType) -> str:
     """The user's function a converted code object belongs to (not the generated helper's name)."""
     parts = getattr(code, "co_qualname", code.co_name).split(".<locals>.")

@@ -587,3 +587,59 @@ def test_values_needed_by_python_fall_back_or_raise_as_eager(fn, x):
 @pytest.mark.parametrize("x", [VEC, -VEC, np.array([5.0])])
 def test_max_and_min_of_values_of_one_kind_compile(x):
     assert_matches_eager(larger_of_like_values, x)
+
+
+# ---- warnings raised by the function's static Python code ------------------------------------
+
+
+def _warnings_of(fn, *args):
+    """The messages and lines of the warnings ``fn(*args)`` gives, tograph's own left out."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn(*args)
+    return [(str(w.message), w.lineno) for w in caught if w.category is RuntimeWarning]
+
+
+def static_division_in_loop(x):
+    s = x.sum()
+    y = 0.0
+    while s > 0:
+        s = s - 1.0
+        y = np.float64(1.0) / 0.0
+    return s, y
+
+
+def static_log_in_branch_not_taken(x):
+    if x.sum() > 0:
+        y = x
+    else:
+        y = x * np.log(0.0)
+    return y
+
+
+@pytest.mark.parametrize("fn", [static_division_in_loop, static_log_in_branch_not_taken])
+def test_a_warning_from_static_code_warns_as_eager_on_every_call(fn):
+    # static code runs once while the graph is built (and in both branches): its warning would
+    # come at the wrong times, so the function runs eagerly, named with the line that warned
+    static = tg.to_static(fn)
+    with pytest.warns(tg.FallbackWarning, match=r"RuntimeWarning .* while the graph was built"):
+        static(VEC)
+    for _ in range(2):
+        assert _warnings_of(static, VEC) == _warnings_of(fn, VEC)
+    assert_matches_eager(fn, VEC, compiles=False)
+
+
+def warns_only_past_a_static_return(x, done):
+    if done:
+        return x
+    return x * (np.float64(1.0) / 0.0)
+
+
+def test_type_inference_does_not_warn_for_code_the_call_does_not_run():
+    static = tg.to_static(warns_only_past_a_static_return)
+    assert (
+        _warnings_of(static, VEC, True)
+        == _warnings_of(warns_only_past_a_static_return, VEC, True)
+        == []
+    )
+    assert static.concrete(VEC, True).fallback is None

@@ -27,6 +27,7 @@ import collections.abc
 import dataclasses
 import inspect
 import types as pytypes
+import warnings
 from typing import Any
 
 import gast
@@ -316,18 +317,20 @@ def infer(
         if d.kind != "param":
             inference.env[d.name] = PENDING
     previous: list[str] = []
-    for _ in range(_MAX_ROUNDS):
-        for d in form.definitions:
-            if d.kind != "param":
-                inference.env[d.name] = _evaluate_definition(inference, d)
-        printed = [values.describe(inference.env[d.name]) for d in form.definitions]
-        if printed == previous:
-            break
-        previous = printed
-    else:  # no fixed point: claim nothing
-        for d in form.definitions:
-            if d.kind != "param":
-                inference.env[d.name] = UNKNOWN
+    with warnings.catch_warnings():  # the expressions' own warnings come when the function runs
+        warnings.simplefilter("ignore")
+        for _ in range(_MAX_ROUNDS):
+            for d in form.definitions:
+                if d.kind != "param":
+                    inference.env[d.name] = _evaluate_definition(inference, d)
+            printed = [values.describe(inference.env[d.name]) for d in form.definitions]
+            if printed == previous:
+                break
+            previous = printed
+        else:  # no fixed point: claim nothing
+            for d in form.definitions:
+                if d.kind != "param":
+                    inference.env[d.name] = UNKNOWN
     static = frozenset(i for i, c in enumerate(form.controls) if _decided_statically(inference, c))
     return Inference(
         {d.name: values.describe(inference.env[d.name]) for d in form.definitions}, static

@@ -17,9 +17,11 @@ Requires: lowering.convert (the lowered function), staging.runtime (what it call
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -316,7 +318,8 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        result = lowered(*bound, *args, **kwargs)
+        with _static_warnings():
+            result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
         result = optional.boxed(result, refs.known)
         inputs = [*inputs, *state.inputs]
@@ -357,6 +360,28 @@ def build_graph(
         reads=tuple(state.reads),
         attr_writes=tuple(attr_writes),
     )
+
+
+@contextlib.contextmanager
+def _static_warnings() -> Iterator[None]:
+    """Refuses a trace in which the function's Python code warned (``np.float64(1) / 0``, a NumPy
+    call on static values): that code runs once, while the graph is built, so eager's warning
+    would not come again on later calls, and a branch the call does not take warns too. tograph's
+    own warnings (a nested function's fallback) pass on."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        if issubclass(w.category, (errors.FallbackWarning, errors.RetracingWarning)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for w in caught:
+        if not issubclass(w.category, (errors.FallbackWarning, errors.RetracingWarning)):
+            raise errors.UnsupportedError(
+                f"{w.category.__name__} '{w.message}' raised by Python code while the graph was "
+                "built: it would not be raised again each time the graph runs",
+                loc=origin.location(w.filename, w.lineno),
+                construct="a warning raised while building",
+            )
 
 
 def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
