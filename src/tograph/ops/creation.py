@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, join, shape
+from tograph.ops import common, elementwise, join, layouts, shape
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, functional, tensor
 
@@ -282,7 +282,8 @@ def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
             out.array0d = True
         return out
     out = tensor.SymbolicTensor(a.graph_var, a.builder)
-    out.array0d, out.layout = a.array0d, ("C" if order == "C" else a.layout)
+    out.array0d = a.array0d
+    out.layout = "C" if order == "C" else a.layout if order in ("K", "A") else None
     functional.new_base(out)
     return out
 
@@ -293,7 +294,7 @@ def asarray(a: Any, dtype: Any = None, order: Any = None, **kwargs: Any) -> Any:
     """``np.asarray``: a tensor itself (the very object, as NumPy returns an array itself) when
     no cast is asked for; lists holding tensors stacked as ``np.array`` does."""
     if tensor.is_tensor(a) and a.is_array and (dtype is None or np.dtype(dtype) == a.dtype):
-        return a
+        return layouts.in_order(a, order, "np.asarray")
     return array(a, dtype, copy=None, order=order, **kwargs)
 
 
@@ -317,7 +318,9 @@ def array(
         raise dispatch.unsupported("np.array with ndmin=")
     if tensor.is_tensor(object) and object.is_array:
         if dtype is None or np.dtype(dtype) == object.dtype:
-            return object if copy is False or copy is None else copy_array(object)
+            if copy is False or copy is None:
+                return layouts.in_order(object, order, "np.array", copy)
+            return copy_array(object, "K" if order is None else order)
     out = join.as_array(object, dtype)
     if out is object:
         out = copy_array(object)

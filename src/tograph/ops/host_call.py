@@ -170,6 +170,10 @@ def function_handler(fn: Any, method: str = "") -> Any:
         return None
     if path in host_api.STATIC_QUERIES:
         return lambda *args, **kwargs: fn(*host_probe.stand_ins(args), **kwargs)
+    if path in host_api.SHAPE_QUERIES:
+        return lambda *args, **kwargs: fn(*host_probe.stand_ins(args, exact=True), **kwargs)
+    if path in host_api.BUILD_TIME:
+        return lambda *args, **kwargs: _refuse_build_time(path)
     name = NumpyFunction(path, method)
 
     def handler(*args: Any, **kwargs: Any) -> Any:
@@ -178,6 +182,13 @@ def function_handler(fn: Any, method: str = "") -> Any:
         return host_call(name, args, kwargs)
 
     return handler
+
+
+def _refuse_build_time(path: str) -> Any:
+    raise dispatch.unsupported(
+        f"np.{path}",
+        "it is evaluated while the graph is built, and an argument is known only when it runs",
+    )
 
 
 dispatch.set_fallback(function_handler)

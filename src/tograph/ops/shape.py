@@ -126,7 +126,7 @@ def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], wh
     cannot tell whether ``a`` is (NumPy then copies), writing to ``a`` or to the result, or
     returning the result beside ``a`` or when ``a`` is an argument, is refused (the compiler
     falls back), since the answer would depend on the memory layout."""
-    if tensor.is_symbolic(a) and a.layout == "C":
+    if tensor.is_symbolic(a) and (a.layout == "C" or a.type.ndim == 0):
         view = common.as_view(
             a, reshape_p, dynamic, {"shape": static}, lambda base, new: np.reshape(new, base.shape)
         )

@@ -107,11 +107,24 @@ def _method(fn: Any) -> Any:
     return method
 
 
-def _memory(what: str) -> errors.UnsupportedError:
-    return errors.UnsupportedError(
-        f"{what} of a tensor describes memory, which a graph value does not have",
-        construct=what,
-    )
+# Why memory attributes and serialization fall back (the coverage table leaves them out).
+MEMORY = "it describes or sets memory (storage, not values), which a graph value does not have"
+SERIALIZES = "it serializes the array into bytes (for a file or a pickle)"
+
+
+class _RefusedProperty(property):
+    """An attribute a tensor does not have, with the reason (read by the coverage table)."""
+
+    refusal = ""
+
+
+def _memory(name: str) -> Any:
+    def get(self: TensorBase) -> Any:
+        raise errors.UnsupportedError(f".{name} of a tensor: {MEMORY}", construct=f".{name}")
+
+    attribute = _RefusedProperty(get)
+    attribute.refusal = MEMORY
+    return attribute
 
 
 def _refuses(what: str, reason: str) -> Any:
@@ -392,36 +405,21 @@ class TensorBase:
         return _FlatReader(self)
 
     # ---- what a graph cannot do: the compiler falls back, naming the reason -----------------
-    @property
-    def base(self) -> Any:
-        raise _memory(".base")
-
-    @property
-    def strides(self) -> Any:
-        raise _memory(".strides")
-
-    @property
-    def flags(self) -> Any:
-        raise _memory(".flags")
-
-    @property
-    def data(self) -> Any:
-        raise _memory(".data")
-
-    @property
-    def ctypes(self) -> Any:
-        raise _memory(".ctypes")
-
+    base = _memory("base")
+    strides = _memory("strides")
+    flags = _memory("flags")
+    data = _memory("data")
+    ctypes = _memory("ctypes")
     view = _refuses(".view()", "it reinterprets the array's memory")
     byteswap = _refuses(".byteswap()", "it reinterprets the array's memory")
     getfield = _refuses(".getfield()", "it reinterprets the array's memory")
     setfield = _refuses(".setfield()", "it writes into the array's memory as another dtype")
-    setflags = _refuses(".setflags()", "a graph does not keep memory flags")
+    setflags = _refuses(".setflags()", MEMORY)
     resize = _refuses(".resize()", "it changes the array's shape in place")
     tofile = _refuses(".tofile()", "it writes a file")
     dump = _refuses(".dump()", "it writes a file")
-    dumps = _refuses(".dumps()", "it pickles the value, which exists only when the graph runs")
-    tobytes = _refuses(".tobytes()", "bytes exist only when the graph runs")
+    dumps = _refuses(".dumps()", SERIALIZES)
+    tobytes = _refuses(".tobytes()", SERIALIZES)
     __dlpack__ = _refuses(".__dlpack__()", "a graph value has no memory to share")
     __array_namespace__ = _refuses(".__array_namespace__()", "tograph is no array API namespace")
 
