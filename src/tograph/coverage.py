@@ -31,6 +31,7 @@ from tograph import errors
 from tograph import ops as _ops  # noqa: F401  (registers every handler)
 from tograph.ir import types
 from tograph.ops import host_api
+from tograph.staging import numpy_callbacks
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, tensor
 
@@ -66,6 +67,8 @@ class Row:
 def _function_row(path: str, fn: Any) -> Row:
     name = f"np.{path}"
     if fn in dispatch.UFUNCS or fn in dispatch.FUNCTIONS or fn in dispatch.OVERRIDES:
+        return Row(name, "primitive")
+    if fn in numpy_callbacks.HANDLERS:
         return Row(name, "primitive")
     if path in host_api.STATIC:
         return Row(name, "static")

@@ -113,9 +113,9 @@ def test_impure_functions_fall_back_naming_the_reason():
         assert tg.to_static(text)(np.ones(2)) == text(np.ones(2))
 
     def callback(x):
-        return np.apply_along_axis(np.sum, 0, x)
+        return np.vectorize(abs)(x)
 
-    with pytest.warns(tg.FallbackWarning, match="apply_along_axis"):
+    with pytest.warns(tg.FallbackWarning, match="vectorize"):
         np.testing.assert_array_equal(tg.to_static(callback)(np.eye(2)), callback(np.eye(2)))
 
 

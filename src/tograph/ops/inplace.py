@@ -231,8 +231,11 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
     flat = np.ravel(values)
     if flat.shape[0] == 0:
         return
-    repeated = np.reshape(np.resize(flat, a.size), a.shape)
-    new = np.where(np.reshape(mask, a.shape), repeated.astype(a.dtype), a.plain())
+    n, size = flat.shape[0], a.size
+    repeated = flat if n == size else np.take(flat, np.arange(size) % n)
+    new = np.where(
+        np.reshape(mask, a.shape), np.reshape(repeated, a.shape).astype(a.dtype), a.plain()
+    )
     functional.assign(a, new)
 
 

@@ -410,8 +410,6 @@ class TensorBase:
     flags = _memory("flags")
     data = _memory("data")
     ctypes = _memory("ctypes")
-    view = _refuses(".view()", "it reinterprets the array's memory")
-    byteswap = _refuses(".byteswap()", "it reinterprets the array's memory")
     getfield = _refuses(".getfield()", "it reinterprets the array's memory")
     setfield = _refuses(".setfield()", "it writes into the array's memory as another dtype")
     setflags = _refuses(".setflags()", MEMORY)
@@ -450,6 +448,12 @@ class TensorBase:
 
     def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
         np.put(self, indices, values, mode)
+
+    def view(self, *args: Any, **kwargs: Any) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.view](self, *args, **kwargs)
+
+    def byteswap(self, inplace: bool = False) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.byteswap](self, inplace)
 
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
