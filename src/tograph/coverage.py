@@ -120,7 +120,7 @@ def has_name(module: Any, row: Row) -> bool:
 
 
 def _share(part: int, whole: int) -> str:
-    return f"{part} of {whole} ({100 * part / whole:.1f}%)" if whole else "none of none"
+    return f"{part} of {whole} ({100 * part / whole:.1f}%)"
 
 
 def summary(table: list[Row], other: Any = None) -> str:
@@ -135,8 +135,8 @@ def summary(table: list[Row], other: Any = None) -> str:
         shown = ", ".join(f"{counts[k]} {k}" for k in KINDS if counts[k])
         everything = sum(r.kind != "falls back" for r in mine)
         lines.append(
-            f"{part}: {len(mine)} names: {shown}; {_share(compiled, len(relevant))} of the "
-            f"relevant compile ({_share(everything, len(mine))} of all the names)"
+            f"{part}: {len(mine)} names: {shown}; {_share(compiled, len(relevant))} relevant "
+            f"names compile ({_share(everything, len(mine))} counting the excluded too)"
         )
         if other is not None:
             theirs = sum(has_name(other, r) for r in relevant)

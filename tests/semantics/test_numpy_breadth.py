@@ -266,6 +266,15 @@ def _viewed(a):
     return a, b, c, a.byteswap()
 
 
+def _fields(a):
+    kind = {4: np.int32, 8: np.int64, 16: np.complex128}[a.dtype.itemsize]
+    b = a.getfield(kind)
+    b[0] = 3
+    a.setfield(2.5, a.dtype)
+    a[1:].setfield(np.arange(a.size - 1), kind)
+    return a, b
+
+
 def _swapped_in_place(a):
     a[1:].byteswap(inplace=True)
     return a
@@ -284,9 +293,12 @@ def test_views_and_byteswaps_share_and_swap_bytes_as_numpy(dtype):
     a = GRID[0].astype(dtype)
     assert_matches_eager(_viewed, a)
     assert_matches_eager(_swapped_in_place, a)
+    assert_matches_eager(_fields, a)
     assert_matches_eager(_viewed_in_loop, np.arange(4.0), 3)
     cf = assert_matches_eager(lambda a: a.view(np.int8), a, compiles=False)
     assert "another size" in str(cf.fallback)
+    cf = assert_matches_eager(lambda a: a.getfield(np.int8, 1), a, compiles=False)
+    assert "part of each item" in str(cf.fallback)
 
 
 def _central_differences(fn, w, eps=1e-6):
@@ -314,3 +326,18 @@ def test_gradients_through_the_new_functions_match_central_differences(seed):
     want = _central_differences(_loss_through_new_functions, w)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     assert tg.to_static(_loss_through_new_functions).concrete(w).fallback is None
+
+
+def _made_by_the_class(a):
+    n = a.shape[0] - 1  # a tensor when the first dim is known only at run time
+    b = np.ndarray((n, 2), np.float32)
+    b[...] = a[1:, :2]
+    return b
+
+
+def test_the_ndarray_class_makes_arrays_of_shapes_known_when_the_graph_runs():
+    assert_matches_eager(_made_by_the_class, GRID * 1.0)
+    cf = tg.to_static(_made_by_the_class, input_spec=[tg.TensorSpec((None, 4), np.float64)])
+    np.testing.assert_array_equal(cf(GRID * 1.0), _made_by_the_class(GRID * 1.0))
+    concrete = cf.concrete(GRID * 1.0)
+    assert concrete.fallback is None and "f32[None,2]" in str(concrete.graph)

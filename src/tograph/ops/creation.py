@@ -97,6 +97,22 @@ def zeros(shape: Any, dtype: Any = float, order: str = "C", **kwargs: Any) -> An
     return _full("zeros", shape, 0, np.dtype(dtype), order, kwargs)
 
 
+@dispatch.overrides(np.ndarray)
+def ndarray(
+    shape: Any,
+    dtype: Any = float,
+    buffer: Any = None,
+    offset: int = 0,
+    strides: Any = None,
+    order: Any = None,
+) -> Any:
+    """``np.ndarray(shape, dtype)``: a new array, as ``np.empty`` makes one; over a ``buffer``
+    (or with ``strides``) it would view memory, which falls back."""
+    if buffer is not None or strides is not None:
+        raise dispatch.unsupported("np.ndarray", "over a buffer or with strides it views memory")
+    return zeros(shape, dtype, "C" if order is None else order)
+
+
 @dispatch.overrides(np.ones)
 def ones(shape: Any, dtype: Any = float, order: str = "C", **kwargs: Any) -> Any:
     """``np.ones``; ``shape`` entries may be tensors."""

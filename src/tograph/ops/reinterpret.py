@@ -1,11 +1,14 @@
-"""The same bytes seen another way: ``x.view()``, ``x.view(dtype)`` and ``x.byteswap()``.
+"""The same bytes seen another way: ``x.view()``, ``x.view(dtype)``, ``x.getfield(dtype)``,
+``x.setfield(value, dtype)`` and ``x.byteswap()``.
 
 Stage: graph building. ``x.view()`` is a view of all of ``x``; ``x.view(dtype)`` of a dtype of the
 same item size is the ``bitcast`` primitive, whose kernel is NumPy's own ``view`` (so its values
 are NumPy's bits) and which is a view too: a write to either shows in the other, carried back by
 the opposite bitcast (``trace.functional``). A dtype of another item size, which changes the last
-dim, falls back. ``x.byteswap()`` is the ``byteswap`` primitive (a new array); with
-``inplace=True`` it writes the swapped bytes into ``x``. Neither has a gradient. Printed form::
+dim, falls back. ``x.getfield(dtype)`` at offset 0 is that view and ``x.setfield(value, dtype)``
+a write into it (another offset, a part of each item, falls back). ``x.byteswap()`` is the
+``byteswap`` primitive (a new array); with ``inplace=True`` it writes the swapped bytes into
+``x``. Neither primitive has a gradient. Printed form::
 
     t0:i64[3] = bitcast[dtype=int64] x
     t1:f64[3] = byteswap x
@@ -70,6 +73,26 @@ def view(x: Any, dtype: Any = None, type: Any = None) -> Any:
     if isinstance(out, tensor.SymbolicTensor):
         out.array0d, out.layout = x.array0d, x.layout
     return out
+
+
+def _whole_field(x: Any, dtype: Any, offset: Any, what: str) -> np.dtype:
+    """``dtype``, when the field at ``offset`` is each whole item (then it is a view's dtype)."""
+    dtype = np.dtype(dtype)
+    if offset != 0 or dtype.itemsize != x.dtype.itemsize:
+        raise dispatch.unsupported(what, "of a field that is part of each item")
+    return dtype
+
+
+@dispatch.implements(np.ndarray.getfield)
+def getfield(x: Any, dtype: Any, offset: Any = 0) -> Any:
+    """``x.getfield(dtype)``: the items' bytes as ``dtype``, a view (``x.view(dtype)``)."""
+    return view(x, _whole_field(x, dtype, offset, "ndarray.getfield"))
+
+
+@dispatch.implements(np.ndarray.setfield)
+def setfield(x: Any, val: Any, dtype: Any, offset: Any = 0) -> None:
+    """``x.setfield(val, dtype)``: ``val`` written into the items seen as ``dtype``."""
+    view(x, _whole_field(x, dtype, offset, "ndarray.setfield"))[...] = val
 
 
 @dispatch.implements(np.ndarray.byteswap)

@@ -410,8 +410,6 @@ class TensorBase:
     flags = _memory("flags")
     data = _memory("data")
     ctypes = _memory("ctypes")
-    getfield = _refuses(".getfield()", "it reinterprets the array's memory")
-    setfield = _refuses(".setfield()", "it writes into the array's memory as another dtype")
     setflags = _refuses(".setflags()", MEMORY)
     resize = _refuses(".resize()", "it changes the array's shape in place")
     tofile = _refuses(".tofile()", "it writes a file")
@@ -454,6 +452,12 @@ class TensorBase:
 
     def byteswap(self, inplace: bool = False) -> Any:
         return dispatch.FUNCTIONS[np.ndarray.byteswap](self, inplace)
+
+    def getfield(self, dtype: Any, offset: int = 0) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.getfield](self, dtype, offset)
+
+    def setfield(self, val: Any, dtype: Any, offset: int = 0) -> None:
+        dispatch.FUNCTIONS[np.ndarray.setfield](self, val, dtype, offset)
 
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
