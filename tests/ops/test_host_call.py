@@ -58,7 +58,7 @@ def test_unknown_and_data_dependent_dims_are_none():
     x = np.array([0.0, 1.0, 2.0, 0.0])
     assert trace(np.setdiff1d, *[types.type_of(x)] * 2).out_types[0].shape == (None,)
     check(lambda x: np.setdiff1d(x, [1.0]), x, exact=False)
-    with pytest.raises(errors.UnsupportedError, match="np.roots depends on the values"):
+    with pytest.raises(errors.UnsupportedError, match="np.roots .*dtype depends on the values"):
         trace(np.roots, types.type_of(x))  # real or complex roots: a dtype a graph cannot have
     counts = trace(np.bincount, types.TensorType(np.int64, (4,))).out_types[0]
     assert counts.shape == (None,)

@@ -301,33 +301,6 @@ def test_views_and_byteswaps_share_and_swap_bytes_as_numpy(dtype):
     assert "part of each item" in str(cf.fallback)
 
 
-def _central_differences(fn, w, eps=1e-6):
-    grad = np.zeros_like(w)
-    for i in np.ndindex(w.shape):
-        step = np.zeros_like(w)
-        step[i] = eps
-        grad[i] = (fn(w + step) - fn(w - step)) / (2 * eps)
-    return grad
-
-
-def _loss_through_new_functions(w):
-    a = np.asarray_chkfinite(w * 1.5)
-    b = np.ascontiguousarray(a).copy()
-    np.putmask(b, b > 0.5, w[::-1] ** 2)
-    np.place(b, b < -0.5, np.sin(w))
-    rows = np.trim_zeros(np.apply_along_axis(lambda v: np.sum(v**3), 1, b.reshape(3, 2)), "f")
-    return np.sum(rows) + np.sum(np.piecewise(w, [w < 0], [lambda v: v**2, lambda v: 3 * v]))
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_gradients_through_the_new_functions_match_central_differences(seed):
-    w = np.random.default_rng(seed).standard_normal(6)
-    got = tg.grad(_loss_through_new_functions)(w)
-    want = _central_differences(_loss_through_new_functions, w)
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-    assert tg.to_static(_loss_through_new_functions).concrete(w).fallback is None
-
-
 def _made_by_the_class(a):
     n = a.shape[0] - 1  # a tensor when the first dim is known only at run time
     b = np.ndarray((n, 2), np.float32)
@@ -341,3 +314,26 @@ def test_the_ndarray_class_makes_arrays_of_shapes_known_when_the_graph_runs():
     np.testing.assert_array_equal(cf(GRID * 1.0), _made_by_the_class(GRID * 1.0))
     concrete = cf.concrete(GRID * 1.0)
     assert concrete.fallback is None and "f32[None,2]" in str(concrete.graph)
+
+
+def _open_mesh(a, rows):
+    i, j = np.ix_(rows, a[0] > 1)
+    i[0, 0] = 0  # a view of rows, as NumPy's
+    return a[i, j], i, j, rows
+
+
+def _uniques(x):
+    return np.unique_all(x), np.unique_counts(x).counts, np.unique_inverse(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_functions_the_host_call_probe_refused_compile(dtype):
+    """Regression: the table counted np.ix_ (a view), np.unique_all, np.unique_counts and
+    np.unique_inverse (named tuples) as host calls, which fell back on every call."""
+    a = (GRID * 3).astype(dtype)
+    assert_matches_eager(_open_mesh, a, np.array([2, 0]))
+    values = np.array([[3.0, np.nan, 1.0], [np.nan, 3.0, 3.0]])
+    values = values.astype(dtype) if dtype == np.float64 else np.nan_to_num(values).astype(dtype)
+    assert_matches_eager(_uniques, values)
+    cf = assert_matches_eager(lambda v: np.roots(v), np.array([1.0, 0.0, 1.0]), compiles=False)
+    assert "dtype depends on the values" in str(cf.fallback)

@@ -1,5 +1,6 @@
 """Results whose size depends on the data: ``nonzero`` (and one-argument ``where``), ``argwhere``,
-``flatnonzero``, ``extract``, ``compress``, ``unique`` and ``trim_zeros``.
+``flatnonzero``, ``extract``, ``compress``, ``unique`` (and ``unique_all``, ``unique_counts``,
+``unique_inverse``, as NumPy's named tuples) and ``trim_zeros``.
 
 Stage: graph building. Input: these NumPy calls on tensors. Output: a ``nonzero`` or ``unique``
 equation whose outputs have a ``None`` dim (their length is known only when the graph runs),
@@ -148,6 +149,38 @@ def unique(
     values = rearrange.take(x, first)
     results = [values] + ([first] if return_index else []) + found[1:]
     return tuple(results) if len(results) > 1 else values
+
+
+def _unique_result(x: Any, index: bool, inverse: bool, counts: bool) -> Any:
+    """NumPy's array-API uniques: ``np.unique`` without NaNs merged, as NumPy's named tuple."""
+    found = unique(x, index, inverse, counts, equal_nan=False)
+    named = type(_UNIQUE_RESULTS[index, inverse, counts](np.zeros(1)))
+    return named(*found)
+
+
+_UNIQUE_RESULTS = {
+    (True, True, True): np.unique_all,
+    (False, True, False): np.unique_inverse,
+    (False, False, True): np.unique_counts,
+}
+
+
+@dispatch.implements(np.unique_all)
+def unique_all(x: Any) -> Any:
+    """``np.unique_all``: values, first indices, inverse and counts."""
+    return _unique_result(x, True, True, True)
+
+
+@dispatch.implements(np.unique_inverse)
+def unique_inverse(x: Any) -> Any:
+    """``np.unique_inverse``: values and inverse."""
+    return _unique_result(x, False, True, False)
+
+
+@dispatch.implements(np.unique_counts)
+def unique_counts(x: Any) -> Any:
+    """``np.unique_counts``: values and counts."""
+    return _unique_result(x, False, False, True)
 
 
 def _bounds(nonzero: Any, n: Any, trim: str) -> tuple[Any, Any]:

@@ -42,9 +42,7 @@ _MEMORY = "asks about memory layout or sharing (storage, not values), which a gr
 _ITERATOR = "makes an iterator over the array's memory or its elements"
 _MATRIX = "makes an np.matrix, whose operators differ from an array's"
 _BUFFER = "reads the memory of a buffer or a foreign array"
-_DTYPE_BY_VALUE = (
-    "its result's dtype depends on the values (real when the imaginary parts are small)"
-)
+_DTYPE_BY_VALUE = "its result's dtype depends on the values (real or complex)"
 _POLY1D = "makes a poly1d object, which a graph cannot carry"
 _NOT_NUMERIC = "makes strings, bytes, records or Python objects, which a graph cannot carry"
 
@@ -83,7 +81,7 @@ IMPURE: dict[str, str] = {
     ),
     **dict.fromkeys("asmatrix bmat matrix".split(), _MATRIX),
     **dict.fromkeys("frombuffer from_dlpack".split(), _BUFFER),
-    "real_if_close": _DTYPE_BY_VALUE,
+    **dict.fromkeys("real_if_close roots".split(), _DTYPE_BY_VALUE),
     "poly1d": _POLY1D,
     **dict.fromkeys("bytes_ str_ void object_ record recarray".split(), _NOT_NUMERIC),
     **dict.fromkeys("may_share_memory shares_memory isfortran".split(), _MEMORY),
@@ -92,7 +90,7 @@ IMPURE: dict[str, str] = {
 
 # Pure functions whose result has dims that depend on the values, not only on the shapes.
 DATA_SHAPED = frozenset(
-    "bincount roots polyadd polysub polymul polydiv unique unique_all unique_counts "
+    "bincount polyadd polysub polymul polydiv unique unique_all unique_counts "
     "unique_inverse unique_values setdiff1d intersect1d union1d setxor1d argwhere flatnonzero "
     "nonzero extract compress".split()
 )
@@ -107,7 +105,7 @@ STATIC_QUERIES = frozenset(
 SHAPE_QUERIES = frozenset({"einsum_path", "dtype"})
 
 # Functions of shapes, counts and callables, evaluated while the graph is built.
-BUILD_TIME = frozenset({"ndindex", "mask_indices"})
+BUILD_TIME = frozenset({"ndindex", "mask_indices", "mintypecode"})
 
 STATIC = STATIC_QUERIES | SHAPE_QUERIES | BUILD_TIME
 

@@ -161,11 +161,15 @@ def host_call(name: NumpyFunction, args: tuple[Any, ...], kwargs: dict[str, Any]
 
 
 def function_handler(fn: Any, method: str = "") -> Any:
-    """The host-call handler of NumPy callable ``fn`` (a ufunc's ``method``), or None if it is
-    not pure; installed as ``dispatch``'s fallback."""
+    """The host-call handler of NumPy callable ``fn`` (a ufunc's ``method``); for an impure one
+    a handler that falls back naming the reason; None for a callable NumPy does not name.
+    Installed as ``dispatch``'s fallback."""
     path = host_api.name_of(fn)
-    if path is None or host_api.why_impure(path) is not None or method == "at":
+    if path is None or method == "at":
         return None
+    reason = host_api.why_impure(path)
+    if reason is not None:
+        return _refusal(dispatch.numpy_name(fn), reason)
     if method and method not in ("reduce", "accumulate", "reduceat", "outer"):
         return None
     if path in host_api.STATIC_QUERIES:
@@ -181,6 +185,17 @@ def function_handler(fn: Any, method: str = "") -> Any:
             raise dispatch.unsupported(repr(name), "it writes into out=")
         return host_call(name, args, kwargs)
 
+    return handler
+
+
+def _refusal(name: str, reason: str) -> Any:
+    """The handler of an impure function: it falls back, saying why (``refuses`` tells
+    ``trace.tensor`` to keep a primitive handler's own refusal instead)."""
+
+    def handler(*args: Any, **kwargs: Any) -> Any:
+        raise dispatch.unsupported(name, reason)
+
+    handler.refuses = True  # type: ignore[attr-defined]
     return handler
 
 

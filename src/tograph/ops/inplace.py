@@ -218,15 +218,22 @@ def _numpy_refusal(update: Any, target: Any, *args: Any) -> Exception | None:
     return None
 
 
+def _masked_target(update: Any, target: Any, mask: Any, values: Any) -> bool:
+    """Whether ``update`` (``np.putmask``, ``np.place``) is to be traced into ``target``: not
+    when NumPy refuses these arguments (its error is raised when the graph runs) or when the
+    target is an eager tensor (updated here)."""
+    refusal = _numpy_refusal(update, target, mask, values)
+    if refusal is not None:
+        effects.raise_(refusal)
+        return False
+    return _symbolic_target(target, f"np.{update.__name__}", update, mask, values)
+
+
 @dispatch.implements(np.putmask)
 def putmask(a: Any, mask: Any, values: Any) -> None:
     """``np.putmask(a, mask, values)``: ``a.flat[n] = values.flat[n % values.size]`` where
     ``mask.flat[n]``, in place."""
-    refusal = _numpy_refusal(np.putmask, a, mask, values)
-    if refusal is not None:
-        effects.raise_(refusal)
-        return
-    if not _symbolic_target(a, "np.putmask", np.putmask, mask, values):
+    if not _masked_target(np.putmask, a, mask, values):
         return
     flat = np.ravel(values)
     if flat.shape[0] == 0:
@@ -243,11 +250,7 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
 def place(arr: Any, mask: Any, vals: Any) -> None:
     """``np.place(arr, mask, vals)``: the elements where ``mask`` holds, in order, set to
     ``vals`` (repeated as needed), in place."""
-    refusal = _numpy_refusal(np.place, arr, mask, vals)
-    if refusal is not None:
-        effects.raise_(refusal)
-        return
-    if not _symbolic_target(arr, "np.place", np.place, mask, vals):
+    if not _masked_target(np.place, arr, mask, vals):
         return
     flat = np.ravel(vals) if tensor.is_tensor(vals) else creation.constant(np.ravel(vals))
     if flat.shape[0] == 0:

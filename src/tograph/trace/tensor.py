@@ -83,7 +83,8 @@ def _method_name(method: str) -> str:
 
 def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
     """``handler(*args, **kwargs)``; where there is none, or it refuses these arguments, the
-    host call ``host`` (a pure NumPy function run when the graph runs), if there is one."""
+    host call ``host`` (a pure NumPy function run when the graph runs), if there is one (a
+    ``host`` that only ``refuses``, for an impure function, speaks only where no handler did)."""
     if handler is None:
         if host is None:
             raise dispatch.unsupported(name)
@@ -93,6 +94,8 @@ def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[st
     try:
         return handler(*args, **kwargs)
     except errors.UnsupportedError:
+        if getattr(host, "refuses", False):
+            raise
         return host(*args, **kwargs)
 
 
