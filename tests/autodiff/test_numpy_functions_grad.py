@@ -213,3 +213,8 @@ def _loss_through_newer_functions(w):
 def test_gradients_through_putmask_place_callbacks_and_trim_zeros(seed):
     w = np.random.default_rng(seed).standard_normal(6)
     assert_grads(_loss_through_newer_functions, w, tape=False)  # the tape runs NumPy's callbacks
+
+
+def test_a_loss_divided_by_a_count_of_nonzeros_has_a_gradient():
+    w = np.array([0.5, -1.5, 2.0, 0.25])
+    assert_grads(lambda w: np.sum(w**2) / np.count_nonzero(w > 0.3), w)

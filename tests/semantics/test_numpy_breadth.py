@@ -337,3 +337,29 @@ def test_functions_the_host_call_probe_refused_compile(dtype):
     assert_matches_eager(_uniques, values)
     cf = assert_matches_eager(lambda v: np.roots(v), np.array([1.0, 0.0, 1.0]), compiles=False)
     assert "dtype depends on the values" in str(cf.fallback)
+
+
+def _counts(a):
+    return (
+        np.count_nonzero(a),
+        np.count_nonzero(a, axis=0),
+        np.count_nonzero(a, axis=(0, 1), keepdims=True),
+        np.count_nonzero(a[0, 0]),
+        np.count_nonzero(3.5),
+    )
+
+
+def _counts_in_loop(a, n):
+    total = 0
+    i = 0
+    while i < n:
+        total = total + np.count_nonzero(a > i)
+        i += 1
+    return total
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_count_nonzero_is_a_sum_of_nonzeros(dtype):
+    a = GRID.astype(dtype)
+    assert_matches_eager(_counts, a)
+    assert_matches_eager(_counts_in_loop, a.real if dtype == np.complex128 else a, 3)
