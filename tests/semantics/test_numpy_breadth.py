@@ -181,6 +181,20 @@ def test_shape_queries_are_answered_while_tracing():
     assert_matches_eager(lambda a: a[np.mask_indices(3, np.triu)], np.ones((3, 3)))
 
 
+def _lower_mask(m, k):
+    print("mask", k)
+    return np.tril(m, k)
+
+
+def _masked_by_a_user_function(a):
+    return a[np.mask_indices(a.shape[0], _lower_mask, -1)]
+
+
+def test_mask_indices_calls_its_function_as_converted_code(capsys):
+    assert_matches_eager(_masked_by_a_user_function, GRID[:, :3] * 1.0)
+    assert capsys.readouterr().out == "mask -1\n" * 2  # eager, then when the graph ran
+
+
 def _fortran_copy_reshaped_written(a):
     b = np.copy(a, order="F")
     b.reshape(-1)[0] = 9  # a copy in NumPy: b is not C-contiguous
@@ -363,3 +377,10 @@ def test_count_nonzero_is_a_sum_of_nonzeros(dtype):
     a = GRID.astype(dtype)
     assert_matches_eager(_counts, a)
     assert_matches_eager(_counts_in_loop, a.real if dtype == np.complex128 else a, 3)
+
+
+def test_mask_indices_of_a_size_known_when_the_graph_runs():
+    fn = tg.to_static(_masked_by_a_user_function, input_spec=[tg.TensorSpec((None, 3), "f8")])
+    a = GRID[:, :3] * 1.0
+    np.testing.assert_array_equal(fn(a), _masked_by_a_user_function(a))
+    assert fn.concrete(a).fallback is None

@@ -69,7 +69,8 @@ IMPURE: dict[str, str] = {
     ),
     **dict.fromkeys("place put putmask copyto fill_diagonal put_along_axis".split(), _WRITES),
     **dict.fromkeys(
-        "apply_along_axis apply_over_axes piecewise fromfunction fromiter".split(), _CALLBACK
+        "apply_along_axis apply_over_axes piecewise fromfunction fromiter mask_indices".split(),
+        _CALLBACK,
     ),
     **dict.fromkeys("vectorize frompyfunc".split(), _CALLBACK_PER_ELEMENT),
     **dict.fromkeys(
@@ -105,7 +106,7 @@ STATIC_QUERIES = frozenset(
 SHAPE_QUERIES = frozenset({"einsum_path", "dtype"})
 
 # Functions of shapes, counts and callables, evaluated while the graph is built.
-BUILD_TIME = frozenset({"ndindex", "mask_indices", "mintypecode"})
+BUILD_TIME = frozenset({"ndindex", "mintypecode"})
 
 STATIC = STATIC_QUERIES | SHAPE_QUERIES | BUILD_TIME
 

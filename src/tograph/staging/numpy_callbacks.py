@@ -1,5 +1,6 @@
 """NumPy functions that call back into a Python function: ``np.apply_along_axis``,
-``np.apply_over_axes``, ``np.piecewise`` and ``np.fromfunction``, called from converted code.
+``np.apply_over_axes``, ``np.piecewise``, ``np.fromfunction`` and ``np.mask_indices``, called from
+converted code.
 
 NumPy would call the user's function itself, unconverted: its prints would happen once, while
 the graph is built, and a branch on a tensor in it would fail. Each handler here does what
@@ -102,6 +103,12 @@ def fromfunction(
     return rt.call(function, *rt.call(np.indices, shape, dtype=dtype), **kw)
 
 
+def mask_indices(rt: types.ModuleType, n: Any, mask_func: Any, k: Any = 0) -> Any:
+    """``np.mask_indices``: where ``mask_func(ones((n, n)), k)`` is nonzero."""
+    ones = rt.call(np.ones, (n, n), int)
+    return rt.call(np.nonzero, rt.call(mask_func, ones, k) != 0)
+
+
 def piecewise(
     rt: types.ModuleType, x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any
 ) -> Any:
@@ -161,5 +168,6 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     np.apply_along_axis: apply_along_axis,
     np.apply_over_axes: apply_over_axes,
     np.fromfunction: fromfunction,
+    np.mask_indices: mask_indices,
     np.piecewise: piecewise,
 }
