@@ -198,3 +198,23 @@ def test_index_valued_results_pass_no_gradient():
 def test_accumulations_without_a_rule_say_so():
     with pytest.raises(errors.UnsupportedError, match="gradient of np.logaddexp.accumulate"):
         api.grad(lambda x: np.sum(np.logaddexp.accumulate(x)))(distinct((4,)))
+
+
+def _loss_through_newer_functions(w):
+    a = np.asarray_chkfinite(w * 1.5)
+    b = np.ascontiguousarray(a).copy()
+    np.putmask(b, b > 0.5, w[::-1] ** 2)
+    np.place(b, b < -0.5, np.sin(w))
+    rows = np.trim_zeros(np.apply_along_axis(lambda v: np.sum(v**3), 1, b.reshape(3, 2)), "f")
+    return np.sum(rows) + np.sum(np.piecewise(w, [w < 0], [lambda v: v**2, lambda v: 3 * v]))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_gradients_through_putmask_place_callbacks_and_trim_zeros(seed):
+    w = np.random.default_rng(seed).standard_normal(6)
+    assert_grads(_loss_through_newer_functions, w, tape=False)  # the tape runs NumPy's callbacks
+
+
+def test_a_loss_divided_by_a_count_of_nonzeros_has_a_gradient():
+    w = np.array([0.5, -1.5, 2.0, 0.25])
+    assert_grads(lambda w: np.sum(w**2) / np.count_nonzero(w > 0.3), w)

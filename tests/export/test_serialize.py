@@ -349,6 +349,7 @@ _OPS = [
         lambda m, v: (np.logaddexp.reduce(v), np.logaddexp.accumulate(v), *_writes(m, v)),
         (_M, _V),
     ),
+    (lambda m, v: (np.asarray_chkfinite(v) + 1, v.view(np.int64) + 1, v.byteswap()), (_M, _V)),
 ]
 
 

@@ -58,7 +58,7 @@ def test_unknown_and_data_dependent_dims_are_none():
     x = np.array([0.0, 1.0, 2.0, 0.0])
     assert trace(np.setdiff1d, *[types.type_of(x)] * 2).out_types[0].shape == (None,)
     check(lambda x: np.setdiff1d(x, [1.0]), x, exact=False)
-    with pytest.raises(errors.UnsupportedError, match="np.roots depends on the values"):
+    with pytest.raises(errors.UnsupportedError, match="np.roots .*dtype depends on the values"):
         trace(np.roots, types.type_of(x))  # real or complex roots: a dtype a graph cannot have
     counts = trace(np.bincount, types.TensorType(np.int64, (4,))).out_types[0]
     assert counts.shape == (None,)
@@ -113,9 +113,9 @@ def test_impure_functions_fall_back_naming_the_reason():
         assert tg.to_static(text)(np.ones(2)) == text(np.ones(2))
 
     def callback(x):
-        return np.apply_along_axis(np.sum, 0, x)
+        return np.vectorize(abs)(x)
 
-    with pytest.warns(tg.FallbackWarning, match="apply_along_axis"):
+    with pytest.warns(tg.FallbackWarning, match="vectorize"):
         np.testing.assert_array_equal(tg.to_static(callback)(np.eye(2)), callback(np.eye(2)))
 
 

@@ -25,6 +25,7 @@ from tograph.ops import (
     products,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
+    reinterpret,  # noqa: F401
     scalars,  # noqa: F401
     scatter,  # noqa: F401
     shape,  # noqa: F401

@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, join, shape
+from tograph.ops import common, elementwise, join, layouts, shape
 from tograph.trace import builder as builder_mod
 from tograph.trace import dispatch, functional, tensor
 
@@ -95,6 +95,22 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", **kwa
 def zeros(shape: Any, dtype: Any = float, order: str = "C", **kwargs: Any) -> Any:
     """``np.zeros``, and ``np.empty`` (filled with zeros too)."""
     return _full("zeros", shape, 0, np.dtype(dtype), order, kwargs)
+
+
+@dispatch.overrides(np.ndarray)
+def ndarray(
+    shape: Any,
+    dtype: Any = float,
+    buffer: Any = None,
+    offset: int = 0,
+    strides: Any = None,
+    order: Any = None,
+) -> Any:
+    """``np.ndarray(shape, dtype)``: a new array, as ``np.empty`` makes one; over a ``buffer``
+    (or with ``strides``) it would view memory, which falls back."""
+    if buffer is not None or strides is not None:
+        raise dispatch.unsupported("np.ndarray", "over a buffer or with strides it views memory")
+    return zeros(shape, dtype, "C" if order is None else order)
 
 
 @dispatch.overrides(np.ones)
@@ -282,7 +298,8 @@ def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
             out.array0d = True
         return out
     out = tensor.SymbolicTensor(a.graph_var, a.builder)
-    out.array0d, out.layout = a.array0d, ("C" if order == "C" else a.layout)
+    out.array0d = a.array0d
+    out.layout = "C" if order == "C" else a.layout if order in ("K", "A") else None
     functional.new_base(out)
     return out
 
@@ -293,7 +310,7 @@ def asarray(a: Any, dtype: Any = None, order: Any = None, **kwargs: Any) -> Any:
     """``np.asarray``: a tensor itself (the very object, as NumPy returns an array itself) when
     no cast is asked for; lists holding tensors stacked as ``np.array`` does."""
     if tensor.is_tensor(a) and a.is_array and (dtype is None or np.dtype(dtype) == a.dtype):
-        return a
+        return layouts.in_order(a, order, "np.asarray")
     return array(a, dtype, copy=None, order=order, **kwargs)
 
 
@@ -317,7 +334,9 @@ def array(
         raise dispatch.unsupported("np.array with ndmin=")
     if tensor.is_tensor(object) and object.is_array:
         if dtype is None or np.dtype(dtype) == object.dtype:
-            return object if copy is False or copy is None else copy_array(object)
+            if copy is False or copy is None:
+                return layouts.in_order(object, order, "np.array", copy)
+            return copy_array(object, "K" if order is None else order)
     out = join.as_array(object, dtype)
     if out is object:
         out = copy_array(object)

@@ -1,11 +1,13 @@
 """Results whose size depends on the data: ``nonzero`` (and one-argument ``where``), ``argwhere``,
-``flatnonzero``, ``extract``, ``compress`` and ``unique``.
+``flatnonzero``, ``extract``, ``compress``, ``unique`` (and ``unique_all``, ``unique_counts``,
+``unique_inverse``, as NumPy's named tuples) and ``trim_zeros``.
 
 Stage: graph building. Input: these NumPy calls on tensors. Output: a ``nonzero`` or ``unique``
 equation whose outputs have a ``None`` dim (their length is known only when the graph runs),
 and existing primitives for the rest: ``extract`` and ``compress`` are a ``take`` at the
 ``nonzero`` positions, and ``unique``'s values are the input at the first occurrences
-``unique`` finds, so gradients reach those elements. The results are tensors like any other:
+``unique`` finds, so gradients reach those elements; ``trim_zeros`` is a slice (a view, as
+NumPy's) whose bounds are tensors. The results are tensors like any other:
 later operations, loop carries and branches accept their run-time dims. Printed form::
 
     i:i64[None], j:i64[None] = nonzero x
@@ -147,3 +149,68 @@ def unique(
     values = rearrange.take(x, first)
     results = [values] + ([first] if return_index else []) + found[1:]
     return tuple(results) if len(results) > 1 else values
+
+
+def _unique_result(x: Any, index: bool, inverse: bool, counts: bool) -> Any:
+    """NumPy's array-API uniques: ``np.unique`` without NaNs merged, as NumPy's named tuple."""
+    found = unique(x, index, inverse, counts, equal_nan=False)
+    named = type(_UNIQUE_RESULTS[index, inverse, counts](np.zeros(1)))
+    return named(*found)
+
+
+_UNIQUE_RESULTS = {
+    (True, True, True): np.unique_all,
+    (False, True, False): np.unique_inverse,
+    (False, False, True): np.unique_counts,
+}
+
+
+@dispatch.implements(np.unique_all)
+def unique_all(x: Any) -> Any:
+    """``np.unique_all``: values, first indices, inverse and counts."""
+    return _unique_result(x, True, True, True)
+
+
+@dispatch.implements(np.unique_inverse)
+def unique_inverse(x: Any) -> Any:
+    """``np.unique_inverse``: values and inverse."""
+    return _unique_result(x, False, True, False)
+
+
+@dispatch.implements(np.unique_counts)
+def unique_counts(x: Any) -> Any:
+    """``np.unique_counts``: values and counts."""
+    return _unique_result(x, False, False, True)
+
+
+def _bounds(nonzero: Any, n: Any, trim: str) -> tuple[Any, Any]:
+    """The slice ``trim_zeros`` takes of an axis whose elements are ``nonzero`` (any along the
+    other axes); both bounds are 0 when nothing is nonzero."""
+    some = np.any(nonzero)
+    first = np.argmax(nonzero) if "f" in trim else 0
+    stop = n - np.argmax(nonzero[::-1]) if "b" in trim else n
+    return np.where(some, first, 0), np.where(some, stop, 0)
+
+
+@dispatch.implements(np.trim_zeros)
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
+    """``np.trim_zeros``: ``filt`` sliced to its first and last nonzero along each axis."""
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    ndim = filt.ndim
+    axes = range(ndim) if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, ndim)
+    if not axes:
+        return filt
+    nonzero = filt != 0
+    index = [slice(None)] * ndim
+    for ax in axes:
+        others = tuple(a for a in range(ndim) if a != ax)
+        along = np.any(nonzero, axis=others) if others else nonzero
+        start, stop = _bounds(along, filt.shape[ax], trim)
+        index[ax] = slice(start, stop)
+    everywhere = np.any(nonzero)
+    for ax in axes:
+        bound = np.where(everywhere, index[ax].start, 0), np.where(everywhere, index[ax].stop, 0)
+        index[ax] = slice(*bound)
+    return filt[tuple(index)]

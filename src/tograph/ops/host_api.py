@@ -8,12 +8,17 @@ A host call runs the NumPy function itself each time the graph runs, so only fun
 result depends on their arguments alone may take that path. The lists here were made by reading
 NumPy's API reference, function by function: ``IMPURE`` names every public callable of those
 namespaces that reads or writes files, prints, changes process-wide state, writes into its
-arguments, calls back into Python, returns its argument or a view of it, or answers a question
-about memory that a graph does not keep; every ufunc is pure (its ``at`` method, which writes in
+arguments, calls back into Python, returns its argument or a view of it, answers a question
+about memory that a graph does not keep, or makes objects other than numeric arrays (iterators,
+matrices, strings); every ufunc is pure (its ``at`` method, which writes in
 place, never takes this path). ``DATA_SHAPED`` names the pure functions whose result's length
 depends on the values (its dims are unknown until the graph runs, whatever a probe finds);
-``STATIC_QUERIES`` those whose answer depends on dtypes alone, answered while the graph is built.
-Random draws are never host calls: ``ops.random`` makes them effects.
+``STATIC_QUERIES`` those whose answer depends on dtypes alone, ``SHAPE_QUERIES`` those whose
+answer depends on dtypes and shapes alone (both answered while the graph is built, from stand-ins
+of the tensors' types), and ``BUILD_TIME`` those that take shapes, dtypes and callables rather
+than array values: converted code evaluates them while the graph is built (a tensor argument,
+a value known only when the graph runs, makes them fall back). Random draws are never host
+calls: ``ops.random`` makes them effects.
 """
 
 from __future__ import annotations
@@ -30,10 +35,16 @@ _TEXT = "formats text or prints (no array result to compute)"
 _STATE = "reads or changes process-wide settings"
 _DATETIME = "works on datetime64 values, which tograph does not carry"
 _WRITES = "writes into its argument in place"
+_CALLBACK_PER_ELEMENT = "calls a Python function once per element, on NumPy scalars"
 _CALLBACK = "calls back into a Python function"
 _ALIAS = "returns its argument itself or a view of it, which a host call cannot track"
-_MEMORY = "asks about memory layout or sharing, which a graph does not keep"
-_MAKER = "makes objects other than arrays"
+_MEMORY = "asks about memory layout or sharing (storage, not values), which a graph does not keep"
+_ITERATOR = "makes an iterator over the array's memory or its elements"
+_MATRIX = "makes an np.matrix, whose operators differ from an array's"
+_BUFFER = "reads the memory of a buffer or a foreign array"
+_DTYPE_BY_VALUE = "its result's dtype depends on the values (real or complex)"
+_POLY1D = "makes a poly1d object, which a graph cannot carry"
+_NOT_NUMERIC = "makes strings, bytes, records or Python objects, which a graph cannot carry"
 
 # name (as ``SPACES`` reaches it) -> why the function never runs as a host call.
 IMPURE: dict[str, str] = {
@@ -53,33 +64,34 @@ IMPURE: dict[str, str] = {
     ),
     **dict.fromkeys(
         "busday_count busday_offset is_busday datetime_as_string datetime_data isnat "
-        "busdaycalendar".split(),
+        "busdaycalendar datetime64 timedelta64".split(),
         _DATETIME,
     ),
     **dict.fromkeys("place put putmask copyto fill_diagonal put_along_axis".split(), _WRITES),
     **dict.fromkeys(
-        "apply_along_axis apply_over_axes piecewise vectorize frompyfunc fromfunction "
-        "fromiter mask_indices".split(),
+        "apply_along_axis apply_over_axes piecewise fromfunction fromiter mask_indices".split(),
         _CALLBACK,
     ),
+    **dict.fromkeys("vectorize frompyfunc".split(), _CALLBACK_PER_ELEMENT),
     **dict.fromkeys(
-        "asarray asanyarray ascontiguousarray asfortranarray asarray_chkfinite require asmatrix "
-        "bmat matrix frombuffer from_dlpack real_if_close rollaxis rot90 dsplit unstack "
-        "linalg.diagonal linalg.matrix_transpose broadcast_to ravel squeeze transpose "
-        "moveaxis swapaxes expand_dims reshape matrix_transpose permute_dims trim_zeros".split(),
+        "asarray asanyarray ascontiguousarray asfortranarray asarray_chkfinite require "
+        "rollaxis rot90 dsplit unstack linalg.diagonal linalg.matrix_transpose broadcast_to "
+        "ravel squeeze transpose moveaxis swapaxes expand_dims reshape matrix_transpose "
+        "permute_dims trim_zeros".split(),
         _ALIAS,
     ),
+    **dict.fromkeys("asmatrix bmat matrix".split(), _MATRIX),
+    **dict.fromkeys("frombuffer from_dlpack".split(), _BUFFER),
+    **dict.fromkeys("real_if_close roots".split(), _DTYPE_BY_VALUE),
+    "poly1d": _POLY1D,
+    **dict.fromkeys("bytes_ str_ void object_ record recarray".split(), _NOT_NUMERIC),
     **dict.fromkeys("may_share_memory shares_memory isfortran".split(), _MEMORY),
-    **dict.fromkeys(
-        "nditer nested_iters ndenumerate ndindex broadcast flatiter dtype ufunc "
-        "einsum_path".split(),
-        _MAKER,
-    ),
+    **dict.fromkeys("nditer nested_iters ndenumerate broadcast flatiter".split(), _ITERATOR),
 }
 
 # Pure functions whose result has dims that depend on the values, not only on the shapes.
 DATA_SHAPED = frozenset(
-    "bincount roots polyadd polysub polymul polydiv unique unique_all unique_counts "
+    "bincount polyadd polysub polymul polydiv unique unique_all unique_counts "
     "unique_inverse unique_values setdiff1d intersect1d union1d setxor1d argwhere flatnonzero "
     "nonzero extract compress".split()
 )
@@ -88,6 +100,15 @@ DATA_SHAPED = frozenset(
 STATIC_QUERIES = frozenset(
     "iscomplexobj isrealobj result_type common_type can_cast min_scalar_type".split()
 )
+
+# Pure functions whose answer depends only on their arguments' dtypes and shapes (np.dtype of
+# an array raises, of a NumPy scalar gives its dtype).
+SHAPE_QUERIES = frozenset({"einsum_path", "dtype"})
+
+# Functions of shapes, counts and callables, evaluated while the graph is built.
+BUILD_TIME = frozenset({"ndindex", "mintypecode"})
+
+STATIC = STATIC_QUERIES | SHAPE_QUERIES | BUILD_TIME
 
 
 def name_of(fn: Any) -> str | None:
@@ -118,6 +139,8 @@ def why_impure(path: str) -> str | None:
         return "is not a public callable of np, np.linalg or np.fft"
     if isinstance(fn, np.ufunc):
         return _DATETIME if path == "isnat" else None
+    if path in STATIC:
+        return None
     if path in IMPURE:
         return IMPURE[path]
     if isinstance(fn, type):

@@ -161,15 +161,23 @@ def host_call(name: NumpyFunction, args: tuple[Any, ...], kwargs: dict[str, Any]
 
 
 def function_handler(fn: Any, method: str = "") -> Any:
-    """The host-call handler of NumPy callable ``fn`` (a ufunc's ``method``), or None if it is
-    not pure; installed as ``dispatch``'s fallback."""
+    """The host-call handler of NumPy callable ``fn`` (a ufunc's ``method``); for an impure one
+    a handler that falls back naming the reason; None for a callable NumPy does not name.
+    Installed as ``dispatch``'s fallback."""
     path = host_api.name_of(fn)
-    if path is None or host_api.why_impure(path) is not None or method == "at":
+    if path is None or method == "at":
         return None
+    reason = host_api.why_impure(path)
+    if reason is not None:
+        return _refusal(dispatch.numpy_name(fn), reason)
     if method and method not in ("reduce", "accumulate", "reduceat", "outer"):
         return None
     if path in host_api.STATIC_QUERIES:
         return lambda *args, **kwargs: fn(*host_probe.stand_ins(args), **kwargs)
+    if path in host_api.SHAPE_QUERIES:
+        return lambda *args, **kwargs: fn(*host_probe.stand_ins(args, exact=True), **kwargs)
+    if path in host_api.BUILD_TIME:
+        return lambda *args, **kwargs: _refuse_build_time(path)
     name = NumpyFunction(path, method)
 
     def handler(*args: Any, **kwargs: Any) -> Any:
@@ -178,6 +186,24 @@ def function_handler(fn: Any, method: str = "") -> Any:
         return host_call(name, args, kwargs)
 
     return handler
+
+
+def _refusal(name: str, reason: str) -> Any:
+    """The handler of an impure function: it falls back, saying why (``refuses`` tells
+    ``trace.tensor`` to keep a primitive handler's own refusal instead)."""
+
+    def handler(*args: Any, **kwargs: Any) -> Any:
+        raise dispatch.unsupported(name, reason)
+
+    handler.refuses = True  # type: ignore[attr-defined]
+    return handler
+
+
+def _refuse_build_time(path: str) -> Any:
+    raise dispatch.unsupported(
+        f"np.{path}",
+        "it is evaluated while the graph is built, and an argument is known only when it runs",
+    )
 
 
 dispatch.set_fallback(function_handler)

@@ -86,9 +86,17 @@ def _probe_value(t: types.TensorType, k: int) -> Any:
     return value if t.ndim else value[()]
 
 
-def stand_ins(values: Sequence[Any]) -> list[Any]:
+def stand_ins(values: Sequence[Any], exact: bool = False) -> list[Any]:
     """``values`` with each tensor replaced by a probe value of its type (for questions whose
-    answer depends on dtypes alone)."""
+    answer depends on dtypes alone, or with ``exact`` on dtypes and shapes: then a dim known
+    only when the graph runs, or a Python number, whose value NumPy may show, is refused)."""
+    if exact:
+        for v in values:
+            if tensor.is_tensor(v) and (None in v.type.shape or v.type.weak):
+                raise errors.UnsupportedError(
+                    f"the answer depends on a {v.type} known only when the graph runs",
+                    construct="NumPy shape query",
+                )
     return [_probe_value(v.type, 0) if tensor.is_tensor(v) else v for v in values]
 
 

@@ -1,6 +1,6 @@
 """NumPy's in-place operations on tensors: ``x[i] = v``, ``x += y``, ``ufunc(..., out=x)``,
 ``x.sort()``, ``x.fill(v)``, ``x.partition(k)``, ``np.put``, ``np.copyto``,
-``np.put_along_axis``, ``np.fill_diagonal``,
+``np.putmask``, ``np.place``, ``np.put_along_axis``, ``np.fill_diagonal``,
 ``np.add.at`` and the other ``ufunc.at``.
 
 Stage: graph building. Each computes the array's new value with the functional primitives
@@ -20,7 +20,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import types
-from tograph.ops import common, composites, effects, elementwise, indexing, scatter
+from tograph.ops import common, composites, creation, effects, elementwise, indexing, scatter
 from tograph.trace import dispatch, functional, tensor
 
 
@@ -193,6 +193,72 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
         return
     value = src if where is True else np.where(where, src, dst)
     functional.assign(dst, indexing.setitem(dst, Ellipsis, value))
+
+
+def _numpy_refusal(update: Any, target: Any, *args: Any) -> Exception | None:
+    """The error NumPy's ``update(target, *args)`` raises on arrays of these types and shapes
+    (a scalar target, sizes that differ, a cast NumPy forbids), or None."""
+    values = [target, *args]
+    if any(tensor.is_tensor(v) and None in v.type.shape for v in values):
+        raise dispatch.unsupported(
+            f"np.{update.__name__}", "an argument's shape is known only when the graph runs"
+        )
+    probes = [
+        (v.type.dtype.type(1).item() if v.type.weak else np.ones(v.type.shape, v.type.dtype))
+        if tensor.is_tensor(v)
+        else v
+        for v in values
+    ]
+    if tensor.is_tensor(target) and not target.is_array and not target.type.weak:
+        probes[0] = probes[0][()]
+    try:
+        update(*probes)
+    except (TypeError, ValueError) as exc:
+        return exc
+    return None
+
+
+def _masked_target(update: Any, target: Any, mask: Any, values: Any) -> bool:
+    """Whether ``update`` (``np.putmask``, ``np.place``) is to be traced into ``target``: not
+    when NumPy refuses these arguments (its error is raised when the graph runs) or when the
+    target is an eager tensor (updated here)."""
+    refusal = _numpy_refusal(update, target, mask, values)
+    if refusal is not None:
+        effects.raise_(refusal)
+        return False
+    return _symbolic_target(target, f"np.{update.__name__}", update, mask, values)
+
+
+@dispatch.implements(np.putmask)
+def putmask(a: Any, mask: Any, values: Any) -> None:
+    """``np.putmask(a, mask, values)``: ``a.flat[n] = values.flat[n % values.size]`` where
+    ``mask.flat[n]``, in place."""
+    if not _masked_target(np.putmask, a, mask, values):
+        return
+    flat = np.ravel(values)
+    if flat.shape[0] == 0:
+        return
+    n, size = flat.shape[0], a.size
+    repeated = flat if n == size else np.take(flat, np.arange(size) % n)
+    new = np.where(
+        np.reshape(mask, a.shape), np.reshape(repeated, a.shape).astype(a.dtype), a.plain()
+    )
+    functional.assign(a, new)
+
+
+@dispatch.implements(np.place)
+def place(arr: Any, mask: Any, vals: Any) -> None:
+    """``np.place(arr, mask, vals)``: the elements where ``mask`` holds, in order, set to
+    ``vals`` (repeated as needed), in place."""
+    if not _masked_target(np.place, arr, mask, vals):
+        return
+    flat = np.ravel(vals) if tensor.is_tensor(vals) else creation.constant(np.ravel(vals))
+    if flat.shape[0] == 0:
+        raise dispatch.unsupported("np.place", "with no values it raises only if a mask holds")
+    where = np.ravel(mask).astype(bool)
+    picked = np.take(flat, np.mod(np.cumsum(where) - 1, flat.shape[0]))
+    new = np.where(where, picked.astype(arr.dtype), np.ravel(arr.plain()))
+    functional.assign(arr, np.reshape(new, arr.shape))
 
 
 @dispatch.implements(np.put_along_axis)

@@ -1,5 +1,5 @@
 """Reduction primitives: sum, mean, prod, max, min, any, all, var, std, argmax, argmin, cumsum,
-cumprod.
+cumprod; ``count_nonzero`` is a sum of ``!= 0``.
 
 Stage: graph building. Input: NumPy reductions called on tensors (``np.sum(x, axis=0)``,
 ``x.max()``). Output: one equation per call whose params are normalised (``axis`` None or a sorted
@@ -122,6 +122,13 @@ def _sum(
 ) -> Any:
     reject("sum", out, rest)
     return _reduce(sum_p, a, axis, keepdims, dtype=result_dtype(dtype))
+
+
+@dispatch.implements(np.count_nonzero)
+def _count_nonzero(a: Any, axis: Any = None, *, keepdims: Any = False) -> Any:
+    """``np.count_nonzero``: the sum of ``a != 0`` as intp counts (so a loss that divides by a
+    count can be differentiated: the count's gradient is zero)."""
+    return _sum(np.not_equal(a, 0), axis, np.intp, keepdims=keepdims)
 
 
 @dispatch.implements(np.mean)

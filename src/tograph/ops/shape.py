@@ -1,5 +1,6 @@
-"""Shape primitives: reshape, broadcast_to, transpose, expand_dims, squeeze, flip, and a tensor's
-run-time ``dim`` and ``size`` (joining arrays is in ``join.py``).
+"""Shape primitives: reshape, broadcast_to, transpose, expand_dims, squeeze, flip, ``ix_`` (views
+spread along their own axes), and a tensor's run-time ``dim`` and ``size`` (joining arrays is in
+``join.py``).
 
 Stage: graph building. Input: NumPy shape functions called on tensors (``np.reshape(x, (n, -1))``,
 ``x.T``, ``x.shape[0]``). Output: equations whose type rules give NumPy's shapes, with ``None`` for
@@ -126,7 +127,7 @@ def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], wh
     cannot tell whether ``a`` is (NumPy then copies), writing to ``a`` or to the result, or
     returning the result beside ``a`` or when ``a`` is an argument, is refused (the compiler
     falls back), since the answer would depend on the memory layout."""
-    if tensor.is_symbolic(a) and a.layout == "C":
+    if tensor.is_symbolic(a) and (a.layout == "C" or a.type.ndim == 0):
         view = common.as_view(
             a, reshape_p, dynamic, {"shape": static}, lambda base, new: np.reshape(new, base.shape)
         )
@@ -297,6 +298,23 @@ def flipud(m: Any) -> Any:
 def fliplr(m: Any) -> Any:
     """``np.fliplr``: flips axis 1."""
     return _flipped(m, (1,))
+
+
+@dispatch.implements(np.ix_)
+def ix_(*args: Any) -> tuple[Any, ...]:
+    """``np.ix_``: each 1-d index (a mask: its positions) as a view spread along its own axis."""
+    out = []
+    for k, index in enumerate(args):
+        if not tensor.is_tensor(index):
+            index = np.asarray(index)
+            if index.size == 0:
+                index = index.astype(np.intp)
+        if index.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if index.dtype == np.bool_:
+            (index,) = np.nonzero(index)
+        out.append(index[(None,) * k + (slice(None),) + (None,) * (len(args) - k - 1)])
+    return tuple(out)
 
 
 # ---- run-time dims -----------------------------------------------------------------------

@@ -4,7 +4,8 @@ statement becomes.
 A condition that is a tensor makes ``if_stmt`` a ``cond`` op and ``while_stmt``/``for_stmt`` a
 ``while_loop`` op; a Python condition runs as Python, so static code is evaluated (and loops over
 Python ranges unrolled) exactly as the plain function would run. ``call`` converts user functions
-on the fly and lets builtins and NumPy constructors accept tensors.
+on the fly, lets builtins and NumPy constructors accept tensors, and runs NumPy's functions that
+call back into Python (``staging.numpy_callbacks``) with the callback converted too.
 Requires: lowering.control_flow (the code calling these functions), staging.control_flow.
 """
 
@@ -23,7 +24,16 @@ import numpy as np
 from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
+from tograph.staging import (
+    builtin_calls,
+    calls,
+    carried,
+    control_flow,
+    iterables,
+    numpy_callbacks,
+    reads,
+    text,
+)
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
@@ -476,6 +486,10 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
+    if isinstance(fn, np.vectorize) and tensor.contains_symbolic((args, kwargs)):
+        raise numpy_callbacks.refuse("vectorize", numpy_callbacks.PER_ELEMENT)
+    if hashable and fn in numpy_callbacks.HANDLERS:
+        return numpy_callbacks.HANDLERS[fn](sys.modules[__name__], *args, **kwargs)
     if hashable and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
         return dispatch.OVERRIDES[fn](*args, **kwargs)
     if _draws_random_numbers(fn):

@@ -83,7 +83,8 @@ def _method_name(method: str) -> str:
 
 def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[str, Any]) -> Any:
     """``handler(*args, **kwargs)``; where there is none, or it refuses these arguments, the
-    host call ``host`` (a pure NumPy function run when the graph runs), if there is one."""
+    host call ``host`` (a pure NumPy function run when the graph runs), if there is one (a
+    ``host`` that only ``refuses``, for an impure function, speaks only where no handler did)."""
     if handler is None:
         if host is None:
             raise dispatch.unsupported(name)
@@ -93,6 +94,8 @@ def _call_handler(handler: Any, host: Any, name: str, args: Any, kwargs: dict[st
     try:
         return handler(*args, **kwargs)
     except errors.UnsupportedError:
+        if getattr(host, "refuses", False):
+            raise
         return host(*args, **kwargs)
 
 
@@ -107,11 +110,24 @@ def _method(fn: Any) -> Any:
     return method
 
 
-def _memory(what: str) -> errors.UnsupportedError:
-    return errors.UnsupportedError(
-        f"{what} of a tensor describes memory, which a graph value does not have",
-        construct=what,
-    )
+# Why memory attributes and serialization fall back (the coverage table leaves them out).
+MEMORY = "it describes or sets memory (storage, not values), which a graph value does not have"
+SERIALIZES = "it serializes the array into bytes (for a file or a pickle)"
+
+
+class _RefusedProperty(property):
+    """An attribute a tensor does not have, with the reason (read by the coverage table)."""
+
+    refusal = ""
+
+
+def _memory(name: str) -> Any:
+    def get(self: TensorBase) -> Any:
+        raise errors.UnsupportedError(f".{name} of a tensor: {MEMORY}", construct=f".{name}")
+
+    attribute = _RefusedProperty(get)
+    attribute.refusal = MEMORY
+    return attribute
 
 
 def _refuses(what: str, reason: str) -> Any:
@@ -392,36 +408,17 @@ class TensorBase:
         return _FlatReader(self)
 
     # ---- what a graph cannot do: the compiler falls back, naming the reason -----------------
-    @property
-    def base(self) -> Any:
-        raise _memory(".base")
-
-    @property
-    def strides(self) -> Any:
-        raise _memory(".strides")
-
-    @property
-    def flags(self) -> Any:
-        raise _memory(".flags")
-
-    @property
-    def data(self) -> Any:
-        raise _memory(".data")
-
-    @property
-    def ctypes(self) -> Any:
-        raise _memory(".ctypes")
-
-    view = _refuses(".view()", "it reinterprets the array's memory")
-    byteswap = _refuses(".byteswap()", "it reinterprets the array's memory")
-    getfield = _refuses(".getfield()", "it reinterprets the array's memory")
-    setfield = _refuses(".setfield()", "it writes into the array's memory as another dtype")
-    setflags = _refuses(".setflags()", "a graph does not keep memory flags")
+    base = _memory("base")
+    strides = _memory("strides")
+    flags = _memory("flags")
+    data = _memory("data")
+    ctypes = _memory("ctypes")
+    setflags = _refuses(".setflags()", MEMORY)
     resize = _refuses(".resize()", "it changes the array's shape in place")
     tofile = _refuses(".tofile()", "it writes a file")
     dump = _refuses(".dump()", "it writes a file")
-    dumps = _refuses(".dumps()", "it pickles the value, which exists only when the graph runs")
-    tobytes = _refuses(".tobytes()", "bytes exist only when the graph runs")
+    dumps = _refuses(".dumps()", SERIALIZES)
+    tobytes = _refuses(".tobytes()", SERIALIZES)
     __dlpack__ = _refuses(".__dlpack__()", "a graph value has no memory to share")
     __array_namespace__ = _refuses(".__array_namespace__()", "tograph is no array API namespace")
 
@@ -452,6 +449,18 @@ class TensorBase:
 
     def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
         np.put(self, indices, values, mode)
+
+    def view(self, *args: Any, **kwargs: Any) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.view](self, *args, **kwargs)
+
+    def byteswap(self, inplace: bool = False) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.byteswap](self, inplace)
+
+    def getfield(self, dtype: Any, offset: int = 0) -> Any:
+        return dispatch.FUNCTIONS[np.ndarray.getfield](self, dtype, offset)
+
+    def setfield(self, val: Any, dtype: Any, offset: int = 0) -> None:
+        dispatch.FUNCTIONS[np.ndarray.setfield](self, val, dtype, offset)
 
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` as for the value it stands for: an array has no ``__round__``; without
