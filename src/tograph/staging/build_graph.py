@@ -5,7 +5,8 @@ leaves (graph inputs, typed by value or by ``input_spec``) and static values (ba
 ``BuiltGraph``: the graph, and how a call's result and effects come out of its outputs:
 
 * the result keeps the nesting of tuples, lists and dicts; a static result is returned as it is
-  (a NumPy array made in the function is copied per call, as the function makes a new one);
+  (a NumPy array made in the function is copied per call, as the function makes a new one;
+  static arrays that share memory, ``a`` and ``a.ravel()``, are copied as one);
 * an argument array written in place (``trace.functional``) is written back into the caller's
   array after the graph runs (``write_backs``): the graph returns its final value;
 * a result that is an argument array, or a view of one, is that array, or the same view of it,
@@ -76,6 +77,28 @@ class Fresh:
     """A static result made in the function (a NumPy array): a copy per call."""
 
     value: Any
+
+    def make(self, made: dict[int, Any]) -> Any:
+        """This call's copy of ``value``. Static results that share memory (``a`` and
+        ``a.ravel()``, or ``a`` twice) are made from one copy of their base per call (``made``:
+        the call's copies so far, by ``id`` of the original), so they share it as eager's do."""
+        value = self.value
+        if id(value) in made:
+            return made[id(value)]
+        base = value
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        if base is value or value.dtype.hasobject or not base.flags.forc:
+            made[id(value)] = copy = value.copy(order="K")
+            return copy
+        if id(base) not in made:
+            made[id(base)] = base.copy(order="K")
+        buffer = made[id(base)]
+        offset = value.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        view = np.ndarray(value.shape, value.dtype, buffer, offset, value.strides)
+        view.flags.writeable = value.flags.writeable
+        made[id(value)] = view
+        return view
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,12 +217,13 @@ class BuiltGraph:
         """The Python result from the outputs of ``functional_graph()`` (arguments written in
         place are not written back: the caller decides what to do with their final values)."""
         values = iter(outputs)
-        leaves = []
+        leaves: list[Any] = []
+        made: dict[int, Any] = {}
         for slot in self.out_slots:
             if isinstance(slot, signature.Static):
                 leaves.append(slot.value)
             elif isinstance(slot, Fresh):
-                leaves.append(slot.value.copy())
+                leaves.append(slot.make(made))
             else:
                 leaves.append(next(values))
         return self.out_tree.unflatten(leaves)
@@ -216,9 +240,10 @@ class BuiltGraph:
         call's ``(args, kwargs, bound)``, needed when ``needs_arguments``). With
         ``values_only`` nothing is written: a graph inlined in another trace or run on a tape
         for a gradient takes its arguments as values."""
+        made: dict[int, Any] = {}
         if values_only:
             return self.out_tree.unflatten(
-                [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+                [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
             )
         # an output that is an argument's array holds its value from before the call: copied
         # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
@@ -231,7 +256,7 @@ class BuiltGraph:
         targets = [w.target.resolve(arguments) for w in self.container_writes]
         owners = [objects.resolve(arguments, w.owner) for w in self.attr_writes]
         for write, target in zip(self.container_writes, targets):
-            contents = self._value(write.tree, write.slots, outputs, inputs, arguments)
+            contents = self._value(write.tree, write.slots, outputs, inputs, arguments, made)
             if isinstance(target, dict):
                 target.clear()
                 target.update(contents)
@@ -239,9 +264,11 @@ class BuiltGraph:
                 target[:] = contents
         for attr, owner in zip(self.attr_writes, owners):
             setattr(
-                owner, attr.name, self._value(attr.tree, attr.slots, outputs, inputs, arguments)
+                owner,
+                attr.name,
+                self._value(attr.tree, attr.slots, outputs, inputs, arguments, made),
             )
-        leaves = [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+        leaves = [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
         return self.out_tree.unflatten(leaves)
 
     def _value(
@@ -251,11 +278,17 @@ class BuiltGraph:
         outputs: Sequence[Any],
         inputs: Sequence[Any],
         arguments: Any,
+        made: dict[int, Any],
     ) -> Any:
-        return tree.unflatten([self._leaf(s, outputs, inputs, arguments) for s in slots])
+        return tree.unflatten([self._leaf(s, outputs, inputs, arguments, made) for s in slots])
 
     def _leaf(
-        self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any], arguments: Any = None
+        self,
+        slot: Any,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any],
+        arguments: Any,
+        made: dict[int, Any],
     ) -> Any:
         if isinstance(slot, int):
             value = outputs[slot]
@@ -265,7 +298,7 @@ class BuiltGraph:
         if isinstance(slot, AliasOut):
             return slot.replay(inputs[slot.slot], outputs)
         if isinstance(slot, Fresh):
-            return slot.value.copy()
+            return slot.make(made)
         if isinstance(slot, Copy):
             value = outputs[slot.index]
             return value.copy() if isinstance(value, np.ndarray) else value
