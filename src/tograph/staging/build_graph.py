@@ -10,7 +10,9 @@ leaves (graph inputs, typed by value or by ``input_spec``) and static values (ba
 * an argument array written in place (``trace.functional``) is written back into the caller's
   array after the graph runs (``write_backs``): the graph returns its final value;
 * a result that is an argument array, or a view of one, is that array, or the same view of it,
-  in the caller's memory (``AliasOut``), as NumPy's would be;
+  in the caller's memory (``AliasOut``), as NumPy's would be; one that is so on some paths of
+  tensor control flow only is chosen by its identity tag when the graph runs (``Tagged``,
+  ``staging.identity``);
 * any other array result that could share memory with an argument at run time (a kernel's view,
   where the function made a copy) is copied (``check_outputs``).
 Requires: lowering.convert (the lowered function), staging.runtime (what it calls).
@@ -27,7 +29,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, optional, runtime, text
+from tograph.staging import carried, identity, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -70,6 +72,17 @@ class AliasOut:
             eqns.append(core.Eqn(prim, args, dict(params), (out,)))
             value = out
         return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Tagged:
+    """A result whose array depends on the path taken (``staging.identity``): where graph output
+    ``tag`` (its identity code) is a key of ``choices``, the caller's argument or the view of it
+    that the ``AliasOut`` gives; else the computed value, slot ``value``."""
+
+    tag: int
+    value: Any
+    choices: tuple[tuple[int, AliasOut], ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,8 +151,8 @@ class BuiltGraph:
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
-    # ArgRef
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut, Tagged
+    # or ArgRef
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
@@ -179,7 +192,7 @@ class BuiltGraph:
     def keeps_arguments(self) -> bool:
         """Whether a call neither writes into its arguments nor returns one or a view of one."""
         return not self.writes_arguments and not any(
-            isinstance(s, (AliasOut, ArgRef)) for s in self.out_slots
+            isinstance(s, (AliasOut, ArgRef, Tagged)) for s in self.out_slots
         )
 
     def checking(self, graph: core.Graph) -> BuiltGraph:
@@ -206,6 +219,9 @@ class BuiltGraph:
                 outputs.append(graph.outputs[slot.index])
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
+            elif isinstance(slot, Tagged):  # the same values on every path
+                value = slot.value
+                outputs.append(graph.outputs[value if isinstance(value, int) else value.index])
         outputs.extend(graph.outputs[index] for _, index in self.write_backs)
         for write in self.container_writes:
             outputs.extend(graph.outputs[s] for s in write.slots if isinstance(s, int))
@@ -304,7 +320,28 @@ class BuiltGraph:
             return value.copy() if isinstance(value, np.ndarray) else value
         if isinstance(slot, ArgRef):
             return slot.resolve(arguments)
+        if isinstance(slot, Tagged):
+            return self._tagged(slot, outputs, inputs, arguments, made)
         return slot.value
+
+    def _tagged(
+        self,
+        slot: Tagged,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any],
+        arguments: Any,
+        made: dict[int, Any],
+    ) -> Any:
+        tag = outputs[slot.tag]
+        if isinstance(tag, tensor.Symbolic):  # inlined in another trace: its value, read-only
+            value = self._leaf(slot.value, outputs, inputs, arguments, made)
+            if isinstance(value, tensor.SymbolicTensor):
+                functional.freeze(value, "an argument or a new array, by the path taken")
+            return value
+        for code, alias in slot.choices:
+            if code == tag:
+                return alias.replay(inputs[alias.slot], outputs)
+        return self._leaf(slot.value, outputs, inputs, arguments, made)
 
 
 def _shares_memory(value: Any, inputs: Sequence[Any]) -> bool:
@@ -477,9 +514,17 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             "value (it is returned, but not assigned on every path)"
         )
     if isinstance(leaf, tensor.SymbolicTensor):
+        tag, steps = _identity_of(leaf)
+        if tag is not None:
+            return _tagged_slot(leaf, tag, steps, inputs, outputs, outside)
         alias = _alias_of_input(leaf, inputs, outputs)
         if alias is not None:
             return alias
+    return _value_slot(leaf, outputs, outside)
+
+
+def _value_slot(leaf: Any, outputs: list[Any], outside: frozenset[int]) -> Any:
+    """The slot of a leaf that is no argument: a graph output, a copy of one, or a static."""
     if isinstance(leaf, tensor.Symbolic):
         for index, earlier in enumerate(outputs):
             if earlier is not leaf and earlier.graph_var is leaf.graph_var:
@@ -498,6 +543,62 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             construct="object made in the function",
         )
     return signature.Static(leaf)
+
+
+def _identity_of(leaf: Any) -> tuple[Any, tuple[Any, ...]]:
+    """The identity tag of ``leaf`` (``staging.identity``) and the view steps taken of the tagged
+    array to make it; (None, ()) for an array that is itself."""
+    if leaf.identity is not None:
+        return leaf.identity, ()
+    if leaf._storage is not None and leaf._storage.identity is not None:
+        return leaf._storage.identity, leaf._path
+    return None, ()
+
+
+def _tagged_slot(
+    leaf: Any,
+    tag: Any,
+    steps: tuple[Any, ...],
+    inputs: list[Any],
+    outputs: list[Any],
+    outside: frozenset[int],
+) -> Any:
+    """The slot of a result whose array is, by its identity ``tag``, an argument (or a view of
+    one, then ``steps``) on some paths: an ``AliasOut`` where the tag is known now, else a
+    ``Tagged`` choosing when the graph runs."""
+    found = identity.registry(leaf.builder)
+    static = identity.is_static(tag)
+    if (static and tag == identity.UNKNOWN) or (not static and found.unknown is not None):
+        identity.refuse_unknown(leaf.builder)
+    codes = [int(tag)] if static else range(len(found.entries))
+    choices = []
+    for code in codes:
+        if code < 0:
+            continue
+        entry = found.entries[code]
+        alias = _alias_of_input(entry.array, inputs, outputs)
+        if alias is not None:
+            choices.append((code, _extended(alias, (*entry.steps, *steps), outputs)))
+    if static:
+        return choices[0][1] if choices else _value_slot(leaf, outputs, outside)
+    if not choices:
+        return _value_slot(leaf, outputs, outside)
+    value = _value_slot(leaf, outputs, outside)
+    outputs.append(tag)
+    return Tagged(len(outputs) - 1, value, tuple(choices))
+
+
+def _extended(alias: AliasOut, steps: tuple[Any, ...], outputs: list[Any]) -> AliasOut:
+    """``alias`` then the view ``steps`` (``functional.ViewStep``), their operands outputs."""
+    if not steps:
+        return alias
+    more, operands = list(alias.steps), list(alias.operands)
+    for step in steps:
+        more.append((step.prim, len(step.operands), step.params))
+        for operand in step.operands:
+            outputs.append(operand)
+            operands.append(len(outputs) - 1)
+    return AliasOut(alias.slot, tuple(more), tuple(operands))
 
 
 def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
