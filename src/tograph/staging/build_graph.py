@@ -91,11 +91,14 @@ class Fresh:
 
     value: Any
 
-    def make(self, made: dict[int, Any]) -> Any:
+    def make(self, made: dict[int, Any], shared: frozenset[int]) -> Any:
         """This call's copy of ``value``. Static results that share memory (``a`` and
-        ``a.ravel()``, or ``a`` twice) are made from one copy of their base per call (``made``:
-        the call's copies so far, by ``id`` of the original), so they share it as eager's do."""
+        ``a.ravel()``, or ``a`` twice: their ``id``s are in ``shared``) are made from one copy
+        of their base per call (``made``: the call's copies so far, by ``id`` of the
+        original), so they share it as eager's do."""
         value = self.value
+        if id(value) not in shared:
+            return value.copy()
         if id(value) in made:
             return made[id(value)]
         base = value
@@ -164,6 +167,8 @@ class BuiltGraph:
     reads: tuple[objects.Read, ...] = ()
     # the object attributes the function set, set on the objects after a call
     attr_writes: tuple[objects.Write, ...] = ()
+    # ``id``s of the static arrays handed over that share memory with one another (``Fresh``)
+    shared_statics: frozenset[int] = frozenset()
 
     @property
     def plain(self) -> bool:
@@ -239,7 +244,7 @@ class BuiltGraph:
             if isinstance(slot, signature.Static):
                 leaves.append(slot.value)
             elif isinstance(slot, Fresh):
-                leaves.append(slot.make(made))
+                leaves.append(slot.make(made, self.shared_statics))
             else:
                 leaves.append(next(values))
         return self.out_tree.unflatten(leaves)
@@ -314,7 +319,7 @@ class BuiltGraph:
         if isinstance(slot, AliasOut):
             return slot.replay(inputs[slot.slot], outputs)
         if isinstance(slot, Fresh):
-            return slot.make(made)
+            return slot.make(made, self.shared_statics)
         if isinstance(slot, Copy):
             value = outputs[slot.index]
             return value.copy() if isinstance(value, np.ndarray) else value
@@ -426,7 +431,20 @@ def build_graph(
         container_writes=tuple(container_writes),
         reads=tuple(state.reads),
         attr_writes=tuple(attr_writes),
+        shared_statics=_sharing_statics(published),
     )
+
+
+def _sharing_statics(published: list[Any]) -> frozenset[int]:
+    """The ``id``s of the NumPy arrays among ``published`` that may share memory with another
+    one of them (or are handed over twice)."""
+    arrays = [leaf for leaf in published if isinstance(leaf, np.ndarray)]
+    found: set[int] = set()
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1 :]:
+            if a is b or np.may_share_memory(a, b):
+                found.update((id(a), id(b)))
+    return frozenset(found)
 
 
 def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
