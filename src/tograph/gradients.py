@@ -288,6 +288,8 @@ def _output_slot(cf: concrete_module.ConcreteFunction, fn_name: str) -> Any:
         slot = built.out_slots[0]
     elif built is not None and built.out_tree.kind is kinds.Boxed:
         slot = built.out_slots[1]  # a scalar whose kind depends on the path: its value
+    if isinstance(slot, build_graph.Tagged):
+        slot = slot.value  # an argument on some paths: its value is the output
     if slot is None:
         raise errors.ShapeError(
             f"{fn_name}: the function must return one scalar (a 0-d float array or a Python float)"

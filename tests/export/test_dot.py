@@ -105,11 +105,11 @@ def test_svg_of_the_readme_newton_example():
     root, texts = _texts(dot.to_svg(_newton().graph))
     for label in (
         "a:f64[3]",
-        "steps:i64[]~, x:f64[3] = while_loop[num_consts=1] a 0 a",
+        "steps:i64[]~, x:f64[3], x_identity:i64[] = while_loop[num_consts=1] a 0 a 0:i64",
         "t4:bool[] = greater t3 1e-10",
         "t8:i64[]~ = add steps_2 1",
         "cond t9 x a steps",
-        "return x, steps",
+        "return x, x_identity, steps",
         "cond",
         "body",
         "then",

@@ -515,3 +515,18 @@ def test_a_loaded_function_changes_argument_lists_as_the_original():
     assert result is actual and len(actual) == 2
     for a, b in zip(actual, expected):
         np.testing.assert_array_equal(a, b)
+
+
+@tg.to_static
+def _argument_or_new(x):
+    if np.sum(x) > 0:
+        return x[::-1]
+    return x * 2
+
+
+def test_a_loaded_function_returns_the_callers_array_on_the_paths_eager_does():
+    loaded = tg.export.loads(tg.export.saves(_argument_or_new.concrete(np.arange(3.0))))
+    for x in (np.arange(3.0), -np.arange(3.0)):
+        expected, actual = _argument_or_new.python_function(x), loaded(x)
+        np.testing.assert_array_equal(actual, expected)
+        assert np.shares_memory(actual, x) == np.shares_memory(expected, x)

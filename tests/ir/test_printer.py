@@ -79,20 +79,20 @@ def test_nested_control_flow_prints_then_else_cond_body_in_reading_order():
         )
     assert str(graph) == dedent("""
         graph loop(x:f64[3], n:i64[]):
-          i:i64[]~, x_1:f64[3] = while_loop[num_consts=1] n 0 x
-            cond(n_1:i64[], i_1:i64[]~, x_2:f64[3]):
+          i:i64[]~, x_1:f64[3], x_identity:i64[] = while_loop[num_consts=1] n 0 x 0:i64
+            cond(n_1:i64[], i_1:i64[]~, x_2:f64[3], x_identity_1:i64[]):
               t0:bool[] = less i_1 n_1
               return t0
-            body(n_2:i64[], i_2:i64[]~, x_3:f64[3]):
+            body(n_2:i64[], i_2:i64[]~, x_3:f64[3], x_identity_2:i64[]):
               t1:bool[]~ = greater i_2 2
-              x_4:f64[3] = cond t1 x_3
-                then(x_5:f64[3]):
+              x_4:f64[3], x_identity_3:i64[] = cond t1 x_3 x_identity_2
+                then(x_5:f64[3], x_identity_4:i64[]):
                   t2:f64[3] = negative x_5
-                  return t2
-                else(x_6:f64[3]):
-                  return x_6
+                  return t2, -1:i64
+                else(x_6:f64[3], x_identity_5:i64[]):
+                  return x_6, x_identity_5
               t3:i64[]~ = add i_2 1
-              return t3, x_4
+              return t3, x_4, x_identity_3
           return x_1
     """)
 

@@ -166,6 +166,12 @@ def _result_slot(slot: Any, encoder: values.Encoder) -> Any:
         return {"fresh": encoder.encode(slot.value)}
     if isinstance(slot, build_graph.ArgRef):
         return {"argument": _path(slot, encoder)}
+    if isinstance(slot, build_graph.Tagged):
+        return {
+            "tag": slot.tag,
+            "value": _result_slot(slot.value, encoder),
+            "choices": [[code, _result_slot(alias, encoder)] for code, alias in slot.choices],
+        }
     if isinstance(slot, build_graph.AliasOut):
         steps = [
             {
@@ -276,27 +282,41 @@ def _read_write_backs(form: Any, graph: Any) -> tuple[tuple[int, int], ...]:
 
 
 def _read_slots(form: Any, decoder: values.Decoder, count: int) -> list[Any]:
-    slots: list[Any] = []
-    for item in schema.expect_list(form, "slots"):
-        if type(item) is int:
-            if not 0 <= item < count:
-                raise errors.LoadError(f"slot {item} is not one of the graph's {count} values")
-            slots.append(item)
-        elif type(item) is dict and item.keys() == {"copy"}:
-            index = schema.expect_int(item["copy"], "copied output")
-            if not 0 <= index < count:
-                raise errors.LoadError(f"slot {index} is not one of the graph's {count} values")
-            slots.append(build_graph.Copy(index))
-        elif type(item) is dict and item.keys() == {"fresh"}:
-            slots.append(build_graph.Fresh(decoder.decode(item["fresh"])))
-        elif type(item) is dict and "alias" in item:
-            slots.append(_read_alias(item, decoder, count))
-        elif type(item) is dict and item.keys() == {"argument"}:
-            slots.append(_read_path(item["argument"], decoder))
-        else:
-            fields = schema.expect_dict(item, "static slot", {"static"})
-            slots.append(signature.Static(decoder.decode(fields["static"])))
-    return slots
+    return [_read_slot(item, decoder, count) for item in schema.expect_list(form, "slots")]
+
+
+def _read_slot(item: Any, decoder: values.Decoder, count: int) -> Any:
+    """One result leaf's slot from its form (``_result_slot``)."""
+    if type(item) is int:
+        if not 0 <= item < count:
+            raise errors.LoadError(f"slot {item} is not one of the graph's {count} values")
+        return item
+    if type(item) is dict and item.keys() == {"copy"}:
+        index = schema.expect_int(item["copy"], "copied output")
+        if not 0 <= index < count:
+            raise errors.LoadError(f"slot {index} is not one of the graph's {count} values")
+        return build_graph.Copy(index)
+    if type(item) is dict and item.keys() == {"fresh"}:
+        return build_graph.Fresh(decoder.decode(item["fresh"]))
+    if type(item) is dict and "alias" in item:
+        return _read_alias(item, decoder, count)
+    if type(item) is dict and item.keys() == {"argument"}:
+        return _read_path(item["argument"], decoder)
+    if type(item) is dict and item.keys() == {"tag", "value", "choices"}:
+        tag = schema.expect_int(item["tag"], "identity tag")
+        if not 0 <= tag < count:
+            raise errors.LoadError(f"slot {tag} is not one of the graph's {count} values")
+        choices = []
+        for pair in schema.expect_list(item["choices"], "identity choices"):
+            parts = schema.expect_list(pair, "identity choice")
+            if len(parts) != 2:
+                raise errors.LoadError("an identity choice must be [code, alias]")
+            code, alias = parts
+            code = schema.expect_int(code, "identity code")
+            choices.append((code, _read_alias(alias, decoder, count)))
+        return build_graph.Tagged(tag, _read_slot(item["value"], decoder, count), tuple(choices))
+    fields = schema.expect_dict(item, "static slot", {"static"})
+    return signature.Static(decoder.decode(fields["static"]))
 
 
 def _read_alias(form: Any, decoder: values.Decoder, count: int) -> build_graph.AliasOut:

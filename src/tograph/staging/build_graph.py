@@ -5,11 +5,14 @@ leaves (graph inputs, typed by value or by ``input_spec``) and static values (ba
 ``BuiltGraph``: the graph, and how a call's result and effects come out of its outputs:
 
 * the result keeps the nesting of tuples, lists and dicts; a static result is returned as it is
-  (a NumPy array made in the function is copied per call, as the function makes a new one);
+  (a NumPy array made in the function is copied per call, as the function makes a new one;
+  static arrays that share memory, ``a`` and ``a.ravel()``, are copied as one);
 * an argument array written in place (``trace.functional``) is written back into the caller's
   array after the graph runs (``write_backs``): the graph returns its final value;
 * a result that is an argument array, or a view of one, is that array, or the same view of it,
-  in the caller's memory (``AliasOut``), as NumPy's would be;
+  in the caller's memory (``AliasOut``), as NumPy's would be; one that is so on some paths of
+  tensor control flow only is chosen by its identity tag when the graph runs (``Tagged``,
+  ``staging.identity``);
 * any other array result that could share memory with an argument at run time (a kernel's view,
   where the function made a copy) is copied (``check_outputs``).
 Requires: lowering.convert (the lowered function), staging.runtime (what it calls).
@@ -28,7 +31,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
-from tograph.staging import carried, objects, optional, runtime, text
+from tograph.staging import carried, identity, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -74,10 +77,46 @@ class AliasOut:
 
 
 @dataclasses.dataclass(frozen=True)
+class Tagged:
+    """A result whose array depends on the path taken (``staging.identity``): where graph output
+    ``tag`` (its identity code) is a key of ``choices``, the caller's argument or the view of it
+    that the ``AliasOut`` gives; else the computed value, slot ``value``."""
+
+    tag: int
+    value: Any
+    choices: tuple[tuple[int, AliasOut], ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class Fresh:
     """A static result made in the function (a NumPy array): a copy per call."""
 
     value: Any
+
+    def make(self, made: dict[int, Any], shared: frozenset[int]) -> Any:
+        """This call's copy of ``value``. Static results that share memory (``a`` and
+        ``a.ravel()``, or ``a`` twice: their ``id``s are in ``shared``) are made from one copy
+        of their base per call (``made``: the call's copies so far, by ``id`` of the
+        original), so they share it as eager's do."""
+        value = self.value
+        if id(value) not in shared:
+            return value.copy()
+        if id(value) in made:
+            return made[id(value)]
+        base = value
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        if base is value or value.dtype.hasobject or not base.flags.forc:
+            made[id(value)] = copy = value.copy(order="K")
+            return copy
+        if id(base) not in made:
+            made[id(base)] = base.copy(order="K")
+        buffer = made[id(base)]
+        offset = value.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        view = np.ndarray(value.shape, value.dtype, buffer, offset, value.strides)
+        view.flags.writeable = value.flags.writeable
+        made[id(value)] = view
+        return view
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,8 +156,8 @@ class BuiltGraph:
 
     graph: core.Graph
     out_tree: pytree.TreeDef
-    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut or
-    # ArgRef
+    # per result leaf: a graph output index, signature.Static, Fresh, Copy, AliasOut, Tagged
+    # or ArgRef
     out_slots: tuple[Any, ...]
     # (argument slot, graph output index): arrays to write back into the caller's arguments
     write_backs: tuple[tuple[int, int], ...] = ()
@@ -130,6 +169,8 @@ class BuiltGraph:
     reads: tuple[objects.Read, ...] = ()
     # the object attributes the function set, set on the objects after a call
     attr_writes: tuple[objects.Write, ...] = ()
+    # ``id``s of the static arrays handed over that share memory with one another (``Fresh``)
+    shared_statics: frozenset[int] = frozenset()
 
     @property
     def plain(self) -> bool:
@@ -158,7 +199,7 @@ class BuiltGraph:
     def keeps_arguments(self) -> bool:
         """Whether a call neither writes into its arguments nor returns one or a view of one."""
         return not self.writes_arguments and not any(
-            isinstance(s, (AliasOut, ArgRef)) for s in self.out_slots
+            isinstance(s, (AliasOut, ArgRef, Tagged)) for s in self.out_slots
         )
 
     def checking(self, graph: core.Graph) -> BuiltGraph:
@@ -185,6 +226,9 @@ class BuiltGraph:
                 outputs.append(graph.outputs[slot.index])
             elif isinstance(slot, AliasOut):
                 outputs.append(slot.functional(final[slot.slot], graph.outputs, eqns))
+            elif isinstance(slot, Tagged):  # the same values on every path
+                value = slot.value
+                outputs.append(graph.outputs[value if isinstance(value, int) else value.index])
         outputs.extend(graph.outputs[index] for _, index in self.write_backs)
         for write in self.container_writes:
             outputs.extend(graph.outputs[s] for s in write.slots if isinstance(s, int))
@@ -196,12 +240,13 @@ class BuiltGraph:
         """The Python result from the outputs of ``functional_graph()`` (arguments written in
         place are not written back: the caller decides what to do with their final values)."""
         values = iter(outputs)
-        leaves = []
+        leaves: list[Any] = []
+        made: dict[int, Any] = {}
         for slot in self.out_slots:
             if isinstance(slot, signature.Static):
                 leaves.append(slot.value)
             elif isinstance(slot, Fresh):
-                leaves.append(slot.value.copy())
+                leaves.append(slot.make(made, self.shared_statics))
             else:
                 leaves.append(next(values))
         return self.out_tree.unflatten(leaves)
@@ -218,9 +263,10 @@ class BuiltGraph:
         call's ``(args, kwargs, bound)``, needed when ``needs_arguments``). With
         ``values_only`` nothing is written: a graph inlined in another trace or run on a tape
         for a gradient takes its arguments as values."""
+        made: dict[int, Any] = {}
         if values_only:
             return self.out_tree.unflatten(
-                [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+                [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
             )
         # an output that is an argument's array holds its value from before the call: copied
         # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
@@ -233,7 +279,7 @@ class BuiltGraph:
         targets = [w.target.resolve(arguments) for w in self.container_writes]
         owners = [objects.resolve(arguments, w.owner) for w in self.attr_writes]
         for write, target in zip(self.container_writes, targets):
-            contents = self._value(write.tree, write.slots, outputs, inputs, arguments)
+            contents = self._value(write.tree, write.slots, outputs, inputs, arguments, made)
             if isinstance(target, dict):
                 target.clear()
                 target.update(contents)
@@ -241,9 +287,11 @@ class BuiltGraph:
                 target[:] = contents
         for attr, owner in zip(self.attr_writes, owners):
             setattr(
-                owner, attr.name, self._value(attr.tree, attr.slots, outputs, inputs, arguments)
+                owner,
+                attr.name,
+                self._value(attr.tree, attr.slots, outputs, inputs, arguments, made),
             )
-        leaves = [self._leaf(s, outputs, inputs, arguments) for s in self.out_slots]
+        leaves = [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
         return self.out_tree.unflatten(leaves)
 
     def _value(
@@ -253,11 +301,17 @@ class BuiltGraph:
         outputs: Sequence[Any],
         inputs: Sequence[Any],
         arguments: Any,
+        made: dict[int, Any],
     ) -> Any:
-        return tree.unflatten([self._leaf(s, outputs, inputs, arguments) for s in slots])
+        return tree.unflatten([self._leaf(s, outputs, inputs, arguments, made) for s in slots])
 
     def _leaf(
-        self, slot: Any, outputs: Sequence[Any], inputs: Sequence[Any], arguments: Any = None
+        self,
+        slot: Any,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any],
+        arguments: Any,
+        made: dict[int, Any],
     ) -> Any:
         if isinstance(slot, int):
             value = outputs[slot]
@@ -267,13 +321,34 @@ class BuiltGraph:
         if isinstance(slot, AliasOut):
             return slot.replay(inputs[slot.slot], outputs)
         if isinstance(slot, Fresh):
-            return slot.value.copy()
+            return slot.make(made, self.shared_statics)
         if isinstance(slot, Copy):
             value = outputs[slot.index]
             return value.copy() if isinstance(value, np.ndarray) else value
         if isinstance(slot, ArgRef):
             return slot.resolve(arguments)
+        if isinstance(slot, Tagged):
+            return self._tagged(slot, outputs, inputs, arguments, made)
         return slot.value
+
+    def _tagged(
+        self,
+        slot: Tagged,
+        outputs: Sequence[Any],
+        inputs: Sequence[Any],
+        arguments: Any,
+        made: dict[int, Any],
+    ) -> Any:
+        tag = outputs[slot.tag]
+        if isinstance(tag, tensor.Symbolic):  # inlined in another trace: its value, read-only
+            value = self._leaf(slot.value, outputs, inputs, arguments, made)
+            if isinstance(value, tensor.SymbolicTensor):
+                functional.freeze(value, "an argument or a new array, by the path taken")
+            return value
+        for code, alias in slot.choices:
+            if code == tag:
+                return alias.replay(inputs[alias.slot], outputs)
+        return self._leaf(slot.value, outputs, inputs, arguments, made)
 
 
 def _shares_memory(value: Any, inputs: Sequence[Any]) -> bool:
@@ -359,6 +434,7 @@ def build_graph(
         container_writes=tuple(container_writes),
         reads=tuple(state.reads),
         attr_writes=tuple(attr_writes),
+        shared_statics=_sharing_statics(published),
     )
 
 
@@ -382,6 +458,18 @@ def _static_warnings() -> Iterator[None]:
                 loc=origin.location(w.filename, w.lineno),
                 construct="a warning raised while building",
             )
+
+
+def _sharing_statics(published: list[Any]) -> frozenset[int]:
+    """The ``id``s of the NumPy arrays among ``published`` that may share memory with another
+    one of them (or are handed over twice)."""
+    arrays = [leaf for leaf in published if isinstance(leaf, np.ndarray)]
+    found: set[int] = set()
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1 :]:
+            if a is b or np.may_share_memory(a, b):
+                found.update((id(a), id(b)))
+    return frozenset(found)
 
 
 def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
@@ -469,9 +557,17 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             "value (it is returned, but not assigned on every path)"
         )
     if isinstance(leaf, tensor.SymbolicTensor):
+        tag, steps = _identity_of(leaf)
+        if tag is not None:
+            return _tagged_slot(leaf, tag, steps, inputs, outputs, outside)
         alias = _alias_of_input(leaf, inputs, outputs)
         if alias is not None:
             return alias
+    return _value_slot(leaf, outputs, outside)
+
+
+def _value_slot(leaf: Any, outputs: list[Any], outside: frozenset[int]) -> Any:
+    """The slot of a leaf that is no argument: a graph output, a copy of one, or a static."""
     if isinstance(leaf, tensor.Symbolic):
         for index, earlier in enumerate(outputs):
             if earlier is not leaf and earlier.graph_var is leaf.graph_var:
@@ -490,6 +586,62 @@ def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: froz
             construct="object made in the function",
         )
     return signature.Static(leaf)
+
+
+def _identity_of(leaf: Any) -> tuple[Any, tuple[Any, ...]]:
+    """The identity tag of ``leaf`` (``staging.identity``) and the view steps taken of the tagged
+    array to make it; (None, ()) for an array that is itself."""
+    if leaf.identity is not None:
+        return leaf.identity, ()
+    if leaf._storage is not None and leaf._storage.identity is not None:
+        return leaf._storage.identity, leaf._path
+    return None, ()
+
+
+def _tagged_slot(
+    leaf: Any,
+    tag: Any,
+    steps: tuple[Any, ...],
+    inputs: list[Any],
+    outputs: list[Any],
+    outside: frozenset[int],
+) -> Any:
+    """The slot of a result whose array is, by its identity ``tag``, an argument (or a view of
+    one, then ``steps``) on some paths: an ``AliasOut`` where the tag is known now, else a
+    ``Tagged`` choosing when the graph runs."""
+    found = identity.registry(leaf.builder)
+    static = identity.is_static(tag)
+    if (static and tag == identity.UNKNOWN) or (not static and found.unknown is not None):
+        identity.refuse_unknown(leaf.builder)
+    codes = [int(tag)] if static else range(len(found.entries))
+    choices = []
+    for code in codes:
+        if code < 0:
+            continue
+        entry = found.entries[code]
+        alias = _alias_of_input(entry.array, inputs, outputs)
+        if alias is not None:
+            choices.append((code, _extended(alias, (*entry.steps, *steps), outputs)))
+    if static:
+        return choices[0][1] if choices else _value_slot(leaf, outputs, outside)
+    if not choices:
+        return _value_slot(leaf, outputs, outside)
+    value = _value_slot(leaf, outputs, outside)
+    outputs.append(tag)
+    return Tagged(len(outputs) - 1, value, tuple(choices))
+
+
+def _extended(alias: AliasOut, steps: tuple[Any, ...], outputs: list[Any]) -> AliasOut:
+    """``alias`` then the view ``steps`` (``functional.ViewStep``), their operands outputs."""
+    if not steps:
+        return alias
+    more, operands = list(alias.steps), list(alias.operands)
+    for step in steps:
+        more.append((step.prim, len(step.operands), step.params))
+        for operand in step.operands:
+            outputs.append(operand)
+            operands.append(len(outputs) - 1)
+    return AliasOut(alias.slot, tuple(more), tuple(operands))
 
 
 def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:

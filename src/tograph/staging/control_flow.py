@@ -29,7 +29,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried, kinds, optional
+from tograph.staging import carried, identity, kinds, optional
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -76,8 +76,10 @@ def _trace(
     fn: Callable[..., Any],
     flat: carried.Flat,
     in_types: Sequence[Any],
+    branch: bool = False,
 ) -> _Trace:
-    """Calls ``fn`` in a child builder; the leaves that have an input type become graph inputs.
+    """Calls ``fn`` in a child builder; the leaves that have an input type become graph inputs
+    (in a ``branch``, with the identity of the arrays they stand for: ``staging.identity``).
 
     The arrays from outside that ``fn`` writes hold their earlier values again afterwards.
     """
@@ -87,6 +89,10 @@ def _trace(
             leaf if t is None else _input(child, leaf, t, root)
             for leaf, t, root in zip(flat.leaves, in_types, flat.roots)
         ]
+        if branch:
+            for leaf, inner in zip(flat.leaves, leaves):
+                if inner is not leaf:
+                    identity.enter(inner, leaf)
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
         result = fn(*values)
@@ -221,21 +227,62 @@ def _freeze_path_aliases(
     another array on others, and writes to that array: the op's result is a copy of it.
     ``position`` maps ``flat``'s leaves to those of ``outs``, ``after`` and ``joined`` where
     they differ (``_positions``)."""
-    pairs = position.items() if position is not None else enumerate(range(len(flat.paths)))
+    pairs: list[tuple[int | None, int]] = list(
+        position.items() if position is not None else enumerate(range(len(flat.paths)))
+    )
+    # the leaves of variables set on some paths only (an optional's value), which have no
+    # incoming leaf; the arrays written in place (cells) follow the variables. A return value
+    # not yet set (a placeholder) is never read on the paths that go on, so it is left out.
+    variables = sum(tree.num_leaves for tree in outs[0].trees[: len(flat.names)])
+    matched = {j for _, j in pairs}
+    unset = {name for name, v in zip(flat.names, flat.values) if _placeholders_only(v)}
+    pairs += [
+        (None, j) for j in range(variables) if j not in matched and outs[0].roots[j] not in unset
+    ]
     for i, j in pairs:
-        path, value, target = flat.paths[i], after[j], joined[j]
+        path, value, target = outs[0].paths[j], after[j], joined[j]
         if target is None or not _is_array(value):
             continue
         # the variable's own incoming array, as it came in, is ``_freeze_ambiguous``'s case
         found = [
             _outer_of(t, flat, out.leaves[j])
             for t, out in zip(traces, outs)
-            if out.leaves[j] is not flat.leaves[i] and out.leaves[j] is not t.inner[i]
+            if i is None or out.leaves[j] is not flat.leaves[i] and out.leaves[j] is not t.inner[i]
         ]
         outers = [outer for outer in found if outer is not None]
         if outers:
             reason = _PATH_ALIAS.format(path, what)
             functional.freeze_path_alias(value, outers, reason)
+
+
+def _placeholders_only(value: Any) -> bool:
+    """Whether ``value`` is a ``Placeholder``, or a structure of them only."""
+    leaves = carried.flatten([value], ["v"]).leaves
+    return all(isinstance(leaf, carried.Placeholder) for leaf in leaves)
+
+
+def _identity_tags(traces: Sequence[_Trace], names: Sequence[str], count: int) -> list[Any]:
+    """Appends to each branch's results the identity codes of the arrays of the variables
+    (the first ``count`` of ``names``) that may be an array from before on some path
+    (``staging.identity``); returns (leaf position, path) of each."""
+    if not all(isinstance(t.result, tuple) and len(t.result) == len(names) for t in traces):
+        return []
+    outs = [carried.flatten(t.result[:count], names[:count]) for t in traces]
+    if len(outs[0].leaves) != len(outs[1].leaves):
+        return []
+    found: list[Any] = []
+    codes: tuple[list[Any], list[Any]] = ([], [])
+    for j, (a, b) in enumerate(zip(outs[0].leaves, outs[1].leaves)):
+        if a is b:
+            continue
+        pair = [identity.code_of(a), identity.code_of(b)]
+        if identity.needs_tag(pair):
+            found.append((j, outs[0].paths[j]))
+            codes[0].append(pair[0])
+            codes[1].append(pair[1])
+    for trace, mine in zip(traces, codes):
+        trace.result = (*trace.result, *mine)
+    return found
 
 
 def _cell_name(cell: Any) -> str:
@@ -364,7 +411,7 @@ def cond(
             for v in flat.leaves
         ]
         traces = [
-            _trace(parent, label, fn, flat, in_types)
+            _trace(parent, label, fn, flat, in_types, branch=True)
             for label, fn in (("then", true_fn), ("else", false_fn))
         ]
         if not (traces[0].promote | traces[1].promote) - promoted:
@@ -383,6 +430,8 @@ def cond(
     explicit_names = names
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
+    tagged = _identity_tags(traces, names, len(explicit_names))
+    names = (*names, *(identity.tag_name(path) for _, path in tagged))
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
     position = _positions(flat, then_out)
@@ -396,6 +445,10 @@ def cond(
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
+    tags = len(leaves) - len(tagged)
+    for n, (j, _) in enumerate(tagged):
+        if joined[j] is not None:
+            identity.mark(leaves[j], leaves[tags + n])
     incoming = {j: flat.leaves[i] for i, j in position.items()}
     for j in kept[0] & kept[1]:
         leaves[j] = incoming[j]
@@ -477,6 +530,9 @@ class _Loop:
     cells: list[functional.Storage] = dataclasses.field(default_factory=list)
     rebound: set[int] = dataclasses.field(default_factory=set)
     promoted: set[int] = dataclasses.field(default_factory=set)
+    # the variables' leaves (display paths) whose body results may be an array from before the
+    # loop: they carry an identity tag (``staging.identity``)
+    tag_paths: set[str] = dataclasses.field(default_factory=set)
 
     def trace(self) -> tuple[Any, ...]:
         return _while_loop(self)
@@ -586,11 +642,26 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         names = (*names, *(_cell_name(storage) for storage in loop.cells))
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
+    variables = sum(tree.num_leaves for tree in flat.trees[:count])
+    tagged = _loop_tags(loop, flat, variables)
+    if tagged:
+        cond_fn, body_fn = _with_tags(cond_fn, body_fn, names, flat, tagged)
+        init = (*init, *(identity.code_of(flat.leaves[j]) for j in tagged))
+        names = (*names, *(identity.tag_name(flat.paths[j]) for j in tagged))
+        flat = carried.flatten(init, names)
     carry = [loop.carry_type(v) for v in flat.leaves]
     test = _trace_test(loop, cond_fn, flat, carry)
     if test.result is False:
         return tuple(init[:count])
     body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
+    new_tags = {
+        flat.paths[j]
+        for j in range(variables)
+        if j not in tagged and identity.needs_tag([identity.code_of(body_out.leaves[j])])
+    }
+    if new_tags:
+        loop.tag_paths |= new_tags
+        raise _Retrace()
     if stable != carry:
         test = _trace_test(loop, cond_fn, flat, stable)
     outputs = _outputs(body, body_out.leaves, stable)
@@ -602,12 +673,64 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     params = {"cond_graph": cond_graph, "body_graph": body_graph, "num_consts": len(consts)}
     results = iter(parent.emit(control.while_loop_p, [*consts, *inits], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(flat.leaves, stable)]
+    for n, j in enumerate(tagged):
+        if stable[j] is not None:
+            identity.mark(leaves[j], leaves[len(leaves) - len(tagged) + n])
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, after[count:]):
         storage.set(value)
     return after[:count]
+
+
+def _loop_tags(loop: _Loop, flat: carried.Flat, variables: int) -> list[int]:
+    """The positions among the first ``variables`` leaves of ``flat`` (the loop variables')
+    that carry an identity tag: an array from before the loop at the start, or, as an earlier
+    trace of the body showed, after the body."""
+    last = {path: j for j, path in enumerate(flat.paths[:variables])}
+    return [
+        j
+        for j in range(variables)
+        if last[flat.paths[j]] == j
+        and (
+            flat.paths[j] in loop.tag_paths
+            or identity.needs_tag([identity.code_of(flat.leaves[j])])
+        )
+    ]
+
+
+def _with_tags(
+    cond_fn: Callable[..., Any],
+    body_fn: Callable[..., tuple[Any, ...]],
+    names: Sequence[str],
+    init: carried.Flat,
+    tagged: list[int],
+) -> tuple[Callable[..., Any], Callable[..., tuple[Any, ...]]]:
+    """The loop functions over the state ``init`` and then the identity tags of its ``tagged``
+    leaves: each trace gives those leaves (the new inputs standing for them) their carried
+    tags, and the body returns their new codes."""
+    count, trees = len(names), init.trees
+
+    def enter(values: Sequence[Any]) -> None:
+        inner = carried.flatten(values[:count], names).leaves
+        for j, tag in zip(tagged, values[count:]):
+            if inner[j] is not init.leaves[j]:
+                identity.mark(inner[j], tag)
+
+    def test(*values: Any) -> Any:
+        enter(values)
+        return cond_fn(*values[:count])
+
+    def body(*values: Any) -> tuple[Any, ...]:
+        enter(values)
+        out = tuple(body_fn(*values[:count]))
+        after = carried.flatten(out, names)
+        if after.trees != list(trees):  # the loop's own check names the variable
+            return (*out, *(identity.FRESH for _ in tagged))
+        return (*out, *(identity.code_of(after.leaves[j]) for j in tagged))
+
+    return test, body
 
 
 def _shaped_placeholders(

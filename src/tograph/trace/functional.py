@@ -67,9 +67,12 @@ class Storage:
         them, the result's memory sharing would not be eager's.
       alias_argument: whether returning the array when one of ``path_aliases`` is an argument
         is refused too (a reshape, whose sharing depends on the layout). After an ``if`` or
-        loop an argument returned on some paths is a copy: a documented limit, which keeps
-        ``if c: return x * 2`` then ``return x`` compiled.
+        loop an argument returned on some paths is followed by its identity tag instead.
       alias_loc: the user's line where ``path_aliases`` were found, for the fallback reason.
+      identity: the base's identity tag (``SymbolicTensor.identity``), which its views derive
+        theirs from.
+      began: the graph value the base held when the storage was made (a graph input's var for
+        an argument's array).
     """
 
     __slots__ = (
@@ -82,6 +85,8 @@ class Storage:
         "path_aliases",
         "alias_argument",
         "alias_loc",
+        "identity",
+        "began",
     )
 
     def __init__(self, current: Any, born: Any):
@@ -94,6 +99,8 @@ class Storage:
         self.path_aliases: list[Any] = []
         self.alias_argument = False
         self.alias_loc: errors.SourceLocation | None = None
+        self.identity: Any = None
+        self.began = current._var
 
     @property
     def label(self) -> str:
@@ -126,6 +133,7 @@ def storage_of(tensor: Any) -> Storage:
     """The storage of ``tensor``, made on first need (a fresh value becomes a base)."""
     if tensor._storage is None:
         tensor._storage = Storage(type(tensor)(tensor._var, tensor._builder), tensor._builder)
+        tensor._storage.identity = getattr(tensor, "identity", None)
         tensor._path = ()
         tensor._seen = tensor._storage.version
     storage: Storage = tensor._storage

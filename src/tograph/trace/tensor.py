@@ -531,11 +531,23 @@ class SymbolicTensor(Symbolic, TensorBase):
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
     ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
-    ``staging.kinds``) tells a scalar that is a Python number on some paths only.
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only; ``identity``
+    (set by ``staging.identity``) tells which array, an argument or a new one, an output of
+    control flow is on the path taken.
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kind_tag")
+    __slots__ = (
+        "_var",
+        "_builder",
+        "_storage",
+        "_path",
+        "_seen",
+        "array0d",
+        "layout",
+        "kind_tag",
+        "identity",
+    )
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -548,6 +560,9 @@ class SymbolicTensor(Symbolic, TensorBase):
         # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
         # which Python number or NumPy scalar it is; None when its kind is its type's
         self.kind_tag: Any = None
+        # an int64 code, or a symbolic int64 tag, naming the array this is on the path taken
+        # (``staging.identity``); None when it is itself
+        self.identity: Any = None
 
     @property
     def graph_var(self) -> core.Var:

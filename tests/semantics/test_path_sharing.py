@@ -1,0 +1,252 @@
+"""Memory sharing of results that depends on the path taken: an argument returned on some paths
+and a new array on others, a view of one, results made in Python that view each other. Each
+function is compared with its eager run on values, dtypes, which results are (``is``) or share
+memory with which arguments and with each other, and the arguments afterwards, also after
+writing into every result (a write through a shared result must reach the caller's array)."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from eager_oracle import same
+
+import tograph as tg
+
+
+def _arrays(value: Any) -> list[np.ndarray]:
+    if isinstance(value, np.ndarray):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [a for item in value for a in _arrays(item)]
+    if isinstance(value, dict):
+        return [a for item in value.values() for a in _arrays(item)]
+    return []
+
+
+def _run(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The result, the arguments after the call, the sharing facts, and the arguments after
+    each writeable result array is written (``+= 1``)."""
+    copies = copy.deepcopy(args)
+    result = fn(*copies)
+    after = copy.deepcopy(copies)
+    results, arguments = _arrays(result), _arrays(copies)
+    facts = [
+        (a is b, np.shares_memory(a, b))
+        for i, a in enumerate(results)
+        for b in results[i + 1 :] + arguments
+    ]
+    for array in results:
+        if array.flags.writeable and array.dtype != bool:
+            array += 1
+    return result, after, facts, copy.deepcopy(copies)
+
+
+def assert_sharing_matches_eager(fn: Any, *args: Any) -> None:
+    """``tg.to_static(fn)`` compiles and matches ``fn`` on values, sharing and arguments."""
+    eager = _run(fn, args)
+    static = tg.to_static(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        compiled = _run(static, args)
+    assert same(eager[0], compiled[0]), f"eager gave {eager[0]!r}, compiled {compiled[0]!r}"
+    assert same(eager[1], compiled[1]), f"arguments: eager {eager[1]!r}, compiled {compiled[1]!r}"
+    assert eager[2] == compiled[2], f"(is, shares memory): eager {eager[2]}, compiled {compiled[2]}"
+    assert same(eager[3], compiled[3]), "a write into the results reached other arrays"
+
+
+def argument_or_double(x):
+    if x.sum() > 0:
+        return x
+    return x * 2
+
+
+def view_or_double(x):
+    if x.sum() > 0:
+        r = x[1:]
+    else:
+        r = x * 2
+    return r
+
+
+def argument_or_its_copy(x):
+    # the copy is elided in the graph (the same value): it must still come back a copy
+    if x.sum() > 0:
+        r = x
+    else:
+        r = x.copy()
+    return r, x.copy()
+
+
+def view_after_the_if(x):
+    if x.sum() > 0:
+        r = x
+    else:
+        r = x * 2
+    return r[::-1], r
+
+
+def nested_ifs(x):
+    if x[0] <= 1.5:
+        if x[1] < 0:
+            return x - 2.25
+    return x
+
+
+def zero_d_argument_or_new(x, z):
+    if x[0] < 0:
+        return x, z
+    return x, np.zeros(())
+
+
+def loop_carry_from_an_argument(x, n):
+    r = x
+    i = 0
+    while i < n:
+        r = r * 2
+        i += 1
+    return r
+
+
+def return_in_a_loop(x, n):
+    i = 0
+    while i < n:
+        if x[i] > 1:
+            return x, x, x[1:]
+        i += 1
+    return x, x, x + 1
+
+
+def return_in_a_for_over_an_argument(x, d):
+    for v in d["v"]:
+        if v > 0:
+            return d["v"][::-1], x
+    return x * 2, x
+
+
+def set_on_one_path(x, y):
+    if x.max() > y[2]:
+        v = y
+        v *= 2
+    return v[1:]
+
+
+def nested_early_return_then_a_write(x, o):
+    # the write happens only on the paths that did not return ``o``: no fallback needed
+    if x.sum() > 0:
+        if x[0] > 0:
+            return x, o
+    o[...] = 3
+    return x, o
+
+
+POSITIVE, NEGATIVE = np.array([1.0, 2.0, -0.5]), np.array([-1.0, -2.0, 0.5])
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (argument_or_double, (POSITIVE,)),
+        (argument_or_double, (NEGATIVE,)),
+        (view_or_double, (POSITIVE,)),
+        (view_or_double, (NEGATIVE,)),
+        (argument_or_its_copy, (POSITIVE,)),
+        (argument_or_its_copy, (NEGATIVE,)),
+        (view_after_the_if, (POSITIVE,)),
+        (view_after_the_if, (NEGATIVE,)),
+        (nested_ifs, (POSITIVE,)),
+        (nested_ifs, (np.array([1.0, -2.0, 0.5]),)),
+        (zero_d_argument_or_new, (NEGATIVE, np.array(2.5))),
+        (zero_d_argument_or_new, (POSITIVE, np.array(2.5))),
+        (loop_carry_from_an_argument, (POSITIVE, np.int64(0))),
+        (loop_carry_from_an_argument, (POSITIVE, np.int64(2))),
+        (return_in_a_loop, (POSITIVE, np.int64(3))),
+        (return_in_a_loop, (POSITIVE, np.int64(1))),
+        (return_in_a_for_over_an_argument, (POSITIVE, {"v": np.array([-1.0, 2.0])})),
+        (return_in_a_for_over_an_argument, (POSITIVE, {"v": np.array([-1.0, -2.0])})),
+        (set_on_one_path, (POSITIVE, np.array([1, 2, 0]))),
+        (nested_early_return_then_a_write, (POSITIVE, np.ones(2))),
+        (nested_early_return_then_a_write, (NEGATIVE, np.ones(2))),
+    ],
+    ids=lambda c: getattr(c, "__name__", ""),
+)
+def test_an_argument_on_some_paths_comes_back_as_eager(fn, args):
+    assert_sharing_matches_eager(fn, *args)
+
+
+def view_of_a_value_that_is_an_argument_on_some_paths(x):
+    if x[0] > 0:
+        r = x
+    else:
+        r = x * 2
+    if x[1] > 0:
+        s = r[1:]
+    else:
+        s = x * 3
+    return s
+
+
+def test_a_view_of_a_path_dependent_array_taken_in_a_branch_falls_back():
+    for x in (POSITIVE, NEGATIVE):
+        static = tg.to_static(view_of_a_value_that_is_an_argument_on_some_paths)
+        with pytest.warns(
+            tg.FallbackWarning, match=r"test_path_sharing.py:\d+\) \[construct: path-dependent view"
+        ):
+            result = static(x)
+        eager = view_of_a_value_that_is_an_argument_on_some_paths(x)
+        assert same(result, eager) and np.shares_memory(result, x) == np.shares_memory(eager, x)
+
+
+def view_of_an_array_made_in_python(x):
+    a = np.zeros(4).reshape(2, 2)
+    return a, 2.25, a.ravel(), a, a[1]
+
+
+@pytest.mark.parametrize("fn", [view_of_an_array_made_in_python])
+def test_results_made_in_python_share_memory_as_eager(fn):
+    assert_sharing_matches_eager(fn, np.arange(3.0))
+
+
+def one_sided_alias_then_written(x, k):
+    if x[k % 4] <= 0:
+        v = x
+    v.fill(np.sum(v))
+    return x
+
+
+@pytest.mark.parametrize("first", [-2.0, 2.0])
+def test_a_write_through_an_alias_bound_on_one_path_only_falls_back(first):
+    # fuzz seed 517: the write reached a copy, so the caller's array kept its values
+    x = np.array([first, 1.5, -2.0, -3.0])
+    static = tg.to_static(one_sided_alias_then_written)
+    outcomes = []
+    for fn in (one_sided_alias_then_written, static):
+        a = x.copy()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result: Any = fn(a, 0)
+            except UnboundLocalError as exc:
+                result = type(exc)
+        outcomes.append((result, a, [str(w.message) for w in caught]))
+    (eager, eager_x, _), (compiled, compiled_x, fallbacks) = outcomes
+    assert same(eager, compiled) and same(eager_x, compiled_x)
+    assert any("'v'" in message and "test_path_sharing.py" in message for message in fallbacks)
+
+
+def argument_or_tripled(w):
+    if w.sum() > 0:
+        return w
+    return w * 3.0
+
+
+@pytest.mark.parametrize("w", [2.0, -2.0])
+def test_the_gradient_of_an_argument_returned_on_some_paths(w):
+    grad = tg.grad(tg.to_static(argument_or_tripled))(np.array(w))
+    step = 1e-6
+    ahead, behind = argument_or_tripled(np.array(w + step)), argument_or_tripled(np.array(w - step))
+    central = (ahead - behind) / (2 * step)
+    np.testing.assert_allclose(grad, central, rtol=1e-6)
