@@ -58,7 +58,6 @@ class Storage:
         in a child builder carries out the writes to storages born outside it.
       origin: what the array is, for messages and for writes that cannot be traced: e.g. a graph
         input (``input``), or ``None`` for an array computed in the function.
-      input_slot: the graph input the storage began as, if any (its writes go to the caller).
       frozen: why the array must not be written (a global array read into the graph), or None.
       twins: storages of graph inputs that are the very same array as this one (``f(a, a)``):
         a write to one is a write to all of them.
@@ -79,7 +78,6 @@ class Storage:
         "current",
         "version",
         "born",
-        "input_slot",
         "frozen",
         "twins",
         "path_aliases",
@@ -93,7 +91,6 @@ class Storage:
         self.current = current
         self.version = next(_versions)
         self.born = born
-        self.input_slot: int | None = None
         self.frozen: str | None = None
         self.twins: list[Storage] = []
         self.path_aliases: list[Any] = []
