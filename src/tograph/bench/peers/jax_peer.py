@@ -24,8 +24,8 @@ NAME = "jax.jit"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """Enables float64 on the CPU backend; returns the version."""
+def setup(threads: int) -> str:
+    """Enables float64 on the CPU backend (threads come from XLA_FLAGS); returns the version."""
     jax.config.update("jax_enable_x64", True)
     jax.config.update("jax_platforms", "cpu")
     return jax.__version__

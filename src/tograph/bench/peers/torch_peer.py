@@ -22,10 +22,10 @@ EAGER = "torch eager"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """One intra-op and one inter-op thread; returns the version."""
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
+def setup(threads: int) -> str:
+    """``threads`` intra-op and inter-op threads; returns the version."""
+    torch.set_num_threads(threads)
+    torch.set_num_interop_threads(threads)
     return torch.__version__
 
 
