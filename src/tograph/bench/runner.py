@@ -2,8 +2,8 @@
 
 Stage: benchmark harness. Input: command-line options. Output: a JSON-able result (one record per
 variant: per contender the median time, samples, calls per sample and check status; ratios of
-each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what the
-extra tograph contender ran on), printed as a table and optionally written.
+each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what each
+tograph contender's graph ran on, ``ran_on``), printed as a table and optionally written.
 
 For each variant: the NumPy and tograph contenders, with ``--backend numba`` or ``auto`` a second
 tograph contender ("tograph.numba", "tograph.auto") compiled for that backend, and every loaded

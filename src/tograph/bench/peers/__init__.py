@@ -2,7 +2,7 @@
 installed.
 
 Stage: benchmark harness. Input: the names of the peers to try. Output: the ``Peer``s that import,
-each configured for one thread, and a note for each one that does not. A peer's module
+each configured for the chosen thread count, and a note for each one that does not. A peer's module
 (``torch_peer``, ...) writes every workload in that framework's idiom and compiled mode
 (``contenders(variant)``), starting from the variant's NumPy inputs.
 
