@@ -1,18 +1,15 @@
-"""The benchmark suite (W1-W7): tograph against hand-written NumPy and the installed peers.
+"""The benchmark suite (W1-W8): tograph against hand-written NumPy and the installed peers.
 
     python benchmarks/run.py [--quick | --smoke] [--json OUT.json] [--only W1,W3]
-                             [--peers LIST|none]
+                             [--peers LIST|none] [--backend numba|auto] [--threads N]
 
-A thin wrapper around ``tograph.bench.main`` (the ``tograph bench`` command) that first sets the
-one-thread environment variables, so NumPy's BLAS starts with one thread even without
-threadpoolctl. See ``tograph/bench/__init__.py`` and ``benchmarks/peers.md``.
+A thin wrapper around ``tograph.bench.main`` (the ``tograph bench`` command), which gives NumPy's
+BLAS ``--threads`` threads (default 1) with threadpoolctl, or without it by rerunning itself with
+the thread variables set before NumPy loads. See ``tograph/bench/__init__.py`` and
+``benchmarks/peers.md``.
 """
 
-import os
 import sys
-
-for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-    os.environ[_var] = "1"  # before NumPy loads its BLAS
 
 from tograph.bench import main
 

@@ -217,6 +217,31 @@ def test_fast_path_respects_defaults_and_nesting():
     assert len(sf._cache) == 2  # a default array is a tensor input like a passed one
 
 
+def weighted_column_sums(x, w):
+    return (x * w).sum(axis=0)
+
+
+def test_fast_path_follows_layouts_that_alternate_or_change_in_place():
+    """The last call's layout is remembered apart from the table: calls alternating between
+    layouts, and an argument whose shape or dtype changed in place since the last call, get
+    eager's result for the layout they have now."""
+    sf = tg.to_static(weighted_column_sums, fallback="error")
+    x = np.arange(6.0).reshape(3, 2)
+    w = np.full((3, 2), 0.5)
+    calls = [(x, w), (x[:2], w[:2]), (x, w), (x.astype(np.float32), w), (x, w)]
+    for args in calls + calls:
+        expected = weighted_column_sums(*args)
+        got = sf(*args)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        np.testing.assert_array_equal(got, expected)
+    x.shape = (2, 3)  # same arrays, new shapes: the remembered layout no longer fits
+    w.shape = (2, 3)
+    expected = weighted_column_sums(x, w)
+    got = sf(x, w)
+    assert got.shape == expected.shape == (3,)
+    np.testing.assert_array_equal(got, expected)
+
+
 def halve_count(x, n):
     i = 0
     while i < n:

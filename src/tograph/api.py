@@ -73,6 +73,10 @@ class StaticFunction:
         self._flat: caching.LRU[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = caching.LRU(
             _FAST_LIMIT
         )  # arrays only
+        self._last_flat: tuple[tuple[Any, ...] | None, Callable[[tuple[Any, ...]], Any] | None] = (
+            None,
+            None,
+        )
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
         self._fast_arity = (
@@ -94,11 +98,19 @@ class StaticFunction:
         fast = not kwargs and len(args) == self._fast_arity
         if fast:
             try:  # all arguments arrays: the quickest key
-                runner = self._flat.get(tuple([(type(a), a.dtype, a.shape) for a in args]))
+                layout = tuple([(type(a), a.dtype, a.shape) for a in args])
             except AttributeError:
-                runner = None
-            if runner is not None:
-                return runner(args)
+                pass
+            else:
+                # The layout called last is compared, not hashed: a loop calling with the same
+                # layout skips the table (one (layout, runner) pair, so threads see a whole one).
+                last_layout, last_runner = self._last_flat
+                if layout == last_layout:
+                    return last_runner(args)
+                runner = self._flat.get(layout)
+                if runner is not None:
+                    self._last_flat = (layout, runner)
+                    return runner(args)
         key: list[Any] = []
         leaves: list[Any] = []
         fast = fast and _fast_key(args, key, leaves)

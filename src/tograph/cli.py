@@ -3,7 +3,7 @@
     tograph show FILE.py:FUNCTION [--arg SPEC ...]   # SPEC: f64[3], f32[None,4], 5, 2.5, True
     tograph show FILE.py:FUNCTION --arg SPEC --dot   # the graph as Graphviz DOT (--svg: as SVG)
     tograph conformance [-k PATTERN] [-v]
-    tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none]
+    tograph bench [--quick] [--json OUT] [--only W1,W3] [--peers torch,jax|none] [--threads N]
 
 Bad arguments print one line and exit with status 2. An error of the user's own code (importing
 the file, or the function raising for the given argument types) prints its traceback without

@@ -281,12 +281,13 @@ def _tuple_runner(run: Callable[..., Any], recipe: build_graph.BuiltGraph) -> Ca
     """Runs a graph whose result is the tuple of its outputs: the tuple ``run`` returns, unless
     an output that may share an argument's memory is an array (``recipe.unflatten`` then copies
     it as it must): a scalar result, the loop case, skips the general path's work."""
-    checked = sorted(recipe.check_outputs)
+    checked = tuple(sorted(recipe.check_outputs))
 
     def runner(leaves: list[Any]) -> Any:
         outputs = run(*leaves)
-        if any(isinstance(outputs[k], np.ndarray) for k in checked):
-            return recipe.unflatten(outputs, leaves)
+        for k in checked:  # a loop, not any() over a generator: this is every call's path
+            if isinstance(outputs[k], np.ndarray):
+                return recipe.unflatten(outputs, leaves)
         return outputs
 
     return runner

@@ -10,7 +10,7 @@ import pytest
 from gradcheck import assert_grads
 
 import tograph as tg
-from tograph import errors
+from tograph import eager, errors
 from tograph import gradients as api
 from tograph.ir import primitives
 
@@ -178,6 +178,30 @@ def test_reductions(name, axis, keepdims):
 def test_max_shares_the_gradient_between_ties():
     got = api.grad(lambda x: np.max(x))(np.array([0.5, 0.2, 0.5]))
     np.testing.assert_allclose(got, [0.5, 0.0, 0.5])
+
+
+def log_softmax_loss(logits, y):
+    z = logits - np.max(logits, axis=1, keepdims=True)
+    return -np.sum(y * (z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))))
+
+
+def test_log_softmax_gradient_through_its_max_reads_no_broadcast():
+    """The max's share of the gradient (tiny, not exactly zero) is the tape's bit for bit, ties
+    and a NaN row included, with the cotangents broadcast by NumPy rather than by
+    ``broadcast_to`` equations."""
+    logits = rand((4, 5))
+    logits[1, [0, 3]] = logits[1].max() + 1.0  # a tie
+    y = np.eye(5)[[0, 3, 2, 4]]
+    assert_grads(log_softmax_loss, logits, y)
+    g = api.grad(tg.to_static(log_softmax_loss, fallback="error"))
+    assert "broadcast_to" not in str(g.concrete(logits, y).graph)
+    logits[2, 1] = np.nan
+    for args in [(logits, y), (logits.astype(np.float32), y.astype(np.float32))]:
+        with np.errstate(invalid="ignore"):  # the NaN row's 0 / 0, as eager
+            got = g(*args)
+            taped = eager.unwrap(g.python_function(*args))
+        assert got.dtype == taped.dtype == args[0].dtype
+        assert got.tobytes() == taped.tobytes()
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1])

@@ -257,3 +257,48 @@ def test_inlined_expressions_keep_the_order_of_warnings_and_errors(fn):
         raised.append(str(info.value.__cause__ or info.value))
     assert found[0] == found[1] and len(found[0]) >= 2
     assert raised[0] == raised[1]
+
+
+def literal_operands(x, y):
+    """Every converting ufunc with Python numbers on both sides of a float array."""
+    return (
+        x + 0.5,
+        -0.0 + x,
+        x - 3,
+        0.25 / x,
+        x * -0.0,
+        np.maximum(x, 0.0),
+        np.minimum(-1.5, x),
+        x < 0.5,
+        x >= -0.0,
+        x == 2**60,
+        x != 0.1,  # not exact in float32: left to NumPy
+        x * 16777217,  # not exact in float32
+        np.maximum(x, 1e300),  # overflows float32
+        y * 0.1,
+        y > 16777217,
+    )
+
+
+LITERALS = [0.5, -0.0, 3, 0.25, 0.0, -1.5, 2**60, 0.1, 16777217, 1e300]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_python_number_operands_of_float_arrays_give_eagers_results(dtype):
+    """A Python number meeting a float array is passed as a 0-d array of the array's dtype only
+    when that holds the number exactly; the results are eager's bit for bit, specials included."""
+    import tograph as tg
+
+    with np.errstate(all="ignore"):
+        x = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 0.5, 2.0**60, 1e4], dtype=dtype)
+    y = np.arange(8.0)
+    static = tg.to_static(literal_operands, fallback="error")
+    with np.errstate(all="ignore"):
+        got, expected = static(x, y), literal_operands(x, y)
+        exact = {v for v in LITERALS if float(np.asarray(v, dtype)) == v}
+    for g, e in zip(got, expected, strict=True):
+        assert g.dtype == e.dtype and g.tobytes() == e.tobytes()
+    namespace = codegen.compile_graph(static.concrete(x, y).graph).__globals__
+    constants = [v for v in namespace.values() if isinstance(v, np.ndarray)]
+    assert all(v.ndim == 0 and not v.flags.writeable for v in constants)
+    assert {float(v) for v in constants if v.dtype == dtype} == exact

@@ -135,3 +135,50 @@ def test_loop_targets_name_the_contender() -> None:
         "tograph.numba <= 0.2x jax.jit": False,
         "<= 1.05x numpy": True,
     }
+
+
+@pytest.fixture
+def blas_threads():
+    """Restores NumPy's BLAS thread counts after a test that changes them."""
+    import threadpoolctl
+
+    before = {p["internal_api"]: p["num_threads"] for p in threadpoolctl.threadpool_info()}
+    yield
+    for api, count in before.items():
+        threadpoolctl.threadpool_limits(count, user_api=None if api is None else "blas")
+
+
+def test_threads_option_sets_numpy_blas_and_records_what_ran(tmp_path, blas_threads) -> None:
+    import threadpoolctl
+
+    out = tmp_path / "bench.json"
+    args = ["--smoke", "--only", "W8", "--peers", "none", "--threads", "2"]
+    assert tograph.bench.main([*args, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    threads = data["environment"]["threads"]
+    assert threads["threads"] == 2 and threads["env"]["OPENBLAS_NUM_THREADS"] == "2"
+    blas = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    assert blas and all(p["num_threads"] == 2 for p in blas)
+    (record,) = data["results"]
+    assert record["ran_on"] == {"tograph": "numpy"}
+    assert set(record["peak_bytes"]) == {"numpy", "tograph"}
+
+
+def test_without_threadpoolctl_the_suite_reruns_with_the_variables_set(monkeypatch) -> None:
+    from tograph.bench import peers
+
+    monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    assert peers.restart_needed(3)
+    calls = []
+    monkeypatch.setattr(
+        tograph.bench.subprocess, "call", lambda cmd, env: calls.append((cmd, env)) or 0
+    )
+    assert tograph.bench.main(["--smoke", "--threads", "3"]) == 0
+    ((cmd, env),) = calls
+    assert cmd[1:] == ["-m", "tograph.bench", "--smoke", "--threads", "3"]
+    assert env["OPENBLAS_NUM_THREADS"] == env["OMP_NUM_THREADS"] == "3"
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert not peers.restart_needed(3)  # the child: the variables were there before NumPy

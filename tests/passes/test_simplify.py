@@ -107,3 +107,41 @@ def test_rewrites_reach_into_branches(x3):
     result = run_simplify(graph, x3)
     then_graph = result.graph.eqns[-1].params["then_graph"]
     assert [e.prim.name for e in then_graph.eqns] == ["add"]
+
+
+def broadcast_then_combine(x, row):
+    """``x`` (3x4) compared with, selected by and divided by broadcasts of a (3x1) ``row``."""
+    wide = np.broadcast_to(row, (3, 4))
+    hits = emit(elementwise.equal_p, x, wide)
+    picked = emit(elementwise.where_p, hits, wide, 0)
+    return emit(elementwise.divide_p, picked, np.broadcast_to(row + 1.0, (3, 4)))
+
+
+def test_broadcast_operands_of_elementwise_ops_are_read_unbroadcast():
+    f64 = np.float64
+    graph = trace(
+        broadcast_then_combine,
+        types.TensorType(f64, (3, 4)),
+        types.TensorType(f64, (3, 1)),
+        hints=["x", "row"],
+    )
+    row = np.array([[1.5], [-0.0], [np.nan]])
+    x = np.array([[1.5, 2.0, 1.5, np.inf], [0.0, -0.0, 1.0, 2.0], [np.nan, 1.0, 2.0, 3.0]])
+    for args in [(x, row), (np.asfortranarray(x), row)]:  # results keep the layout too
+        result = run_simplify(graph, *args)
+        assert result.modified
+        (got,), (expected,) = interpret(result.graph, *args), interpret(graph, *args)
+        assert got.strides == expected.strides
+    text = str(dce.eliminate_dead_code(result.graph).graph)
+    assert "broadcast_to" not in text and "equal x row" in text
+
+
+def test_broadcasts_with_run_time_dims_stay():
+    f64 = np.float64
+    graph = trace(
+        lambda x, row: emit(elementwise.multiply_p, x, np.broadcast_to(row, x.shape)),
+        types.TensorType(f64, (None, 4)),
+        types.TensorType(f64, (1, 4)),
+    )
+    x = np.arange(8.0).reshape(2, 4)
+    assert not run_simplify(graph, x, np.ones((1, 4))).modified

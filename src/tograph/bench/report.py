@@ -117,9 +117,12 @@ def _targets(targets: list[dict[str, Any]]) -> str:
 
 
 def _backends(data: dict[str, Any]) -> str:
-    lines = [f"  {r['key']}: {r['backend']}" for r in data["results"] if "backend" in r]
-    title = f"what tograph.{data.get('backend')} ran on:\n"
-    return title + "\n".join(lines) if lines else ""
+    lines = [
+        f"  {r['key']} {name}: {used}"
+        for r in data["results"]
+        for name, used in r.get("ran_on", {}).items()
+    ]
+    return "what each tograph contender ran on:\n" + "\n".join(lines) if lines else ""
 
 
 def _notes(data: dict[str, Any]) -> str:
@@ -134,6 +137,21 @@ def _notes(data: dict[str, Any]) -> str:
     )
 
 
+def _threads(env: dict[str, Any]) -> str:
+    """How many BLAS threads were asked for, and what NumPy's BLAS reports (threadpoolctl)."""
+    info = env["threads"]
+    asked = info.get("threads", 1)
+    text = f"{asked} thread{'s' if asked != 1 else ''} each"
+    pools = info.get("numpy_blas")
+    if isinstance(pools, list) and pools:
+        text += (
+            " (NumPy BLAS: "
+            + ", ".join(f"{p['internal_api']} {p['num_threads']}" for p in pools)
+            + ")"
+        )
+    return text
+
+
 def render(data: dict[str, Any]) -> str:
     """The whole report as text."""
     env = data["environment"]
@@ -142,7 +160,7 @@ def render(data: dict[str, Any]) -> str:
     extra = "" if backend == "numpy" else f" and {backend}"
     head = (
         f"tograph bench ({data['mode']}, tograph on numpy{extra}): "
-        f"python {env['python']}, {versions}; one thread each"
+        f"python {env['python']}, {versions}; {_threads(env)}"
     )
     results = data["results"]
     if not results:

@@ -2,8 +2,8 @@
 
 Stage: benchmark harness. Input: command-line options. Output: a JSON-able result (one record per
 variant: per contender the median time, samples, calls per sample and check status; ratios of
-each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what the
-extra tograph contender ran on), printed as a table and optionally written.
+each tograph contender to NumPy and to each peer; NumPy's and tograph's peak memory; what each
+tograph contender's graph ran on, ``ran_on``), printed as a table and optionally written.
 
 For each variant: the NumPy and tograph contenders, with ``--backend numba`` or ``auto`` a second
 tograph contender ("tograph.numba", "tograph.auto") compiled for that backend, and every loaded
@@ -38,11 +38,13 @@ _FIRST_CALL_REPEATS = {"full": 5, "quick": 2, "smoke": 1}
 
 @dataclasses.dataclass
 class Options:
-    """What to run: mode ("full", "quick", "smoke"), workloads, peers, where to write JSON, and
-    a backend ("numba" or "auto": ``to_static(..., backend=)``) to time tograph on beside NumPy."""
+    """What to run: mode ("full", "quick", "smoke"), workloads, peers, where to write JSON, a
+    backend ("numba" or "auto": ``to_static(..., backend=)``) to time tograph on beside NumPy,
+    and the BLAS / OpenMP threads every contender may use."""
 
     mode: str = "full"
     backend: str = "numpy"
+    threads: int = 1
     only: list[str] | None = None
     peers: list[str] | None = None
     json_path: str | None = None
@@ -66,7 +68,16 @@ def parse_options(argv: Sequence[str]) -> Options:
         default="numpy",
         help="also time tograph on this backend (numba, auto), beside the NumPy backend",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="BLAS and OpenMP threads for NumPy, tograph's kernels and the peers (default 1)",
+    )
     opts = parser.parse_args(list(argv))
+    if opts.threads < 1:
+        parser.error(f"--threads must be at least 1, got {opts.threads}")
     only = [w.strip().upper() for w in opts.only.split(",")] if opts.only else None
     known = [w.name for w in workloads.all_workloads()]
     for name in only or []:
@@ -79,7 +90,12 @@ def parse_options(argv: Sequence[str]) -> Options:
         )
     mode = "smoke" if opts.smoke else "quick" if opts.quick else "full"
     return Options(
-        mode=mode, only=only, peers=peer_names, json_path=opts.json_path, backend=opts.backend
+        mode=mode,
+        only=only,
+        peers=peer_names,
+        json_path=opts.json_path,
+        backend=opts.backend,
+        threads=opts.threads,
     )
 
 
@@ -95,11 +111,8 @@ def _on_backend(
     fn = api.to_static(
         fn.python_function, input_spec=fn.input_spec, fallback=fn.fallback_mode, backend=backend
     )
-    cf = fn.concrete(*contender.args)
-    used = cf.backend or "eager"
-    if cf.backend_note:
-        used += f" ({cf.backend_note})"
-    return dataclasses.replace(contender, name=f"tograph.{backend}", fn=fn), used
+    extra = dataclasses.replace(contender, name=f"tograph.{backend}", fn=fn)
+    return extra, ran_on(extra)
 
 
 def _peer_contenders(
@@ -169,12 +182,23 @@ def run_variant(
     }
     if used is not None:
         record["backend"] = used
+    record["ran_on"] = {c.name: ran_on(c) for c in contenders if c.name.startswith("tograph")}
     record["ratios"] = compare.ratios(record["contenders"])
     if not variant.first_call:
         record["peak_bytes"] = {
             c.name: timing.peak_bytes(c) for c in contenders if c.name in ("numpy", "tograph")
         }
     return record
+
+
+def ran_on(contender: timing.Contender) -> str:
+    """What a tograph contender's graph runs on ("numpy", "numba", "eager", with the backend's
+    note), or "compiler" for a first-call contender, which times conversion."""
+    if contender.self_timed:
+        return "compiler"
+    cf = contender.fn.concrete(*contender.args)  # a to_static or a gradient function
+    used = cf.backend or "eager"
+    return f"{used} ({cf.backend_note})" if cf.backend_note else used
 
 
 def environment(
@@ -195,9 +219,10 @@ def environment(
 def run(options: Options, out: Any = None) -> dict[str, Any]:
     """Runs the selected workloads; prints progress and the table to ``out``; returns results."""
     out = out or sys.stdout
-    thread_info = peers.configure_threads()
+    thread_info = peers.configure_threads(options.threads)
     loaded, skipped = peers.load(
-        [] if options.mode == "smoke" and options.peers is None else options.peers
+        [] if options.mode == "smoke" and options.peers is None else options.peers,
+        options.threads,
     )
     size = "smoke" if options.mode == "smoke" else "full"
     results: list[dict[str, Any]] = []

@@ -8,14 +8,20 @@ Requires: nothing.
   nothing: each becomes ``x``. ``x + 0.0`` stays, since ``-0.0 + 0.0`` is ``+0.0``.
 - ``transpose(transpose(x, a), b)`` becomes one transpose (or ``x``), ``reshape(reshape(x))``
   one reshape, ``mT(mT(x))`` becomes ``x``.
+- An operand of an elementwise ufunc or ``where`` made by ``broadcast_to`` is read before the
+  broadcast when the operation's result keeps its type: NumPy broadcasts it the same way (the
+  same zero strides, so the same values and layout) without ``np.broadcast_to``'s cost, a few
+  microseconds a call. Gradients of reductions (``spread``) make such operands. Only where every
+  shape involved is static, so the types prove the run-time shapes.
 
 A rewrite applies only when it is exact on every value, NaN, infinities and signed zeros
 included: the result's type must be the operand's exactly (dtype, shape and weakness, so a
 literal that promotes or broadcasts blocks it), the dtype real (complex arithmetic with ``1``
 turns ``inf`` parts into NaN), and the value an array or a Python scalar (a 0-d NumPy value may
 be a 0-d array that NumPy's arithmetic turns into a scalar). A value that may reach its graph's
-outputs (directly or through views or control flow) is never replaced, because the caller must
-get a fresh array, not an argument or another result, and a view must stay a view of what it was.
+outputs (directly or through views or control flow) is never replaced (only its operands may be
+read unbroadcast), because the caller must get a fresh array, not an argument or another result,
+and a view must stay a view of what it was.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ def _visitor(graph: core.Graph) -> passes.Visitor:
         if len(eqn.outputs) != 1:
             return None
         out = eqn.outputs[0]
-        result = None if out in shared else _rewrite(eqn, producers)
+        result = _rewrite(eqn, producers, out in shared)
         if isinstance(result, core.Eqn) and result.prim.out_types(
             [a.type for a in result.inputs], result.params
         ) != (out.type,):
@@ -82,9 +88,36 @@ def _stands_for(atom: core.Atom, out: core.Var) -> bool:
     return t.dtype.kind in "biuf" and (t.ndim >= 1 or t.weak)
 
 
-def _rewrite(eqn: core.Eqn, producers: dict[core.Var, core.Eqn]) -> core.Atom | core.Eqn | None:
-    rule = _RULES.get(eqn.prim)
-    return None if rule is None else rule(eqn, producers)
+def _rewrite(
+    eqn: core.Eqn, producers: dict[core.Var, core.Eqn], escapes: bool
+) -> core.Atom | core.Eqn | None:
+    """The rewrite of ``eqn``, if any. One whose result may leave the graph (``escapes``) only
+    reads unbroadcast operands: that still makes a fresh array."""
+    rule = None if escapes else _RULES.get(eqn.prim)
+    found = None if rule is None else rule(eqn, producers)
+    if found is None and (eqn.prim in ew.UFUNCS or eqn.prim is ew.where_p):
+        return _unbroadcast_operands(eqn, producers)
+    return found
+
+
+def _unbroadcast_operands(eqn: core.Eqn, producers: dict[core.Var, core.Eqn]) -> core.Eqn | None:
+    """The elementwise ``eqn`` reading each ``broadcast_to`` operand's own operand instead (the
+    visitor keeps it only if the result's type is unchanged)."""
+    if not _static(eqn.outputs[0]):
+        return None
+    inputs = list(eqn.inputs)
+    for i, atom in enumerate(inputs):
+        inner = producers.get(atom) if isinstance(atom, core.Var) else None
+        if inner is not None and inner.prim is shape.broadcast_to_p and _static(inner.inputs[0]):
+            inputs[i] = inner.inputs[0]
+    if not all(_static(atom) for atom in inputs) or inputs == list(eqn.inputs):
+        return None
+    return dataclasses.replace(eqn, inputs=tuple(inputs))
+
+
+def _static(atom: core.Atom) -> bool:
+    """Whether ``atom`` is a tensor whose every dimension is known."""
+    return isinstance(atom.type, types.TensorType) and atom.type.is_static_shape
 
 
 def _scalar(atom: core.Atom, test: Any) -> bool:

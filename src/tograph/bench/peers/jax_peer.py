@@ -24,8 +24,8 @@ NAME = "jax.jit"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """Enables float64 on the CPU backend; returns the version."""
+def setup(threads: int) -> str:
+    """Enables float64 on the CPU backend (threads come from XLA_FLAGS); returns the version."""
     jax.config.update("jax_enable_x64", True)
     jax.config.update("jax_platforms", "cpu")
     return jax.__version__
@@ -84,6 +84,12 @@ def mlp_forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any) ->
     return h @ w3 + b3
 
 
+def two_chains(a: Any, b: Any, c: Any, d: Any) -> Any:
+    x = jnp.tanh(jnp.tanh(a @ b) @ b)
+    y = jnp.tanh(jnp.tanh(c @ d) @ d)
+    return x + y
+
+
 _FUNCTIONS = {
     "W1": w1,
     "W2.fwd": rnn,
@@ -92,6 +98,7 @@ _FUNCTIONS = {
     "W4": w4,
     "W5": sgd_step,
     "W7": mlp_forward,
+    "W8": two_chains,
 }
 
 

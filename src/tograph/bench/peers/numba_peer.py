@@ -22,7 +22,7 @@ from tograph.bench.workloads import Variant
 NAME = "numba.njit"
 
 
-def setup() -> str:
+def setup(threads: int) -> str:
     """Returns the version (numba compiles serial code unless asked for ``parallel``)."""
     return str(numba.__version__)
 

@@ -28,8 +28,9 @@ NAME = "paddle.jit.to_static"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """Selects the CPU and dynamic mode; returns the version."""
+def setup(threads: int) -> str:
+    """Selects the CPU and dynamic mode (threads come from FLAGS_paddle_num_threads); returns
+    the version."""
     paddle.set_device("cpu")
     paddle.disable_static()
     return paddle.__version__

@@ -21,10 +21,10 @@ NAME = "tf.function"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """One intra-op and one inter-op thread; returns the version."""
-    tf.config.threading.set_intra_op_parallelism_threads(1)
-    tf.config.threading.set_inter_op_parallelism_threads(1)
+def setup(threads: int) -> str:
+    """``threads`` intra-op and inter-op threads; returns the version."""
+    tf.config.threading.set_intra_op_parallelism_threads(threads)
+    tf.config.threading.set_inter_op_parallelism_threads(threads)
     return tf.__version__
 
 

@@ -22,10 +22,10 @@ EAGER = "torch eager"
 LEARNING_RATE = 0.1
 
 
-def setup() -> str:
-    """One intra-op and one inter-op thread; returns the version."""
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
+def setup(threads: int) -> str:
+    """``threads`` intra-op and inter-op threads; returns the version."""
+    torch.set_num_threads(threads)
+    torch.set_num_interop_threads(threads)
     return torch.__version__
 
 
@@ -101,6 +101,12 @@ def mlp_forward(
     return h @ w3 + b3
 
 
+def two_chains(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, d: torch.Tensor) -> torch.Tensor:
+    x = torch.tanh(torch.tanh(a @ b) @ b)
+    y = torch.tanh(torch.tanh(c @ d) @ d)
+    return x + y
+
+
 def _rnn_value_and_grad(scripted: Callable[..., Any]) -> Callable[..., Any]:
     def value_and_grad(xs: Any, h0: Any, wx: Any, wh: Any, b: Any) -> Any:
         loss = scripted(xs, h0, wx, wh, b)
@@ -143,4 +149,6 @@ def contenders(variant: Variant) -> list[timing.Contender]:
             _contender(script(mlp_forward), variant),
             _contender(mlp_forward, variant, name=EAGER),
         ]
+    if key == "W8":
+        return [_contender(script(two_chains), variant)]
     raise KeyError(key)
