@@ -12,6 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors
 from tograph.backend import interpreter
 from tograph.ir import types
@@ -551,3 +552,19 @@ def test_call_of_an_unhashable_callable():
             return v + 1
 
     assert rt.call(Unhashable(), 1) == 2
+
+
+def _prints_in_its_condition(x):
+    while print("test") or x.sum() < 3:
+        x = x + 1
+    return x
+
+
+def test_a_while_condition_with_an_effect_acts_once_per_test(capsys):
+    """Regression: the condition's first evaluation (to see whether it is a tensor) printed once
+    more, before the loop, than eager code does."""
+    expected = _prints_in_its_condition(np.zeros(2))
+    eager_output = capsys.readouterr().out
+    got = tg.to_static(_prints_in_its_condition, fallback="error")(np.zeros(2))
+    assert capsys.readouterr().out == eager_output
+    assert np.array_equal(got, expected)

@@ -24,6 +24,7 @@ from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
+from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
@@ -77,14 +78,44 @@ def while_stmt(
     after ``UNROLL_LIMIT`` Python iterations, a loop op too, its Python numbers carried as
     tensors (a graph of one body, not thousands)."""
     for _ in range(values.UNROLL_LIMIT):
+        mark = _mark()
         cond = test(*state)
         _check_defined(cond, "a while condition")
         if tensor.is_symbolic(cond):
+            _drop_effects_since(mark)
             break
         if not cond:
             return state
         state = body(*state)
     return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+
+
+def _mark() -> tuple[Any, int, int]:
+    """Where the graph being built is now: its builder, equation count and count of writes."""
+    current = builder_mod.current()
+    return current, len(current.eqns) if current else 0, len(current.writes) if current else 0
+
+
+def _drop_effects_since(mark: tuple[Any, int, int]) -> None:
+    """Removes what a while condition emitted before it turned out to be a tensor, when that
+    holds an effect (a print, a random draw): the loop's own trace evaluates the condition again,
+    so the effect would otherwise happen once more, before the loop. A condition that also wrote
+    in place cannot be taken back, so it falls back."""
+    current, count, writes = mark
+    if current is None or not any(_has_effects(e) for e in current.eqns[count:]):
+        return
+    if len(current.writes) != writes:
+        raise errors.UnsupportedError(
+            "a while condition over tensors both writes in place and has effects (a print, a "
+            "random draw)",
+            loc=origin.current_location(),
+            construct="while condition with effects",
+        )
+    del current.eqns[count:]
+
+
+def _has_effects(eqn: Any) -> bool:
+    return any(e.prim.effectful for e in (eqn, *(i for g in eqn.subgraphs() for i in g.walk())))
 
 
 def for_stmt(
