@@ -513,17 +513,29 @@ def test_call_stacks_tensor_lists_passed_to_numpy():
 @pytest.mark.parametrize(
     "fn",
     [
-        np.random.normal,
-        np.random.default_rng(0).normal,
-        np.random.RandomState(0).uniform,
-        random.random,
-        random.Random(0).gauss,
+        np.random.get_state,
+        np.random.default_rng(0).spawn,
+        np.random.RandomState(0).tomaxint,
+        random.sample,
+        np.random.Generator,
+        np.random.PCG64,
     ],
-    ids=["np.random.normal", "Generator.normal", "RandomState.uniform", "random", "Random.gauss"],
+    ids=[
+        "np.random.get_state",
+        "Generator.spawn",
+        "RandomState.tomaxint",
+        "random.sample",
+        "np.random.Generator",
+        "np.random.PCG64",
+    ],
 )
-def test_random_draws_are_unsupported(fn):
-    with pytest.raises(errors.UnsupportedError, match="draws random numbers") as info:
+def test_random_calls_that_are_not_draws_are_unsupported(fn):
+    def calls():
         rt.call(fn)
+        return np.float64(0.0)
+
+    with pytest.raises(errors.UnsupportedError, match="is not a draw tograph compiles") as info:
+        trace(calls, names=[])
     assert info.value.construct == "random number generation"
 
 

@@ -4,7 +4,8 @@ statement becomes.
 A condition that is a tensor makes ``if_stmt`` a ``cond`` op and ``while_stmt``/``for_stmt`` a
 ``while_loop`` op; a Python condition runs as Python, so static code is evaluated (and loops over
 Python ranges unrolled) exactly as the plain function would run. ``call`` converts user functions
-on the fly and lets builtins and NumPy constructors accept tensors.
+on the fly, lets builtins and NumPy constructors accept tensors, and makes random draws equations
+(``ops.random``).
 Requires: lowering.control_flow (the code calling these functions), staging.control_flow.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 import collections
 import functools
 import operator
-import random
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,6 +23,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
+from tograph.ops import random as random_draws
 from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
@@ -509,14 +510,9 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return handler(*args, **kwargs)
     if hashable and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
         return dispatch.OVERRIDES[fn](*args, **kwargs)
-    if _draws_random_numbers(fn):
-        name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
-        raise errors.UnsupportedError(
-            f"{name} draws random numbers: in a graph they would be drawn once, when it is built, "
-            "and repeated on every call",
-            loc=origin.current_location(),
-            construct="random number generation",
-        )
+    drawing = random_draws.handler(fn)
+    if drawing is not None:
+        return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
@@ -558,20 +554,6 @@ def iop(op: str, target: Any, value: Any) -> Any:
             construct="in-place update of a NumPy array",
         )
     return getattr(operator, op)(target, value)
-
-
-def _draws_random_numbers(fn: Any) -> bool:
-    """NumPy's and Python's random functions and the methods of their generators."""
-    owner = getattr(fn, "__self__", None)
-    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)):
-        return True
-    if isinstance(fn, type) or getattr(fn, "__name__", "") in _RANDOM_CONSTRUCTORS:
-        return False  # making a generator draws nothing; its methods are caught above
-    module = getattr(fn, "__module__", None) or ""
-    return module == "random" or module.startswith("numpy.random")
-
-
-_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "SeedSequence"})
 
 
 def _hashable(fn: Any) -> bool:
