@@ -295,6 +295,13 @@ def _tensor_seed(x):
     return np.random.default_rng(int(x[0])).random()
 
 
+def _kind_by_path(x, flag):
+    bound = 0
+    if flag > 0:
+        bound = np.int32(3)  # a Python int on one path, a NumPy scalar on the other
+    return random.uniform(0, bound) + x
+
+
 def _bit_generator(x):
     return np.random.Generator(np.random.PCG64(0)).random() + x
 
@@ -307,6 +314,7 @@ def _bit_generator(x):
         (_spawned, (V,), r"default_rng\(0\)\.spawn is not a draw"),
         (_tensor_seed, (V,), "seed known only when the graph runs"),
         (_bit_generator, (V,), "PCG64 is not a draw"),
+        (_kind_by_path, (V, np.float64(-1.0)), "Python or NumPy scalar depending on the path"),
     ],
 )
 def test_what_is_not_a_draw_falls_back_with_the_reason(fn, args, reason):

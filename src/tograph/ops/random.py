@@ -51,6 +51,11 @@ class Draw:
     python: tuple[int, ...] = ()
     shapes: tuple[tuple[int | None, ...], ...] = ()
 
+    @functools.cached_property
+    def static_parts(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The call's arguments when it takes no tensor (filled in once, not at every draw)."""
+        return host_probe.call_parts((), self.args, self.kwargs)
+
     def __repr__(self) -> str:
         if not self.method:
             return self.source.label
@@ -64,8 +69,11 @@ def _impl(*values: Any, draw: Draw) -> tuple[Any, ...]:
             raise errors.InternalError(f"{draw!r} makes no generator. This is a bug")
         draw.source.make()
         return ()
-    values = tuple(_as_python(v) if i in draw.python else v for i, v in enumerate(values))
-    positional, keywords = host_probe.call_parts(values, draw.args, draw.kwargs)
+    if values:
+        values = tuple(_as_python(v) if i in draw.python else v for i, v in enumerate(values))
+        positional, keywords = host_probe.call_parts(values, draw.args, draw.kwargs)
+    else:
+        positional, keywords = draw.static_parts
     outputs = _call(getattr(draw.source.target(), draw.method), draw.method, positional, keywords)
     for value, shape in zip(outputs, draw.shapes):
         got = np.shape(value)
@@ -200,6 +208,8 @@ def draw(source: sources.Source, method: str, args: Sequence[Any], kwargs: dict[
         raise _refuse(name, "writes into out=")
     if method == "shuffle" and not (args and _is_array_tensor(args[0])):
         raise _refuse(name, "shuffles something that is not an array made or taken by the function")
+    if any(getattr(leaf, "kind_tag", None) is not None for leaf in _leaves((args, kwargs))):
+        raise _refuse(name, "takes a number that is a Python or NumPy scalar depending on the path")
     tensors: list[Any] = []
     arg_template = host_call.template(tuple(args), tensors)
     kw_template = tuple((k, host_call.template(v, tensors)) for k, v in kwargs.items())
@@ -221,6 +231,14 @@ def draw(source: sources.Source, method: str, args: Sequence[Any], kwargs: dict[
         functional.assign(args[0], outs[0])
         return None
     return probed.tree.unflatten(list(outs)) if outs else None
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 def _is_array_tensor(value: Any) -> bool:
