@@ -392,6 +392,20 @@ def test_gradient_of_a_monte_carlo_estimate_equals_the_tapes():
     assert r_graph.bit_generator.state == r_tape.bit_generator.state  # no draw in the backward
 
 
+def _reparametrised(mu, rng):
+    return np.sum(rng.normal(mu, 1.0) * mu)
+
+
+def test_gradient_through_a_draws_parameters_is_refused_as_the_tape_refuses_it():
+    with tg.GradientTape() as tape:
+        watched = tape.watch(V)
+        with pytest.raises(errors.UnsupportedError):
+            _reparametrised(watched, np.random.default_rng(0))
+    grad = tg.grad(tg.to_static(_reparametrised, fallback="error"))
+    with pytest.raises(errors.UnsupportedError, match=r"the random draw rng\.normal\(\$0, 1\.0\)"):
+        grad(V, np.random.default_rng(0))
+
+
 def test_gradient_matches_finite_differences_with_the_same_seed():
     w, eps = np.array([0.3, 0.7, -0.2]), 1e-6
     got = tg.grad(tg.to_static(_monte_carlo))(w, np.random.default_rng(3), np.int64(10))

@@ -21,7 +21,6 @@ import numpy as np
 from tograph.ir import primitives
 from tograph.ops import common, complex_parts, composites, creation, reductions, stop_gradient
 from tograph.ops import elementwise as ew
-from tograph.ops import random as random_draws
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
 
@@ -98,11 +97,9 @@ def is_number(x: Any, value: float) -> bool:
     creation.arange_p,
     creation.eye_p,
     stop_gradient.stop_gradient_p,
-    random_draws.random_p,
 )
 def zero(g: Any, *args: Any, out: Any, **params: Any) -> tuple[Any, ...]:
-    """Piecewise constant or non-float results, a stopped gradient, or a random draw (a constant,
-    as the eager tape sees it): no cotangent flows back."""
+    """Piecewise constant or non-float results, or a stopped gradient: no cotangent flows back."""
     return (None,) * len(args)
 
 

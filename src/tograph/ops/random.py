@@ -16,9 +16,10 @@ happens in program order, only in the branch or loop trip that runs it. Printed 
 generator (``Local``); its draws then come from that run's generator. Building never draws from
 the user's generators: the result types come from probing the method on a throwaway generator of
 the same family and bit generator, with made-up arguments whose dims and integers differ between
-probes (so a size taken from a tensor is an unknown dim). A draw's result is a constant for
-autodiff. ``shuffle`` draws a shuffled copy and writes it into its argument in place
-(``trace.functional``), as NumPy's would.
+probes (so a size taken from a tensor is an unknown dim). A draw has no VJP rule: its result is a
+constant for autodiff, and differentiating through its parameters is an error (as on the tape).
+``shuffle`` draws a shuffled copy and writes it into its argument in place (``trace.functional``),
+as NumPy's would.
 """
 
 from __future__ import annotations
