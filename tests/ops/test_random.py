@@ -62,6 +62,14 @@ def test_legacy_global_functions_and_seed():
     assert cf.op_counts()["random"] == 11
 
 
+def test_legacy_aliases_draw_as_random_sample():
+    def aliases(x):
+        return np.random.ranf(2) + np.random.sample(size=2) + np.random.random_sample() + x[:2]
+
+    cf = assert_draws_like_eager(aliases, V)
+    assert cf.op_counts()["random"] == 3
+
+
 def test_shuffle_writes_the_argument_and_its_views():
     def shuffled(x, rng):
         rng.shuffle(x)

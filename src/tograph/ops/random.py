@@ -291,6 +291,8 @@ def handler(fn: Any) -> Callable[..., Any] | None:
         if module == "random" or module.startswith("numpy.random") or sources.is_generator(owner):
             raise _refuse(getattr(fn, "__qualname__", name), "is not a draw tograph compiles")
         return None
+    if isinstance(source, sources.NumpyGlobal):
+        name = sources.ALIASES.get(name, name)
     if name not in sources.METHODS[source.family]:
         raise _refuse(f"{source.label}.{name}", "is not a draw tograph compiles")
     return BoundDraw(source, name)

@@ -49,7 +49,7 @@ METHODS: dict[str, frozenset[str]] = {
     ),
     RANDOM_STATE: frozenset(
         [*_DISTRIBUTIONS, "rand", "randn", "randint", "random_integers", "random_sample"]
-        + ["random", "ranf", "sample", "choice", "permutation", "shuffle", "seed"]
+        + ["random", "choice", "permutation", "shuffle", "seed"]
     ),
     RANDOM: frozenset(
         "random uniform triangular randint randrange gauss normalvariate lognormvariate "
@@ -191,6 +191,10 @@ class Local(Source):
 _SLOTS: dict[str, threading.local] = {}
 
 
+# NumPy's module functions that are other names of the global state's methods.
+ALIASES = {"ranf": "random_sample", "sample": "random_sample"}
+
+
 def source_of(fn: Any) -> Source | None:
     """The source a bound method or ``np.random`` function draws from, None for anything else.
 
@@ -200,7 +204,7 @@ def source_of(fn: Any) -> Source | None:
     owner = getattr(fn, "__self__", None)
     name = getattr(fn, "__name__", "")
     if owner is np.random.mtrand._rand or (owner is None and getattr(np.random, name, None) is fn):
-        return NumpyGlobal()
+        return NumpyGlobal()  # np.random.seed, ranf and sample are functions, not methods
     if owner is getattr(random, "_inst", None):
         return PythonGlobal()
     family = {np.random.Generator: GENERATOR, np.random.RandomState: RANDOM_STATE}.get(
