@@ -26,6 +26,7 @@ from tograph.analysis import types as type_inference
 from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
+from tograph.ops import random as random_draws
 from tograph.passes import manager
 from tograph.staging import build_graph
 from tograph.trace import signature
@@ -140,6 +141,16 @@ class ConcreteFunction:
         form = self._analysis.ssa
         return type_inference.infer(form, fn, self.signature, fn.__globals__, bound).types
 
+    @functools.cached_property
+    def _random_sources(self) -> list[Any]:
+        """The generators from outside the function that the graph draws from."""
+        return [] if self.graph is None else random_draws.sources_of(self.graph)
+
+    @property
+    def draws_random(self) -> bool:
+        """Whether a call draws random numbers (``tograph.ops.random``): it is not pure."""
+        return self.graph is not None and random_draws.draws(self.graph)
+
     def op_counts(self) -> dict[str, int]:
         return {} if self.graph is None else self.graph.op_counts()
 
@@ -174,7 +185,8 @@ class ConcreteFunction:
         A graph that writes into arguments runs them eagerly instead when two of them overlap
         in memory (a write through one would show in the other), and when it raises: the
         function then runs eagerly, so the arguments end as the failing function leaves them
-        (the graph's own printing, held back until then, is dropped).
+        (the graph's own printing, held back until then, is dropped, and the generators it drew
+        from are put back as they were).
         """
         if self._run is None or self._recipe is None:
             result = self._owner.python_function(*args, **kwargs)
@@ -191,10 +203,13 @@ class ConcreteFunction:
         if _overlapping(tensors, self.signature.input_twins):
             return self._owner.python_function(*args, **kwargs)
         held = io.StringIO()
+        states = [(source, source.get_state()) for source in self._random_sources]
         try:
             with contextlib.redirect_stdout(held):
                 outputs = self._run(*tensors)
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
+            for source, state in states:  # so that it draws the very numbers the graph drew
+                source.set_state(state)
             return self._owner.python_function(*args, **kwargs)
         sys.stdout.write(held.getvalue())
         return recipe.unflatten(outputs, tensors, arguments)

@@ -2,20 +2,24 @@
 
 Stage: none (test harness). Input: a ``Case``. Output: nothing, or ``CaseFailure`` with a short
 reason. For "match" every input set is run eagerly and then twice through ``to_static`` (the first
-call builds the graph, the second reuses it): results, exceptions, printed output and the
-arguments' state afterwards must agree,
-the function must not fall back, and ``cf.op_counts()`` must hold ``expect_ops`` and none of
-``forbid_ops``. For "fallback" the call must warn, ``cf.fallback`` must name the construct and
-``file:LINE``, and the result must still equal eager. For "error" the call must raise
-``error_type`` whose message matches ``error`` and names ``file:LINE``.
+call builds the graph, the second reuses it), each with NumPy's and Python's global random
+generators seeded alike: results, exceptions, printed output, the arguments' state afterwards and
+the global generators' states afterwards must agree, the function must not fall back, and
+``cf.op_counts()`` must hold ``expect_ops`` and none of ``forbid_ops``. For "fallback" the call
+must warn, ``cf.fallback`` must name the construct and ``file:LINE``, and the result must still
+equal eager. For "error" the call must raise ``error_type`` whose message matches ``error`` and
+names ``file:LINE``.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+import random
 import re
 from typing import Any
+
+import numpy as np
 
 import tograph as tg
 from tograph_conformance import case as case_mod
@@ -42,12 +46,19 @@ def check_case(case: case_mod.Case) -> None:
 
 
 def _call(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
-    """Calls ``fn`` on a fresh copy of the inputs (eager code may update arrays in place); the
-    outcome holds the copies as the call leaves them."""
+    """Calls ``fn`` on a fresh copy of the inputs (eager code may update arrays in place) with
+    the global random generators seeded alike; the outcome holds the copies as the call leaves
+    them, and the generators' states."""
     args, kwargs = case_mod.split(copy.deepcopy(inputs))
+    np.random.seed(_SEED)
+    random.seed(_SEED)
     outcome = compare.observe(lambda: fn(*args, **kwargs))
     outcome.arguments = (args, kwargs)
+    outcome.random_states = compare.global_random_states()
     return outcome
+
+
+_SEED = 20260101  # of NumPy's and Python's global generators before each call
 
 
 def _fallback_warnings(outcome: compare.Outcome) -> list[str]:

@@ -5,8 +5,9 @@ nothing, or ``Mismatch`` saying where they differ, e.g. ``result[1]: dtype float
 Python scalars must stay Python scalars of the same type (weak semantics); NumPy values must agree
 in dtype and shape, and a NumPy scalar is not a 0-d array (``x.sum()`` is a scalar,
 ``np.array(x.sum())`` an array: only the array can be written into); containers in type, length
-and keys; objects by their attributes; exceptions in type and message; printed output exactly;
-and the arguments as the call leaves them (arrays, lists, dicts and objects changed in place).
+and keys; objects by their attributes; random generators by their states; exceptions in type and
+message; printed output exactly; the arguments as the call leaves them (arrays, lists, dicts and
+objects changed in place); and NumPy's and Python's global random states, where recorded.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import random
 import types
 import warnings
 from collections.abc import Callable
@@ -39,6 +41,8 @@ class Outcome:
     warnings: list[warnings.WarningMessage] = dataclasses.field(default_factory=list)
     # the call's arguments afterwards (arrays, lists, dicts and objects it may have changed)
     arguments: Any = None
+    # NumPy's and Python's global random states afterwards (``global_random_states``)
+    random_states: Any = None
 
 
 def observe(call: Callable[[], Any]) -> Outcome:
@@ -70,6 +74,8 @@ def compare_outcomes(eager: Outcome, compiled: Outcome) -> None:
         compare_values(eager.value, compiled.value)
     if eager.arguments is not None:
         compare_values(eager.arguments, compiled.arguments, "arguments afterwards")
+    if eager.random_states is not None:
+        compare_values(eager.random_states, compiled.random_states, "global random state")
     if eager.stdout != compiled.stdout:
         raise Mismatch(f"printed {compiled.stdout!r}, eager printed {eager.stdout!r}")
 
@@ -104,6 +110,9 @@ def compare_values(expected: Any, actual: Any, path: str = "result") -> None:
     elif isinstance(expected, _PY_SCALARS):
         _same_type(expected, actual, path)
         _compare_numbers(np.asarray(expected), np.asarray(actual), path)
+    elif _generator_state(expected) is not None:
+        _same_type(expected, actual, path)
+        compare_values(_generator_state(expected), _generator_state(actual), f"{path} (state)")
     elif _is_object(expected):
         _same_type(expected, actual, path)
         if list(vars(expected)) != list(vars(actual)):
@@ -112,6 +121,23 @@ def compare_values(expected: Any, actual: Any, path: str = "result") -> None:
             compare_values(value, vars(actual)[name], f"{path}.{name}")
     elif expected != actual:
         raise Mismatch(f"{path}: {actual!r} != {expected!r}")
+
+
+def _generator_state(value: Any) -> Any:
+    """The state of a NumPy or Python random generator (None for anything else): two generators
+    agree when their next draws will."""
+    if isinstance(value, np.random.Generator):
+        return value.bit_generator.state
+    if isinstance(value, np.random.RandomState):
+        return value.get_state()
+    if isinstance(value, random.Random):
+        return value.getstate()
+    return None
+
+
+def global_random_states() -> tuple[Any, Any]:
+    """The states of NumPy's and Python's global generators."""
+    return np.random.get_state(), random.getstate()
 
 
 def _is_object(value: Any) -> bool:

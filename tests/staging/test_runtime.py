@@ -12,6 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors
 from tograph.backend import interpreter
 from tograph.ir import types
@@ -512,17 +513,29 @@ def test_call_stacks_tensor_lists_passed_to_numpy():
 @pytest.mark.parametrize(
     "fn",
     [
-        np.random.normal,
-        np.random.default_rng(0).normal,
-        np.random.RandomState(0).uniform,
-        random.random,
-        random.Random(0).gauss,
+        np.random.get_state,
+        np.random.default_rng(0).spawn,
+        np.random.RandomState(0).tomaxint,
+        random.sample,
+        np.random.Generator,
+        np.random.PCG64,
     ],
-    ids=["np.random.normal", "Generator.normal", "RandomState.uniform", "random", "Random.gauss"],
+    ids=[
+        "np.random.get_state",
+        "Generator.spawn",
+        "RandomState.tomaxint",
+        "random.sample",
+        "np.random.Generator",
+        "np.random.PCG64",
+    ],
 )
-def test_random_draws_are_unsupported(fn):
-    with pytest.raises(errors.UnsupportedError, match="draws random numbers") as info:
+def test_random_calls_that_are_not_draws_are_unsupported(fn):
+    def calls():
         rt.call(fn)
+        return np.float64(0.0)
+
+    with pytest.raises(errors.UnsupportedError, match="is not a draw tograph compiles") as info:
+        trace(calls, names=[])
     assert info.value.construct == "random number generation"
 
 
@@ -551,3 +564,19 @@ def test_call_of_an_unhashable_callable():
             return v + 1
 
     assert rt.call(Unhashable(), 1) == 2
+
+
+def _prints_in_its_condition(x):
+    while print("test") or x.sum() < 3:
+        x = x + 1
+    return x
+
+
+def test_a_while_condition_with_an_effect_acts_once_per_test(capsys):
+    """Regression: the condition's first evaluation (to see whether it is a tensor) printed once
+    more, before the loop, than eager code does."""
+    expected = _prints_in_its_condition(np.zeros(2))
+    eager_output = capsys.readouterr().out
+    got = tg.to_static(_prints_in_its_condition, fallback="error")(np.zeros(2))
+    assert capsys.readouterr().out == eager_output
+    assert np.array_equal(got, expected)

@@ -193,10 +193,13 @@ class Sweep:
     def _backward_eqn(self, eqn: core.Eqn) -> Sequence[Any]:
         rule = eqn.prim.vjp
         if rule is None:
-            # a host call names the NumPy function it runs (numpy_call[fn=np.median])
+            # a host call names the NumPy function it runs (numpy_call[fn=np.median]), a random
+            # draw its call (random[draw=rng.normal($0)]): its parameters get no gradient
             label = eqn.prim.name
             if "fn" in eqn.params:
                 label = f"{eqn.params['fn']!r} (run as {eqn.prim.name}, with no VJP)"
+            elif "draw" in eqn.params:
+                label = f"the random draw {eqn.params['draw']!r} with respect to its parameters"
             raise errors.UnsupportedError(
                 f"tograph cannot differentiate {label}: it has no gradient rule",
                 loc=eqn.loc,

@@ -20,7 +20,9 @@ How a map runs:
 
 Calls run in worker processes, on copies of their arguments: a function compiled to write into
 its arguments is refused (the writes could not reach the caller's arrays), and what a call prints
-goes to its worker's output.
+goes to its worker's output. A function that draws random numbers is not pure (each call advances
+a generator the next call draws from): ``map`` runs its calls here, in order, with a
+``FallbackWarning``, and ``map_futures`` refuses it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.distributed import progress as progress_bar
 from tograph.distributed import worker
 from tograph.export import pickling
@@ -68,11 +70,20 @@ def map_calls(
       MapError: a call raised (the first one found); it names the item and the user's line.
       ToGraphError: ``fn`` writes into its arguments in place, which a worker's copies cannot
         bring back.
+
+    A function that draws random numbers runs its calls here, in order, with a warning.
     """
     calls = _calls(iterable)
     _check_batch(batch)
     if not calls:
         return []
+    if _draws_random(fn, calls):
+        origin.warn(
+            f"{getattr(fn, '__name__', 'f')} draws random numbers, so its calls are not "
+            "independent: f.map runs them here, in order, as a loop would",
+            errors.FallbackWarning,
+        )
+        return [fn(*call) for call in calls]
     if client is None:
         with _local_client() as own:
             return _run(own, fn, calls, batch, progress)
@@ -93,9 +104,18 @@ def map_futures(
       iterable: the calls, as for ``map_calls``.
       client: a ``distributed.Client``; None takes the current one (``distributed.get_client``).
       batch: calls per task (1 by default).
+
+    Raises:
+      ToGraphError: ``fn`` draws random numbers (its calls are not independent).
     """
     calls = _calls(iterable)
     _check_batch(batch)
+    if _draws_random(fn, calls):
+        raise errors.ToGraphError(
+            f"{getattr(fn, '__name__', 'f')} draws random numbers: its calls depend on each "
+            "other through the generator, so they cannot run as independent futures",
+            hint="use f.map, which runs such calls in order, or loop over them locally",
+        )
     if client is None:
         client = _current_client()
     if not calls:
@@ -181,6 +201,18 @@ def _compile(fn: Any, call: tuple[Any, ...]) -> None:
             "worker's copy of its arguments: the writes could not reach your arrays",
             hint="return the new values instead, or loop over the calls locally",
         )
+
+
+def _draws_random(fn: Any, calls: list[tuple[Any, ...]]) -> bool:
+    """Whether some call's graph draws random numbers (a call that cannot compile does not)."""
+    for call in calls:
+        try:
+            cf = fn.concrete(*call)
+        except Exception:  # noqa: BLE001 - the call fails on its worker, where its error names it
+            continue
+        if cf.draws_random:
+            return True
+    return False
 
 
 def _calls(iterable: Iterable[Any]) -> list[tuple[Any, ...]]:

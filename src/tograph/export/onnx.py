@@ -14,7 +14,8 @@ result dtype, or the promoted dtype of a comparison), so weak Python scalars beh
 ``while_loop`` becomes ``Loop`` with no trip count: the cond graph runs once before the loop for
 the first test and again at the end of each body for the next; constants are read from the
 enclosing scope. Tensor lists become ONNX sequences. An op with no ONNX form, or ``print``,
-``assert`` and ``raise`` (unless ``drop_effects``), is an ``ExportError`` naming the op and line.
+``assert`` and ``raise`` (unless ``drop_effects``), is an ``ExportError`` naming the op and line;
+so is a random draw (``ops.random``), always: its numbers come from the user's generator.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import onnx_ops
 from tograph.ir import core, types
+from tograph.ops import random as random_draws
 
 OPSET = 18
 _IR_VERSION = 8  # the IR version of opset 18 (ONNX 1.13), which runtimes since then read
@@ -226,6 +228,11 @@ class Writer:
         """Nodes for ``graph``'s equations (its inputs already named in ``env``)."""
         for eqn in graph.eqns:
             self.eqn = eqn
+            if eqn.prim is random_draws.random_p:
+                raise self.error(
+                    f"the draw {eqn.params['draw']!r} takes its numbers from NumPy's or Python's "
+                    "generator, which ONNX's random operators cannot reproduce"
+                )
             if eqn.prim.effectful and self.drop_effects:
                 continue
             if any(_is_complex(a.type) for a in (*eqn.inputs, *eqn.outputs)):

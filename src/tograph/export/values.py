@@ -29,7 +29,8 @@ import numpy as np
 from tograph import errors
 from tograph.export import schema
 from tograph.ir import types
-from tograph.ops import effects, host_call, indexing
+from tograph.ops import effects, host_call, indexing, random_sources
+from tograph.ops import random as random_draws
 
 MAX_DEPTH = 64
 
@@ -271,6 +272,13 @@ def _fields(value: Any) -> tuple[Any, ...]:
     return tuple(getattr(value, f.name) for f in dataclasses.fields(value))
 
 
+def _refuse_generator(enc: Encoder, value: random_sources.Caller) -> Any:
+    raise enc.error(
+        f"a draw from the caller's {type(value.obj).__name__} object (an argument, a global or an "
+        "attribute): the graph draws from that very object, which exists in this process only"
+    )
+
+
 def _static_array(value: Any) -> indexing.StaticArray:
     if not isinstance(value, np.ndarray):
         raise TypeError("a StaticArray holds an array")
@@ -286,6 +294,10 @@ _CLASSES: dict[str, tuple[type, Callable[[Any], tuple[Any, ...]], Callable[..., 
     "FormatSlot": (effects.FormatSlot, _fields, effects.FormatSlot),
     "NumpyFunction": (host_call.NumpyFunction, _fields, host_call.NumpyFunction),
     "KindSlot": (effects.KindSlot, _fields, effects.KindSlot),
+    "Draw": (random_draws.Draw, _fields, random_draws.Draw),
+    "NumpyGlobal": (random_sources.NumpyGlobal, _fields, random_sources.NumpyGlobal),
+    "PythonGlobal": (random_sources.PythonGlobal, _fields, random_sources.PythonGlobal),
+    "LocalGenerator": (random_sources.Local, _fields, random_sources.Local),
 }
 _CLASS_TYPES = tuple(c[0] for c in _CLASSES.values())
 
@@ -304,6 +316,7 @@ _WRITERS: dict[str, tuple[Callable[[Any], bool], Callable[[Encoder, Any], Any]]]
     "scalar": (lambda v: isinstance(v, np.generic), _write_scalar),
     "exception": (lambda v: isinstance(v, BaseException), _write_exception),
     "object": (lambda v: isinstance(v, _CLASS_TYPES), _write_object),
+    "generator": (lambda v: isinstance(v, random_sources.Caller), _refuse_generator),
     "numpy": (lambda v: numpy_name(v) is not None, lambda e, v: numpy_name(v)),
 }
 

@@ -23,6 +23,7 @@ from tograph.ops import (
     padding,  # noqa: F401
     polynomials,  # noqa: F401
     products,  # noqa: F401
+    random,  # noqa: F401
     rearrange,  # noqa: F401
     reductions,  # noqa: F401
     reinterpret,  # noqa: F401

@@ -122,13 +122,13 @@ numpy_call_p = primitives.Primitive(
 # ---- building the call -------------------------------------------------------------------------
 
 
-def _template(value: Any, tensors: list[Any]) -> Any:
+def template(value: Any, tensors: list[Any]) -> Any:
     """``value`` as a static template: tensors become ``$k`` (collected), arrays StaticArrays."""
     if tensor.is_tensor(value):
         tensors.append(value.plain() if isinstance(value, tensor.SymbolicTensor) else value)
         return indexing.Arg(len(tensors) - 1)
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
-        return type(value)(_template(item, tensors) for item in value)
+        return type(value)(template(item, tensors) for item in value)
     if isinstance(value, np.ndarray):
         return indexing.StaticArray(value)
     if isinstance(value, dict) or tensor.is_symbolic(value):
@@ -143,8 +143,8 @@ def host_call(name: NumpyFunction, args: tuple[Any, ...], kwargs: dict[str, Any]
     """``name.fn(*args, **kwargs)`` as one ``numpy_call`` equation; the result is structured as
     NumPy's (a value, or a tuple or list of values)."""
     tensors: list[Any] = []
-    arg_template = _template(tuple(args), tensors)
-    kw_template = tuple((k, _template(v, tensors)) for k, v in kwargs.items())
+    arg_template = template(tuple(args), tensors)
+    kw_template = tuple((k, template(v, tensors)) for k, v in kwargs.items())
     params: dict[str, Any] = {"fn": name}
     if kw_template or any(
         not isinstance(a, indexing.Arg) or a.k != i for i, a in enumerate(arg_template)

@@ -21,7 +21,7 @@ import dataclasses
 import functools
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -119,10 +119,23 @@ def call_parts(
     return positional, {key: _fill(value, values) for key, value in kwargs}
 
 
+def probe_values(in_types: Sequence[types.TensorType], k: int) -> list[Any]:
+    """The k-th probe's values of ``in_types`` (the default ``make_values`` of ``result``)."""
+    return [_probe_value(t, k) for t in in_types]
+
+
+MakeValues = Callable[[Sequence[types.TensorType], int], list[Any]]
+
+
 def _run(
-    fn: Any, in_types: Sequence[types.TensorType], args: Any, kwargs: Any, k: int
+    fn: Any,
+    in_types: Sequence[types.TensorType],
+    args: Any,
+    kwargs: Any,
+    k: int,
+    make_values: MakeValues,
 ) -> tuple[Any, list[Any]] | Exception:
-    values = [_probe_value(t, k) for t in in_types]
+    values = make_values(in_types, k)
     positional, keywords = call_parts(values, args, kwargs)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -155,19 +168,21 @@ def result(
     in_types: tuple[types.TensorType, ...],
     args: tuple[Any, ...] | None,
     kwargs: tuple[tuple[str, Any], ...],
+    make_values: MakeValues = probe_values,
 ) -> Probed:
-    """What ``fn`` (a ``host_call.NumpyFunction``) returns on arguments of these types."""
+    """What ``fn`` (a ``host_call.NumpyFunction``, or anything with a ``fn`` to call and a
+    ``path``) returns on arguments of these types, made by ``make_values`` for each probe."""
     try:
-        return _cached(fn, in_types, args, kwargs)
+        return _cached(fn, in_types, args, kwargs, make_values)
     except TypeError as exc:
         if "unhashable" not in str(exc):
             raise
-        return _result(fn, in_types, args, kwargs)
+        return _result(fn, in_types, args, kwargs, make_values)
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached(fn: Any, in_types: Any, args: Any, kwargs: Any) -> Probed:
-    return _result(fn, in_types, args, kwargs)
+def _cached(fn: Any, in_types: Any, args: Any, kwargs: Any, make_values: MakeValues) -> Probed:
+    return _result(fn, in_types, args, kwargs, make_values)
 
 
 def _result(
@@ -175,8 +190,9 @@ def _result(
     in_types: tuple[types.TensorType, ...],
     args: tuple[Any, ...] | None,
     kwargs: tuple[tuple[str, Any], ...],
+    make_values: MakeValues,
 ) -> Probed:
-    runs = [_run(fn, in_types, args, kwargs, k) for k in range(len(_SIZES))]
+    runs = [_run(fn, in_types, args, kwargs, k, make_values) for k in range(len(_SIZES))]
     done = [r for r in runs if not isinstance(r, Exception)]
     if len(done) < 2:
         failure = next(r for r in runs if isinstance(r, Exception))

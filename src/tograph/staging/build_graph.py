@@ -31,6 +31,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, pytree
+from tograph.ops import random as random_draws
 from tograph.staging import carried, identity, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
@@ -578,6 +579,13 @@ def _value_slot(leaf: Any, outputs: list[Any], outside: frozenset[int]) -> Any:
         return Fresh(leaf)
     if isinstance(leaf, text.TensorText):
         raise leaf.refuse("returned")
+    if isinstance(leaf, random_draws.LocalGenerator):
+        raise errors.UnsupportedError(
+            f"{leaf!r} outlives the call (returned or stored): the graph makes that generator "
+            "anew on each run and has no object to give back",
+            loc=leaf.loc,
+            construct="generator made in the function",
+        )
     if tensor.is_user_object(leaf) and tensor.contains_symbolic(list(vars(leaf).values())):
         raise errors.UnsupportedError(
             f"the result holds a {type(leaf).__name__} made in the function whose attributes are "

@@ -4,8 +4,9 @@ statement becomes.
 A condition that is a tensor makes ``if_stmt`` a ``cond`` op and ``while_stmt``/``for_stmt`` a
 ``while_loop`` op; a Python condition runs as Python, so static code is evaluated (and loops over
 Python ranges unrolled) exactly as the plain function would run. ``call`` converts user functions
-on the fly, lets builtins and NumPy constructors accept tensors, and runs NumPy's functions that
-call back into Python (``staging.numpy_callbacks``) with the callback converted too.
+on the fly, lets builtins and NumPy constructors accept tensors, makes random draws equations
+(``ops.random``), and runs NumPy's functions that call back into Python
+(``staging.numpy_callbacks``) with the callback converted too.
 Requires: lowering.control_flow (the code calling these functions), staging.control_flow.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import collections
 import functools
 import operator
-import random
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,6 +24,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
+from tograph.ops import random as random_draws
 from tograph.staging import (
     builtin_calls,
     calls,
@@ -34,6 +35,7 @@ from tograph.staging import (
     reads,
     text,
 )
+from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
@@ -87,14 +89,44 @@ def while_stmt(
     after ``UNROLL_LIMIT`` Python iterations, a loop op too, its Python numbers carried as
     tensors (a graph of one body, not thousands)."""
     for _ in range(values.UNROLL_LIMIT):
+        mark = _mark()
         cond = test(*state)
         _check_defined(cond, "a while condition")
         if tensor.is_symbolic(cond):
+            _drop_effects_since(mark)
             break
         if not cond:
             return state
         state = body(*state)
     return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+
+
+def _mark() -> tuple[Any, int, int]:
+    """Where the graph being built is now: its builder, equation count and count of writes."""
+    current = builder_mod.current()
+    return current, len(current.eqns) if current else 0, len(current.writes) if current else 0
+
+
+def _drop_effects_since(mark: tuple[Any, int, int]) -> None:
+    """Removes what a while condition emitted before it turned out to be a tensor, when that
+    holds an effect (a print, a random draw): the loop's own trace evaluates the condition again,
+    so the effect would otherwise happen once more, before the loop. A condition that also wrote
+    in place cannot be taken back, so it falls back."""
+    current, count, writes = mark
+    if current is None or not any(_has_effects(e) for e in current.eqns[count:]):
+        return
+    if len(current.writes) != writes:
+        raise errors.UnsupportedError(
+            "a while condition over tensors both writes in place and has effects (a print, a "
+            "random draw)",
+            loc=origin.current_location(),
+            construct="while condition with effects",
+        )
+    del current.eqns[count:]
+
+
+def _has_effects(eqn: Any) -> bool:
+    return any(e.prim.effectful for e in (eqn, *(i for g in eqn.subgraphs() for i in g.walk())))
 
 
 def for_stmt(
@@ -492,14 +524,9 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return numpy_callbacks.HANDLERS[fn](sys.modules[__name__], *args, **kwargs)
     if hashable and fn in dispatch.OVERRIDES and tensor.contains_symbolic((args, kwargs)):
         return dispatch.OVERRIDES[fn](*args, **kwargs)
-    if _draws_random_numbers(fn):
-        name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
-        raise errors.UnsupportedError(
-            f"{name} draws random numbers: in a graph they would be drawn once, when it is built, "
-            "and repeated on every call",
-            loc=origin.current_location(),
-            construct="random number generation",
-        )
+    drawing = random_draws.handler(fn)
+    if drawing is not None:
+        return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
     return calls.call_user(fn, args, kwargs, sys.modules[__name__])
@@ -541,20 +568,6 @@ def iop(op: str, target: Any, value: Any) -> Any:
             construct="in-place update of a NumPy array",
         )
     return getattr(operator, op)(target, value)
-
-
-def _draws_random_numbers(fn: Any) -> bool:
-    """NumPy's and Python's random functions and the methods of their generators."""
-    owner = getattr(fn, "__self__", None)
-    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)):
-        return True
-    if isinstance(fn, type) or getattr(fn, "__name__", "") in _RANDOM_CONSTRUCTORS:
-        return False  # making a generator draws nothing; its methods are caught above
-    module = getattr(fn, "__module__", None) or ""
-    return module == "random" or module.startswith("numpy.random")
-
-
-_RANDOM_CONSTRUCTORS = frozenset({"default_rng", "SeedSequence"})
 
 
 def _hashable(fn: Any) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import random
 import types as pytypes
 from typing import TYPE_CHECKING, Any
 
@@ -676,8 +677,8 @@ def is_user_object(value: Any) -> bool:
     """Whether ``value`` is an object with attributes of its own, of a class that is not
     Python's or NumPy's (``self`` of a method, an optimizer's state): its attributes are read
     and written through ``staging.objects`` while a graph is built."""
-    if isinstance(value, (*_NOT_OBJECTS, TensorBase)):
-        return False
+    if isinstance(value, (*_NOT_OBJECTS, TensorBase)) or type(value) is random.Random:
+        return False  # a random.Random: its draws are graph equations (ops.random)
     module = getattr(type(value), "__module__", "") or ""
     if module == "builtins" or module.split(".")[0] in ("numpy", "tograph"):
         return False

@@ -122,15 +122,15 @@ def try_finally_in_loop(x):
     return total
 
 
-# Random numbers drawn while tracing would be baked into the graph and repeat on every call.
-@CASES.case(args=[(VEC,)], expect="fallback", error="draws random numbers", at="rng.normal(")
-def seeded_generator_noise(x):
+# A generator made in the function and handed out: the graph makes it anew on each run.
+@CASES.case(args=[(VEC,)], expect="fallback", error="outlives the call", at="rng = np.random")
+def generator_made_and_returned(x):
     rng = np.random.default_rng(0)
-    return x + rng.normal(size=x.shape)
+    return x + rng.normal(size=x.shape), rng
 
 
-@CASES.case(
-    args=[(VEC,)], expect="fallback", error="draws random numbers", at="np.random.RandomState"
-)
-def legacy_random_state(x):
-    return x * np.random.RandomState(1).uniform(0.5, 1.5, size=4)
+@CASES.case(args=[(VEC,)], expect="fallback", error="is not a draw", at="rng.spawn(")
+def generator_spawned(x):
+    rng = np.random.default_rng(0)
+    children = rng.spawn(2)
+    return x * len(children)
