@@ -120,9 +120,25 @@ def python_float_carry_or_float32(x):
     return r
 
 
+def early_return_of_a_python_constant_in_a_tuple(x):
+    n = x.shape[0] - int(np.sum(x < 0))
+    if n < 2:
+        return x[0], float("nan")
+    return x[0], x.sum() / (n - 1)
+
+
+def tuple_whose_items_change_kind_in_a_branch(x):
+    out = (x.sum(), 0, [0.5, 1])
+    if x[0] > 0:
+        out = (1.0, np.int64(x.shape[0]), [x[1], 2])
+    return out
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        early_return_of_a_python_constant_in_a_tuple,
+        tuple_whose_items_change_kind_in_a_branch,
         python_float_or_float32,
         python_float_carry_or_float32,
         int32_or_float64,
