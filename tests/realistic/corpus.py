@@ -1,0 +1,28 @@
+"""The realistic corpus: every routine of every domain module, and the ones that run eagerly.
+
+Every routine is compared with its eager run bit for bit: none of them needs a tolerance, since
+the compiled graph runs the same NumPy kernels in the same order as the eager code."""
+
+from __future__ import annotations
+
+from tograph_conformance import case as case_mod
+
+from . import filters, finance, fuzzy, optimizers, search, spectral, stats
+
+_MODULES = (optimizers, filters, search, spectral, finance, fuzzy, stats)
+
+
+def all_cases() -> list[case_mod.Case]:
+    """Every routine's case, in module order."""
+    return [c for module in _MODULES for c in module.CASES.cases]
+
+
+# Routines that run eagerly, each with the reason its FallbackWarning must give.
+FALLBACKS: dict[str, str] = {
+    "golden_section": "string formatted from a tensor is an exception's message",
+    "newton_polynomial_root": "string formatted from a tensor is an exception's message",
+    "quicksort_iterative": "has no value while the graph is being built",
+    "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
+    "dominant_frequency": "has no value while the graph is being built",
+    "kmeans": "truth value of tensor .* is only known when the graph runs",
+}

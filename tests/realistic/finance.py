@@ -1,0 +1,161 @@
+"""Finance as people write it: Black-Scholes with math.erf, binomial trees, IRR by Newton and by
+bisection, drawdowns, EWMA volatility, amortization schedules, Sharpe ratios, NPV."""
+
+import math
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+
+CASES = Registry("finance")
+
+PRICES = np.array([100.0, 102.0, 101.0, 105.0, 98.0, 97.0, 103.0, 110.0, 104.0])
+RETURNS = np.diff(PRICES) / PRICES[:-1]
+FLOWS = np.array([-100.0, 30.0, 40.0, 50.0, 20.0])
+
+
+def _norm_cdf(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@CASES.case(
+    args=[
+        (100.0, 100.0, 1.0, 0.05, 0.2),
+        (np.float64(90.0), 100.0, 0.5, 0.01, 0.3, False),
+        (100.0, 100.0, 1.0, 0.05, 0.0),
+    ]
+)
+def black_scholes(s, k, t, r, sigma, call=True):
+    if sigma <= 0 or t <= 0:
+        raise ValueError("sigma and t must be positive")
+    d1 = (math.log(s / k) + (r + 0.5 * sigma**2) * t) / (sigma * math.sqrt(t))
+    d2 = d1 - sigma * math.sqrt(t)
+    if call:
+        return s * _norm_cdf(d1) - k * math.exp(-r * t) * _norm_cdf(d2)
+    return k * math.exp(-r * t) * _norm_cdf(-d2) - s * _norm_cdf(-d1)
+
+
+@CASES.case(args=[(100.0, 100.0, 1.0, 0.05, 0.2, 8), (100.0, 110.0, 1.0, 0.05, 0.3, 6, True)])
+def binomial_tree(s, k, t, r, sigma, steps, american=False):
+    dt = t / steps
+    u = math.exp(sigma * math.sqrt(dt))
+    d = 1.0 / u
+    p = (math.exp(r * dt) - d) / (u - d)
+    disc = math.exp(-r * dt)
+    prices = s * u ** np.arange(steps, -1, -1) * d ** np.arange(0, steps + 1)
+    values = np.maximum(k - prices, 0.0) if american else np.maximum(prices - k, 0.0)
+    for i in range(steps - 1, -1, -1):
+        values[: i + 1] = disc * (p * values[: i + 1] + (1 - p) * values[1 : i + 2])
+        if american:
+            prices = prices[: i + 1] / u
+            values[: i + 1] = np.maximum(values[: i + 1], k - prices)
+    return values[0]
+
+
+@CASES.case(args=[(FLOWS,), (FLOWS, 0.5), (np.array([-100.0, 110.0]),), (np.array([100.0, 10.0]),)])
+def irr_newton(flows, guess=0.1, tol=1e-10, max_iter=100):
+    rate = guess
+    for _ in range(max_iter):
+        npv = 0.0
+        dnpv = 0.0
+        for t in range(len(flows)):
+            npv += flows[t] / (1 + rate) ** t
+            dnpv -= t * flows[t] / (1 + rate) ** (t + 1)
+        if dnpv == 0:
+            break
+        new_rate = rate - npv / dnpv
+        if abs(new_rate - rate) < tol:
+            return new_rate
+        rate = new_rate
+    raise ValueError("IRR did not converge")
+
+
+@CASES.case(args=[(FLOWS,), (np.array([-50.0, 20.0, 20.0, 20.0]),), (np.array([10.0, 10.0]),)])
+def irr_bisection(flows, lo=-0.99, hi=10.0, tol=1e-9):
+    def npv(rate):
+        total = 0.0
+        for t, cf in enumerate(flows):
+            total += cf / (1.0 + rate) ** t
+        return total
+
+    f_lo = npv(lo)
+    if f_lo * npv(hi) > 0:
+        raise ValueError("no sign change in the bracket")
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        f_mid = npv(mid)
+        if f_lo * f_mid <= 0:
+            hi = mid
+        else:
+            lo, f_lo = mid, f_mid
+    return (lo + hi) / 2
+
+
+@CASES.case(args=[(PRICES,), (np.arange(1.0, 6.0),), (np.array([5.0]),), (np.array([]),)])
+def max_drawdown(prices):
+    if len(prices) == 0:
+        raise ValueError("no prices")
+    peak = prices[0]
+    peak_at = 0
+    worst = 0.0
+    start = end = 0
+    for i in range(1, len(prices)):
+        if prices[i] > peak:
+            peak = prices[i]
+            peak_at = i
+        dd = (peak - prices[i]) / peak
+        if dd > worst:
+            worst = dd
+            start, end = peak_at, i
+    return worst, start, end
+
+
+@CASES.case(args=[(RETURNS,), (RETURNS, 0.8), (RETURNS.astype(np.float32), 0.9)])
+def ewma_volatility(returns, lam=0.94):
+    var = returns[0] ** 2
+    vols = [math.sqrt(var)]
+    for r in returns[1:]:
+        var = lam * var + (1 - lam) * r * r
+        vols.append(math.sqrt(var))
+    return np.array(vols)
+
+
+@CASES.case(args=[(1000.0, 0.06, 1), (250000, 0.045, 2), (500.0, 0.0, 1)])
+def amortization_schedule(principal, annual_rate, years, per_year=12):
+    n = years * per_year
+    rate = annual_rate / per_year
+    if rate == 0:
+        payment = principal / n
+    else:
+        payment = principal * rate / (1 - (1 + rate) ** -n)
+    schedule = np.zeros((n, 3))
+    balance = principal
+    for i in range(n):
+        interest = balance * rate
+        paid = payment - interest
+        balance -= paid
+        schedule[i, 0] = interest
+        schedule[i, 1] = paid
+        schedule[i, 2] = max(balance, 0.0)
+    return payment, schedule
+
+
+@CASES.case(args=[(RETURNS,), (RETURNS, 0.001, 252), (np.full(4, 0.01),), (RETURNS[:1],)])
+def sharpe_ratio(returns, risk_free=0.0, periods=12):
+    if len(returns) < 2:
+        raise ValueError("need at least two returns")
+    excess = returns - risk_free
+    sd = np.std(excess, ddof=1)
+    if sd == 0:
+        raise ValueError("returns have zero spread")
+    return float(np.mean(excess) / sd * math.sqrt(periods))
+
+
+@CASES.case(args=[(0.08, [-100.0, 30.0, 40.0, 50.0]), (np.float64(0.1), FLOWS), (0.0, [1, 2, 3])])
+def npv_list(rate, flows):
+    total = 0.0
+    discount = 1.0
+    for cf in flows:
+        total += cf * discount
+        discount /= 1 + rate
+    return total

@@ -1,0 +1,156 @@
+"""Spectral estimation as people write it: DFTs by loops, Goertzel, periodograms, Welch averaging,
+autocorrelation, Levinson-Durbin and Yule-Walker, zero crossings."""
+
+import math
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+
+CASES = Registry("spectral")
+
+TONE = np.sin(2 * np.pi * 3 * np.arange(16) / 16) + 0.5 * np.cos(2 * np.pi * 5 * np.arange(16) / 16)
+SHORT = np.array([1.0, 2.0, 0.0, -1.0, 0.5])
+
+
+@CASES.case(args=[(SHORT,), (TONE[:8],), (np.arange(4),)])
+def dft_by_loops(x):
+    n = len(x)
+    re = np.zeros(n)
+    im = np.zeros(n)
+    for k in range(n):
+        for t in range(n):
+            angle = 2 * math.pi * k * t / n
+            re[k] += x[t] * math.cos(angle)
+            im[k] -= x[t] * math.sin(angle)
+    return np.sqrt(re**2 + im**2)
+
+
+@CASES.case(args=[(TONE, 3), (TONE, 5), (TONE.astype(np.float32), 4), (SHORT, 1)])
+def goertzel_power(x, k):
+    n = len(x)
+    w = 2.0 * math.pi * k / n
+    coeff = 2.0 * math.cos(w)
+    s_prev = 0.0
+    s_prev2 = 0.0
+    for sample in x:
+        s = sample + coeff * s_prev - s_prev2
+        s_prev2 = s_prev
+        s_prev = s
+    return s_prev2**2 + s_prev**2 - coeff * s_prev * s_prev2
+
+
+@CASES.case(args=[(TONE,), (SHORT, 2.0), (np.array([1.0]),), (np.array([]),)])
+def periodogram(x, fs=1.0):
+    n = len(x)
+    if n == 0:
+        raise ValueError("empty signal")
+    centred = x - np.mean(x)
+    spectrum = np.abs(np.fft.rfft(centred)) ** 2 / (fs * n)
+    if n % 2 == 0:
+        spectrum[1:-1] *= 2
+    else:
+        spectrum[1:] *= 2
+    freqs = np.arange(len(spectrum)) * fs / n
+    return freqs, spectrum
+
+
+@CASES.case(args=[(TONE, 8), (TONE, 4, 2), (TONE, 32), (SHORT, 2, 1)])
+def welch(x, nperseg, step=None):
+    if step is None:
+        step = nperseg // 2
+    if nperseg > len(x):
+        raise ValueError(f"segment of {nperseg} longer than the signal")
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(nperseg) / nperseg)
+    scale = np.sum(window**2)
+    total = np.zeros(nperseg // 2 + 1)
+    segments = 0
+    start = 0
+    while start + nperseg <= len(x):
+        seg = x[start : start + nperseg]
+        seg = (seg - seg.mean()) * window
+        total += np.abs(np.fft.rfft(seg)) ** 2 / scale
+        segments += 1
+        start += step
+    return total / segments, segments
+
+
+@CASES.case(args=[(TONE, 4), (SHORT, 2), (np.zeros(4), 2), (SHORT, 9)])
+def autocorrelation(x, maxlag):
+    n = len(x)
+    if maxlag >= n:
+        raise ValueError("maxlag must be below the signal's length")
+    centred = x - x.mean()
+    denom = np.dot(centred, centred)
+    acf = np.zeros(maxlag + 1)
+    for lag in range(maxlag + 1):
+        acf[lag] = np.dot(centred[: n - lag], centred[lag:]) / denom
+    return acf
+
+
+@CASES.case(
+    args=[
+        (np.array([1.0, 0.5, 0.2, 0.05]), 3),
+        (np.array([2.0, -1.0, 0.3]), 2),
+        (np.array([0.0, 1.0]), 1),
+    ]
+)
+def levinson_durbin(r, order):
+    """AR coefficients from autocovariances; returns coefficients, error and reflections."""
+    if r[0] == 0:
+        raise ValueError("zero-energy autocovariance")
+    a = np.zeros(order + 1)
+    a[0] = 1.0
+    err = r[0]
+    reflections = []
+    for m in range(1, order + 1):
+        acc = r[m]
+        for j in range(1, m):
+            acc += a[j] * r[m - j]
+        k = -acc / err
+        prev = a.copy()
+        for j in range(1, m):
+            a[j] = prev[j] + k * prev[m - j]
+        a[m] = k
+        err *= 1 - k * k
+        reflections.append(k)
+    return a, err, reflections
+
+
+@CASES.case(args=[(TONE, 2), (SHORT, 1)])
+def yule_walker(x, order):
+    n = len(x)
+    centred = x - x.mean()
+    r = np.array([np.dot(centred[: n - k], centred[k:]) / n for k in range(order + 1)])
+    toeplitz = np.empty((order, order))
+    for i in range(order):
+        for j in range(order):
+            toeplitz[i, j] = r[abs(i - j)]
+    phi = np.linalg.solve(toeplitz, r[1:])
+    sigma2 = r[0] - np.dot(phi, r[1:])
+    return phi, sigma2
+
+
+@CASES.case(args=[(TONE,), (SHORT,), (np.zeros(3),), (np.array([1, -1, 0, 2, -2]),)])
+def zero_crossings(x):
+    crossings = []
+    for i in range(1, len(x)):
+        if (x[i - 1] < 0 <= x[i]) or (x[i - 1] >= 0 > x[i]):
+            crossings.append(i)
+    rate = len(crossings) / max(len(x) - 1, 1)
+    return crossings, rate
+
+
+@CASES.case(args=[(TONE, 16.0), (SHORT, 1.0), (np.zeros(4), 1.0)])
+def dominant_frequency(x, fs):
+    spectrum = np.abs(np.fft.rfft(x))
+    freqs = np.fft.rfftfreq(len(x), d=1.0 / fs)
+    peak = 0
+    for i in range(1, len(spectrum)):
+        if spectrum[i] > spectrum[peak]:
+            peak = i
+    total = spectrum.sum()
+    if total == 0:
+        return 0.0, 0.0
+    centroid = float(np.sum(freqs * spectrum) / total)
+    return freqs[peak], centroid
