@@ -19,8 +19,6 @@ def all_cases() -> list[case_mod.Case]:
 
 # Routines that run eagerly, each with the reason its FallbackWarning must give.
 FALLBACKS: dict[str, str] = {
-    "golden_section": "string formatted from a tensor is an exception's message",
-    "newton_polynomial_root": "string formatted from a tensor is an exception's message",
     "quicksort_iterative": "has no value while the graph is being built",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "dominant_frequency": "has no value while the graph is being built",

@@ -456,10 +456,20 @@ def raise_(exception: Any) -> None:
     """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
     if isinstance(exception, type) and issubclass(exception, BaseException):
         exception = exception()
-    for arg in getattr(exception, "args", ()):
-        if isinstance(arg, text.TensorText):
-            raise arg.refuse("an exception's message")
-    effects.raise_(exception)
+    args = getattr(exception, "args", ())
+    texts = [arg for arg in args if isinstance(arg, text.TensorText)]
+    if not texts:
+        effects.raise_(exception)
+    elif len(args) == 1 and _rebuilt_from_message(exception) and effects.in_branch():
+        effects.raise_(type(exception)(""), texts[0].parts)
+    else:
+        raise texts[0].refuse("an exception's message")
+
+
+def _rebuilt_from_message(exception: BaseException) -> bool:
+    """Whether ``type(exception)(text)`` is the exception made from its one message (a built-in
+    exception class, which keeps nothing else)."""
+    return type(exception).__module__ == "builtins" and not vars(exception)
 
 
 # ---- calls ----------------------------------------------------------------------------------
