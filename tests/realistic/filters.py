@@ -153,3 +153,37 @@ def slew_limited_clip(x, max_step, lo, hi):
             y[i] = y[i - 1] - max_step
             changed += 1
     return y, changed
+
+
+@CASES.case(args=[(NOISY, 4), (np.arange(10.0), 3), (NOISY[:2], 5), (NOISY, 0)])
+def running_mean_deque(x, window):
+    """A running mean with a list used as a queue."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1, got {window}")
+    queue = []
+    total = 0.0
+    out = []
+    for v in x:
+        queue.append(v)
+        total += v
+        if len(queue) > window:
+            total -= queue.pop(0)
+        out.append(total / len(queue))
+    return np.array(out)
+
+
+@CASES.case(
+    args=[(NOISY, 0.5), (np.array([1.0, np.nan, 3.0, 4.0]), 1.0), (np.array([np.nan, 2.0]), 0.5)]
+)
+def nan_aware_smoother(x, alpha):
+    """An exponential smoother that carries the last estimate over NaN samples."""
+    y = np.full(len(x), np.nan)
+    level = None
+    for i, v in enumerate(x):
+        if np.isnan(v):
+            if level is not None:
+                y[i] = level
+            continue
+        level = v if level is None else alpha * v + (1 - alpha) * level
+        y[i] = level
+    return y, level

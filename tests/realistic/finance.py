@@ -159,3 +159,38 @@ def npv_list(rate, flows):
         total += cf * discount
         discount /= 1 + rate
     return total
+
+
+@CASES.case(args=[(PRICES, 3), (PRICES, 1), (PRICES[:2], 5)])
+def moving_average_crossover(prices, short):
+    """Buy/sell signals where a short moving average crosses the cumulative mean."""
+    signals = []
+    position = 0
+    cash = 0.0
+    for i in range(short, len(prices)):
+        fast = prices[i - short + 1 : i + 1].mean()
+        slow = prices[: i + 1].mean()
+        if fast > slow and position == 0:
+            position = 1
+            cash -= prices[i]
+            signals.append(("buy", i))
+        elif fast < slow and position == 1:
+            position = 0
+            cash += prices[i]
+            signals.append(("sell", i))
+    if position:
+        cash += prices[-1]
+    return signals, round(float(cash), 6)
+
+
+@CASES.case(args=[(1000.0, [0.05, -0.02, 0.1], 2), (100, [0.0], 1), (1.0, [], 3)])
+def compound_growth(start, rates, decimals):
+    """Balance after each period's rate, rounded for display, and the total return in percent."""
+    balance = start
+    rounded = []
+    for r in rates:
+        balance *= 1 + r
+        rounded.append(round(balance, decimals))
+    total = (balance / start - 1) * 100
+    print(f"total return {total:.2f}%")
+    return rounded, total

@@ -168,3 +168,42 @@ def fuzzy_cmeans(points, centers, m, iters):
         for j in range(c):
             centers[j] = weights[:, j] @ points / weights[:, j].sum()
     return u
+
+
+@CASES.case(
+    args=[
+        (np.array([0.1, 0.7, 0.4]), np.array([0.3, 0.2, 0.9])),
+        (np.array([0.5]), np.array([0.5])),
+    ]
+)
+def fuzzy_relation_composition(a, b):
+    """Max-min composition of the relation a x b with itself."""
+    n = len(a)
+    rel = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            rel[i, j] = min(a[i], b[j])
+    comp = np.zeros_like(rel)
+    for i in range(n):
+        for j in range(n):
+            best = 0.0
+            for k in range(n):
+                best = max(best, min(rel[i, k], rel[k, j]))
+            comp[i, j] = best
+    return comp
+
+
+@CASES.case(args=[(np.array([20.0, 25.0, 31.0]),), (np.array([-5.0]),), (np.array([]),)])
+def temperature_labels(readings):
+    """The fuzzy label with the highest membership for each reading, and the memberships."""
+    labels = []
+    grades = []
+    for t in readings:
+        cold = max(0.0, min(1.0, (18.0 - t) / 8.0))
+        warm = max(0.0, 1.0 - abs(t - 22.0) / 6.0)
+        hot = max(0.0, min(1.0, (t - 26.0) / 6.0))
+        scores = {"cold": cold, "warm": warm, "hot": hot}
+        label = max(scores, key=scores.get)
+        labels.append(label)
+        grades.append(scores[label])
+    return labels, grades

@@ -252,3 +252,58 @@ def deterministic_annealing(x0, temperatures, step=0.5):
                     best, fbest = x, fx
                 break
     return best, fbest
+
+
+@CASES.case(
+    args=[(np.array([3.0, -2.0]), 0.1, 100), (np.array([0.0, 0.0]), 0.5, 3), (np.zeros(2), -1.0, 5)]
+)
+def coordinate_descent(x0, lr, max_sweeps):
+    """Coordinate descent on a coupled quadratic; stops when a sweep barely moves."""
+    if lr <= 0:
+        raise ValueError("learning rate must be positive")
+    x = x0.astype(float)
+    history = []
+    for sweep in range(max_sweeps):
+        largest = 0.0
+        for i in range(len(x)):
+            grad_i = 2.0 * x[i] + 0.5 * x[1 - i] - (1.0 if i == 0 else -1.0)
+            change = lr * grad_i
+            x[i] -= change
+            largest = max(largest, abs(change))
+        history.append(largest)
+        if largest < 1e-6:
+            print(f"converged after {sweep + 1} sweeps")
+            break
+    else:
+        print("sweep limit reached")
+    return x, history
+
+
+class LineSearchState:
+    def __init__(self):
+        self.evaluations = 0
+        self.best = float("inf")
+
+    def value(self, x):
+        self.evaluations += 1
+        v = float(np.sum((x - 1.5) ** 2))
+        if v < self.best:
+            self.best = v
+        return v
+
+
+@CASES.case(
+    args=[(LineSearchState(), np.array([4.0, -1.0])), (LineSearchState(), np.array([1.5, 1.5]))]
+)
+def steepest_descent_with_state(state, x):
+    """A fixed number of steepest-descent steps, each halving its step until the value drops."""
+    for _ in range(3):
+        g = 2 * (x - 1.5)
+        step = 1.0
+        fx = state.value(x)
+        for _ in range(6):
+            if state.value(x - step * g) < fx:
+                break
+            step /= 2
+        x = x - step * g
+    return x, state.evaluations, state.best

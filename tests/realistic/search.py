@@ -205,3 +205,36 @@ def two_sum_sorted(a, target):
         else:
             j -= 1
     return None
+
+
+@CASES.case(args=[(SHUFFLED, 3), (INTS, 2), (SHUFFLED, 20), (np.array([]), 1)])
+def top_k_by_list(a, k):
+    """The k largest values and their positions, kept in a sorted Python list."""
+    best = []
+    for i in range(len(a)):
+        v = float(a[i])
+        pos = len(best)
+        while pos > 0 and best[pos - 1][0] < v:
+            pos -= 1
+        best.insert(pos, (v, i))
+        if len(best) > k:
+            best.pop()
+    return [b[0] for b in best], [b[1] for b in best]
+
+
+@CASES.case(args=[(SORTED, 4.0), (SORTED, 5.0), (np.arange(100), 37), (SORTED, -3.0)])
+def lower_bound_and_count(a, target):
+    """First position with a[pos] >= target, and how many equal target (a is sorted)."""
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    count = 0
+    j = lo
+    while j < len(a) and a[j] == target:
+        count += 1
+        j += 1
+    return lo, count

@@ -154,3 +154,31 @@ def dominant_frequency(x, fs):
         return 0.0, 0.0
     centroid = float(np.sum(freqs * spectrum) / total)
     return freqs[peak], centroid
+
+
+@CASES.case(args=[(TONE, [1, 3, 5]), (SHORT, [0]), (TONE.astype(np.float32), (2, 4))])
+def band_powers(x, bins):
+    """Power in selected DFT bins, each by a direct sum, as a dict of bin to power."""
+    n = len(x)
+    powers = {}
+    for k in bins:
+        acc = 0j
+        for t in range(n):
+            acc += x[t] * np.exp(-2j * np.pi * k * t / n)
+        powers[k] = abs(acc) ** 2 / n
+    strongest = max(powers, key=powers.get)
+    return powers, strongest
+
+
+@CASES.case(args=[(TONE, 4), (np.arange(8.0), 2), (SHORT, 3), (SHORT, 0)])
+def frame_energies(x, frame):
+    """Energies of non-overlapping frames (the tail that does not fill a frame is dropped)."""
+    if frame <= 0:
+        raise ValueError("frame length must be positive")
+    count = len(x) // frame
+    energies = np.zeros(count)
+    for f in range(count):
+        seg = x[f * frame : (f + 1) * frame]
+        energies[f] = np.dot(seg, seg)
+    loudest = int(np.argmax(energies)) if count else -1
+    return energies, loudest

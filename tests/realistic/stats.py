@@ -201,3 +201,29 @@ def running_stats(stats, xs):
         stats.push(float(x))
     print("n =", stats.n, "range", stats.lo, stats.hi)
     return stats.total / stats.n
+
+
+@CASES.case(args=[(DATA,), (np.array([1, 1, 2, 3, 3, 3]),), (np.array([5.0]),), ([2, 2, 1],)])
+def mode_by_dict(xs):
+    """The most frequent value (the smallest on ties) by counting in a dict."""
+    counts = {}
+    for v in xs:
+        key = float(v)
+        counts[key] = counts.get(key, 0) + 1
+    best, best_count = None, 0
+    for key in sorted(counts):
+        if counts[key] > best_count:
+            best, best_count = key, counts[key]
+    return best, best_count
+
+
+@CASES.case(args=[(DATA, 1.5), (np.array([1.0, 1.0, 1.0]), 2.0), (np.append(DATA, 40.0), 2.0)])
+def zscore_outliers(x, threshold):
+    """Indices and z-scores of values further than ``threshold`` deviations from the mean."""
+    mean = np.mean(x)
+    sd = np.std(x)
+    if sd == 0:
+        return [], np.zeros_like(x)
+    z = (x - mean) / sd
+    flagged = [i for i in range(len(x)) if abs(z[i]) > threshold]
+    return flagged, z
