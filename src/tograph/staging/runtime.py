@@ -23,7 +23,16 @@ import numpy as np
 from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
+from tograph.staging import (
+    builtin_calls,
+    calls,
+    carried,
+    control_flow,
+    iterables,
+    optional,
+    reads,
+    text,
+)
 from tograph.trace import containers, dispatch, tensor
 
 Undefined = carried.Undefined
@@ -305,7 +314,7 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     """
     _check_defined(target, "an item assignment")
     if tensor.is_tensor(target):
-        target[index] = value
+        target[optional.used(index)] = optional.used(value)
         return target
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
@@ -406,7 +415,7 @@ def list_append(target: Any, value: Any) -> Any:
     """``target.append(value)``: a push onto a tensor list, or Python's append."""
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
-        return lists.push(target, value)
+        return lists.push(target, optional.used(value))
     containers.check_write(target, "an append")
     target.append(value)
     return target
