@@ -23,11 +23,10 @@ FALLBACKS: dict[str, str] = {
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "dominant_frequency": "has no value while the graph is being built",
     "kmeans": "truth value of tensor .* is only known when the graph runs",
-    "running_mean_deque": "'SymbolicList' object has no attribute 'pop'",
-    "nan_aware_smoother": "value of type MaybeNone is not a tensor",
+    "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
     "top_k_by_list": "use as a Python index needs a concrete value",
     "band_powers": "truth value of tensor .* is only known when the graph runs",
     "temperature_labels": "truth value of tensor .* is only known when the graph runs",
     "mode_by_dict": "is hashed",
-    "zscore_outliers": "truth value of tensor .* is only known when the graph runs",
+    "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
 }
