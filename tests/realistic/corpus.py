@@ -1,4 +1,5 @@
-"""The realistic corpus: every routine of every domain module, and the ones that run eagerly.
+"""The realistic corpus: every routine (the conformance suite's realistic category and the domain
+modules here), and the ones that run eagerly.
 
 Every routine is compared with its eager run bit for bit: none of them needs a tolerance, since
 the compiled graph runs the same NumPy kernels in the same order as the eager code."""
@@ -6,6 +7,7 @@ the compiled graph runs the same NumPy kernels in the same order as the eager co
 from __future__ import annotations
 
 from tograph_conformance import case as case_mod
+from tograph_conformance.cases import realistic
 
 from . import filters, finance, fuzzy, optimizers, search, spectral, stats
 
@@ -13,8 +15,9 @@ _MODULES = (optimizers, filters, search, spectral, finance, fuzzy, stats)
 
 
 def all_cases() -> list[case_mod.Case]:
-    """Every routine's case, in module order."""
-    return [c for module in _MODULES for c in module.CASES.cases]
+    """Every routine's case: the twenty of the conformance suite's realistic category, then
+    each domain module's."""
+    return [*realistic.CASES.cases, *(c for module in _MODULES for c in module.CASES.cases)]
 
 
 # Routines that run eagerly, each with the reason its FallbackWarning must give.

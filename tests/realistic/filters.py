@@ -4,11 +4,9 @@ Savitzky-Golay smoothing by convolution, Hampel outlier replacement, in-place on
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import NOISY, STEPS
 
 CASES = Registry("filters")
-
-NOISY = np.array([1.0, 1.3, 0.8, 1.1, 5.0, 0.9, 1.2, 1.0, -3.0, 1.05, 0.95, 1.1])
-STEPS = np.array([0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 2.0])
 
 
 @CASES.case(
@@ -49,40 +47,6 @@ def kalman_2d_constant_velocity(zs, dt):
     return history, np.trace(p)
 
 
-@CASES.case(args=[(NOISY, 0.3), (np.arange(6), 0.5), (np.array([]), 0.5), (NOISY, 1.5), (NOISY, 0)])
-def ema(x, alpha):
-    if not 0 < alpha <= 1:
-        raise ValueError("alpha must be in (0, 1]")
-    out = np.empty(len(x))
-    if len(x) == 0:
-        return out
-    out[0] = x[0]
-    for i in range(1, len(x)):
-        out[i] = alpha * x[i] + (1 - alpha) * out[i - 1]
-    return out
-
-
-@CASES.case(
-    args=[
-        (STEPS, [0.2, 0.4, 0.2], [1.0, -0.3, 0.1]),
-        (NOISY.astype(np.float32), [0.5, 0.0, -0.5], [1.0, 0.0, 0.25]),
-    ]
-)
-def biquad(x, b, a):
-    """Direct-form-I biquad with the state in Python floats."""
-    b0, b1, b2 = b[0] / a[0], b[1] / a[0], b[2] / a[0]
-    a1, a2 = a[1] / a[0], a[2] / a[0]
-    x1 = x2 = y1 = y2 = 0.0
-    y = np.zeros_like(x)
-    for n in range(len(x)):
-        xn = float(x[n])
-        yn = b0 * xn + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-        x2, x1 = x1, xn
-        y2, y1 = y1, yn
-        y[n] = yn
-    return y
-
-
 @CASES.case(args=[(NOISY, 3), (NOISY, 5), (np.arange(4.0), 1), (NOISY, 4)])
 def moving_median(x, k):
     if k % 2 == 0:
@@ -106,23 +70,6 @@ def savgol5(x):
     smooth = x.copy()
     smooth[2:-2] = np.convolve(x, coeffs[::-1], mode="valid")
     return smooth
-
-
-@CASES.case(args=[(NOISY.copy(), 2), (NOISY.copy(), 3, 2.0), (STEPS.copy(), 1)])
-def hampel(x, k, t=3.0):
-    """Replaces outliers in place by their window's median; returns their indices."""
-    n = len(x)
-    replaced = []
-    original = x.copy()
-    for i in range(n):
-        lo, hi = max(0, i - k), min(n, i + k + 1)
-        window = original[lo:hi]
-        med = np.median(window)
-        mad = 1.4826 * np.median(np.abs(window - med))
-        if np.abs(original[i] - med) > t * mad:
-            x[i] = med
-            replaced.append(i)
-    return replaced
 
 
 @CASES.case(args=[(STEPS.copy(), 0.9), (NOISY.astype(np.float32), 0.5)])

@@ -6,33 +6,11 @@ import math
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import FLOWS, PRICES
 
 CASES = Registry("finance")
 
-PRICES = np.array([100.0, 102.0, 101.0, 105.0, 98.0, 97.0, 103.0, 110.0, 104.0])
 RETURNS = np.diff(PRICES) / PRICES[:-1]
-FLOWS = np.array([-100.0, 30.0, 40.0, 50.0, 20.0])
-
-
-def _norm_cdf(x):
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-@CASES.case(
-    args=[
-        (100.0, 100.0, 1.0, 0.05, 0.2),
-        (np.float64(90.0), 100.0, 0.5, 0.01, 0.3, False),
-        (100.0, 100.0, 1.0, 0.05, 0.0),
-    ]
-)
-def black_scholes(s, k, t, r, sigma, call=True):
-    if sigma <= 0 or t <= 0:
-        raise ValueError("sigma and t must be positive")
-    d1 = (math.log(s / k) + (r + 0.5 * sigma**2) * t) / (sigma * math.sqrt(t))
-    d2 = d1 - sigma * math.sqrt(t)
-    if call:
-        return s * _norm_cdf(d1) - k * math.exp(-r * t) * _norm_cdf(d2)
-    return k * math.exp(-r * t) * _norm_cdf(-d2) - s * _norm_cdf(-d1)
 
 
 @CASES.case(args=[(100.0, 100.0, 1.0, 0.05, 0.2, 8), (100.0, 110.0, 1.0, 0.05, 0.3, 6, True)])
@@ -50,24 +28,6 @@ def binomial_tree(s, k, t, r, sigma, steps, american=False):
             prices = prices[: i + 1] / u
             values[: i + 1] = np.maximum(values[: i + 1], k - prices)
     return values[0]
-
-
-@CASES.case(args=[(FLOWS,), (FLOWS, 0.5), (np.array([-100.0, 110.0]),), (np.array([100.0, 10.0]),)])
-def irr_newton(flows, guess=0.1, tol=1e-10, max_iter=100):
-    rate = guess
-    for _ in range(max_iter):
-        npv = 0.0
-        dnpv = 0.0
-        for t in range(len(flows)):
-            npv += flows[t] / (1 + rate) ** t
-            dnpv -= t * flows[t] / (1 + rate) ** (t + 1)
-        if dnpv == 0:
-            break
-        new_rate = rate - npv / dnpv
-        if abs(new_rate - rate) < tol:
-            return new_rate
-        rate = new_rate
-    raise ValueError("IRR did not converge")
 
 
 @CASES.case(args=[(FLOWS,), (np.array([-50.0, 20.0, 20.0, 20.0]),), (np.array([10.0, 10.0]),)])
@@ -89,25 +49,6 @@ def irr_bisection(flows, lo=-0.99, hi=10.0, tol=1e-9):
         else:
             lo, f_lo = mid, f_mid
     return (lo + hi) / 2
-
-
-@CASES.case(args=[(PRICES,), (np.arange(1.0, 6.0),), (np.array([5.0]),), (np.array([]),)])
-def max_drawdown(prices):
-    if len(prices) == 0:
-        raise ValueError("no prices")
-    peak = prices[0]
-    peak_at = 0
-    worst = 0.0
-    start = end = 0
-    for i in range(1, len(prices)):
-        if prices[i] > peak:
-            peak = prices[i]
-            peak_at = i
-        dd = (peak - prices[i]) / peak
-        if dd > worst:
-            worst = dd
-            start, end = peak_at, i
-    return worst, start, end
 
 
 @CASES.case(args=[(RETURNS,), (RETURNS, 0.8), (RETURNS.astype(np.float32), 0.9)])

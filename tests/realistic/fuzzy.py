@@ -4,28 +4,9 @@ centroid, bisector and mean-of-maximum defuzzification, alpha cuts, fuzzy c-mean
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import UNIVERSE
 
 CASES = Registry("fuzzy")
-
-UNIVERSE = np.linspace(0.0, 10.0, 21)
-
-
-@CASES.case(
-    args=[(UNIVERSE, 2.0, 5.0, 8.0), (np.array([5.0]), 5.0, 5.0, 6.0), (UNIVERSE, 3.0, 2.0, 1.0)]
-)
-def triangular(x, a, b, c):
-    if not a <= b <= c:
-        raise ValueError("need a <= b <= c")
-    mu = np.zeros(len(x))
-    for i in range(len(x)):
-        v = x[i]
-        if a < v < b:
-            mu[i] = (v - a) / (b - a)
-        elif v == b:
-            mu[i] = 1.0
-        elif b < v < c:
-            mu[i] = (c - v) / (c - b)
-    return mu
 
 
 @CASES.case(
@@ -60,24 +41,6 @@ def mamdani_tip(service, food):
     if area == 0:
         return 0.0
     return float((tips * aggregated).sum() / area)
-
-
-@CASES.case(
-    args=[
-        (UNIVERSE, np.exp(-((UNIVERSE - 4.0) ** 2))),
-        (np.arange(5.0), np.array([0.0, 0.5, 1.0, 0.5, 0.0], dtype=np.float32)),
-        (UNIVERSE, np.zeros(21)),
-    ]
-)
-def centroid(x, mu):
-    num = 0.0
-    den = 0.0
-    for i in range(len(x)):
-        num += x[i] * mu[i]
-        den += mu[i]
-    if den == 0:
-        raise ValueError("zero membership everywhere")
-    return num / den
 
 
 @CASES.case(args=[(UNIVERSE, np.exp(-((UNIVERSE - 4.0) ** 2))), (np.arange(4.0), np.ones(4))])

@@ -9,38 +9,6 @@ from tograph_conformance.case import Registry
 
 CASES = Registry("optimizers")
 
-DIAG = np.array([1.0, 4.0, 9.0])
-RHS = np.array([1.0, -2.0, 0.5])
-
-
-@CASES.case(
-    args=[
-        (np.zeros(3), DIAG, RHS),
-        (np.array([3.0, -1.0, 2.0]), DIAG, RHS, 0.5),
-        (np.zeros(3, dtype=np.float32), DIAG.astype(np.float32), RHS.astype(np.float32)),
-    ]
-)
-def gd_backtracking(x0, diag, b, lr=1.0, tol=1e-8, max_iter=60):
-    """Gradient descent on 0.5 x'Dx - b'x with an Armijo backtracking line search."""
-    x = x0.copy()
-    iters = 0
-    for it in range(max_iter):
-        g = diag * x - b
-        gnorm = np.sqrt(np.dot(g, g))
-        if gnorm < tol:
-            break
-        f = 0.5 * np.dot(x, diag * x) - np.dot(b, x)
-        step = lr
-        while True:
-            trial = x - step * g
-            ft = 0.5 * np.dot(trial, diag * trial) - np.dot(b, trial)
-            if ft <= f - 0.5 * step * gnorm * gnorm:
-                break
-            step *= 0.5
-        x = trial
-        iters = it + 1
-    return x, iters, float(0.5 * np.dot(x, diag * x) - np.dot(b, x))
-
 
 class Momentum:
     def __init__(self, n, lr=0.1, beta=0.9):
@@ -155,54 +123,6 @@ def nelder_mead(x0, iters):
                 values[2] = rosenbrock(simplex[2])
     best = np.argmin(values)
     return simplex[best], values[best]
-
-
-@CASES.case(args=[(0.0, 5.0), (np.float64(-1.0), np.float64(3.0), 1e-3), (1.0, 1.0), (2.0, 1.0)])
-def golden_section(a, b, tol=1e-6):
-    """Minimum of (x - 2)^2 + 1 on [a, b] by golden-section search."""
-    if a >= b:
-        raise ValueError(f"empty bracket [{a}, {b}]")
-    ratio = (math.sqrt(5.0) - 1.0) / 2.0
-    c = b - ratio * (b - a)
-    d = a + ratio * (b - a)
-    evaluations = 0
-    while abs(b - a) > tol:
-        fc = (c - 2.0) ** 2 + 1.0
-        fd = (d - 2.0) ** 2 + 1.0
-        evaluations += 2
-        if fc < fd:
-            b = d
-        else:
-            a = c
-        c = b - ratio * (b - a)
-        d = a + ratio * (b - a)
-    return (a + b) / 2.0, evaluations
-
-
-@CASES.case(
-    args=[
-        (1.0, np.array([1.0, 0.0, -2.0])),
-        (np.float64(3.0), np.array([1.0, -6.0, 11.0, -6.0])),
-        (0.0, np.array([1.0, 0.0, 1.0])),
-        (2.0, np.array([1.0, 0.0, -2.0]), 1e-12, 3),
-    ]
-)
-def newton_polynomial_root(x0, coeffs, tol=1e-12, max_iter=50):
-    """A root of the polynomial with ``coeffs`` (highest first) by Newton's method."""
-    x = x0
-    for k in range(max_iter):
-        p = 0.0
-        dp = 0.0
-        for c in coeffs:
-            dp = dp * x + p
-            p = p * x + c
-        if dp == 0.0:
-            raise ValueError(f"zero derivative at x={x}")
-        step = p / dp
-        x = x - step
-        if abs(step) < tol:
-            return x, k + 1
-    raise ValueError("Newton's method did not converge")
 
 
 @CASES.case(

@@ -4,25 +4,9 @@ bisection, quickselect, merging and two-pointer scans."""
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import INTS, SHUFFLED, SORTED
 
 CASES = Registry("search")
-
-SHUFFLED = np.array([5.0, -1.0, 3.5, 3.5, 0.0, 9.0, -7.5, 2.0])
-INTS = np.array([4, 1, 3, 9, 7, 1, 0])
-
-
-@CASES.case(args=[(SHUFFLED.copy(),), (INTS.copy(),), (np.array([]),), (np.array([1.0]),)])
-def insertion_sort(a):
-    shifts = 0
-    for i in range(1, len(a)):
-        key = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > key:
-            a[j + 1] = a[j]
-            j -= 1
-            shifts += 1
-        a[j + 1] = key
-    return shifts
 
 
 @CASES.case(args=[(SHUFFLED.copy(),), (INTS.copy(),), (np.arange(3.0),)])
@@ -92,57 +76,6 @@ def quicksort_iterative(a):
         stack.append((lo, i - 1))
         stack.append((i + 1, hi))
     return partitions
-
-
-SORTED = np.array([-3.0, -1.0, 0.0, 2.5, 4.0, 4.0, 8.0])
-
-
-@CASES.case(
-    args=[(SORTED, 2.5), (SORTED, 3.0), (SORTED, -10.0), (np.arange(10), 9), (SORTED[:0], 1.0)]
-)
-def binary_search(a, target):
-    lo, hi = 0, len(a) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if a[mid] == target:
-            return mid
-        if a[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
-
-
-@CASES.case(args=[(0.0, 3.0), (np.float64(-1.0), np.float64(2.0), 1e-10), (3.0, 5.0)])
-def bisection_cubic(lo, hi, tol=1e-12):
-    """The root of x^3 - 2x - 5 in [lo, hi]."""
-    flo = lo**3 - 2 * lo - 5
-    fhi = hi**3 - 2 * hi - 5
-    if flo * fhi > 0:
-        raise ValueError("root is not bracketed")
-    steps = 0
-    while hi - lo > tol:
-        mid = 0.5 * (lo + hi)
-        fmid = mid**3 - 2 * mid - 5
-        if fmid == 0:
-            return mid, steps
-        if flo * fmid < 0:
-            hi = mid
-        else:
-            lo, flo = mid, fmid
-        steps += 1
-    return 0.5 * (lo + hi), steps
-
-
-@CASES.case(args=[(SHUFFLED,), (INTS,), (np.array([np.nan, 1.0]),), (np.array([]),)])
-def argmax_loop(x):
-    if len(x) == 0:
-        raise ValueError("argmax of an empty sequence")
-    best = 0
-    for i in range(1, len(x)):
-        if x[i] > x[best]:
-            best = i
-    return best, x[best]
 
 
 @CASES.case(args=[(SHUFFLED, 0), (SHUFFLED, 3), (INTS, 6), (INTS, 7)])

@@ -6,11 +6,9 @@ import math
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import SHORT, TONE
 
 CASES = Registry("spectral")
-
-TONE = np.sin(2 * np.pi * 3 * np.arange(16) / 16) + 0.5 * np.cos(2 * np.pi * 5 * np.arange(16) / 16)
-SHORT = np.array([1.0, 2.0, 0.0, -1.0, 0.5])
 
 
 @CASES.case(args=[(SHORT,), (TONE[:8],), (np.arange(4),)])
@@ -24,20 +22,6 @@ def dft_by_loops(x):
             re[k] += x[t] * math.cos(angle)
             im[k] -= x[t] * math.sin(angle)
     return np.sqrt(re**2 + im**2)
-
-
-@CASES.case(args=[(TONE, 3), (TONE, 5), (TONE.astype(np.float32), 4), (SHORT, 1)])
-def goertzel_power(x, k):
-    n = len(x)
-    w = 2.0 * math.pi * k / n
-    coeff = 2.0 * math.cos(w)
-    s_prev = 0.0
-    s_prev2 = 0.0
-    for sample in x:
-        s = sample + coeff * s_prev - s_prev2
-        s_prev2 = s_prev
-        s_prev = s
-    return s_prev2**2 + s_prev**2 - coeff * s_prev * s_prev2
 
 
 @CASES.case(args=[(TONE,), (SHORT, 2.0), (np.array([1.0]),), (np.array([]),)])
@@ -55,26 +39,6 @@ def periodogram(x, fs=1.0):
     return freqs, spectrum
 
 
-@CASES.case(args=[(TONE, 8), (TONE, 4, 2), (TONE, 32), (SHORT, 2, 1)])
-def welch(x, nperseg, step=None):
-    if step is None:
-        step = nperseg // 2
-    if nperseg > len(x):
-        raise ValueError(f"segment of {nperseg} longer than the signal")
-    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(nperseg) / nperseg)
-    scale = np.sum(window**2)
-    total = np.zeros(nperseg // 2 + 1)
-    segments = 0
-    start = 0
-    while start + nperseg <= len(x):
-        seg = x[start : start + nperseg]
-        seg = (seg - seg.mean()) * window
-        total += np.abs(np.fft.rfft(seg)) ** 2 / scale
-        segments += 1
-        start += step
-    return total / segments, segments
-
-
 @CASES.case(args=[(TONE, 4), (SHORT, 2), (np.zeros(4), 2), (SHORT, 9)])
 def autocorrelation(x, maxlag):
     n = len(x)
@@ -86,35 +50,6 @@ def autocorrelation(x, maxlag):
     for lag in range(maxlag + 1):
         acf[lag] = np.dot(centred[: n - lag], centred[lag:]) / denom
     return acf
-
-
-@CASES.case(
-    args=[
-        (np.array([1.0, 0.5, 0.2, 0.05]), 3),
-        (np.array([2.0, -1.0, 0.3]), 2),
-        (np.array([0.0, 1.0]), 1),
-    ]
-)
-def levinson_durbin(r, order):
-    """AR coefficients from autocovariances; returns coefficients, error and reflections."""
-    if r[0] == 0:
-        raise ValueError("zero-energy autocovariance")
-    a = np.zeros(order + 1)
-    a[0] = 1.0
-    err = r[0]
-    reflections = []
-    for m in range(1, order + 1):
-        acc = r[m]
-        for j in range(1, m):
-            acc += a[j] * r[m - j]
-        k = -acc / err
-        prev = a.copy()
-        for j in range(1, m):
-            a[j] = prev[j] + k * prev[m - j]
-        a[m] = k
-        err *= 1 - k * k
-        reflections.append(k)
-    return a, err, reflections
 
 
 @CASES.case(args=[(TONE, 2), (SHORT, 1)])

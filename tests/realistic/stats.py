@@ -6,28 +6,9 @@ import math
 import numpy as np
 
 from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import DATA, OTHER
 
 CASES = Registry("stats")
-
-DATA = np.array([2.5, 3.1, 4.7, 1.2, 3.3, 9.8, 5.0, 4.4])
-OTHER = np.array([1.0, 2.0, 4.0, 0.5, 3.5, 7.0, 5.5, 4.0])
-
-
-@CASES.case(
-    args=[(DATA,), (DATA.astype(np.float32),), (np.array([4.0]),), ([1, 2, 3, 4],), (np.array([]),)]
-)
-def welford(xs):
-    n = 0
-    mean = 0.0
-    m2 = 0.0
-    for x in xs:
-        n += 1
-        delta = x - mean
-        mean += delta / n
-        m2 += delta * (x - mean)
-    if n < 2:
-        return mean, float("nan")
-    return mean, m2 / (n - 1)
 
 
 @CASES.case(
@@ -82,28 +63,6 @@ def histogram_loop(x, bins, lo, hi):
             idx -= 1
         counts[idx] += 1
     return counts, outside
-
-
-@CASES.case(
-    args=[(DATA, OTHER), (np.arange(5.0), 2 * np.arange(5.0) + 1), (np.ones(3), np.arange(3.0))]
-)
-def linear_regression(x, y):
-    n = len(x)
-    mx = sum(x) / n
-    my = sum(y) / n
-    sxy = 0.0
-    sxx = 0.0
-    syy = 0.0
-    for i in range(n):
-        sxy += (x[i] - mx) * (y[i] - my)
-        sxx += (x[i] - mx) ** 2
-        syy += (y[i] - my) ** 2
-    if sxx == 0:
-        raise ValueError("x is constant")
-    slope = sxy / sxx
-    intercept = my - slope * mx
-    r = sxy / math.sqrt(sxx * syy)
-    return slope, intercept, r
 
 
 def _ranks(v):

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import tograph as tg
+from tograph_conformance.cases import realistic
 
-from . import corpus, filters, finance, fuzzy, harness, optimizers, spectral, stats
+from . import corpus, filters, finance, harness, optimizers, spectral, stats
 
 CASES = corpus.all_cases()
 
@@ -27,9 +28,9 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_sixty_routines_in_seven_domains():
+def test_the_corpus_has_sixty_routines_in_seven_domains_and_twenty_conformance_cases():
     assert len(CASES) >= 60 and len({c.name for c in CASES}) == len(CASES)
-    assert len({c.category for c in CASES}) == 7
+    assert len({c.category for c in CASES}) == 8 and len(realistic.CASES.cases) == 20
 
 
 def _kalman_energy(zs):
@@ -38,7 +39,7 @@ def _kalman_energy(zs):
 
 
 def _ema_last(x):
-    return filters.ema(x, 0.3)[-1]
+    return realistic.ema(x, 0.3)[-1]
 
 
 def _dft_energy(x):
@@ -46,7 +47,7 @@ def _dft_energy(x):
 
 
 def _option_price(sigma):
-    return finance.black_scholes(100.0, 95.0, 0.5, 0.02, sigma)
+    return realistic.black_scholes(100.0, 95.0, 0.5, 0.02, sigma)
 
 
 def _volatility_sum(returns):
@@ -54,7 +55,7 @@ def _volatility_sum(returns):
 
 
 def _slope(y):
-    return stats.linear_regression(np.arange(5.0), y)[0]
+    return realistic.linear_regression(np.arange(5.0), y)[0]
 
 
 def _weighted_variance(x):
@@ -68,7 +69,7 @@ def _lbfgs_norm(g):
 
 
 def _goertzel_bin2(x):
-    return spectral.goertzel_power(x, 2)
+    return realistic.goertzel_power(x, 2)
 
 
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
@@ -83,14 +84,14 @@ GRADIENT_CASES = [
     (_weighted_variance, X5[:4]),
     (_lbfgs_norm, X5[:3]),
     (_goertzel_bin2, X5),
-    (fuzzy.centroid, np.arange(5.0), np.array([0.1, 0.5, 1.0, 0.5, 0.2])),
+    (realistic.centroid, np.arange(5.0), np.array([0.1, 0.5, 1.0, 0.5, 0.2])),
     (finance.npv_list, 0.07, [-100.0, 30.0, 40.0, 50.0]),
 ]
 
 
 @pytest.mark.parametrize("fn, args", [(c[0], c[1:]) for c in GRADIENT_CASES])
 def test_gradient_matches_central_differences(fn, args):
-    argnum = 1 if fn is fuzzy.centroid else 0
+    argnum = 1 if fn is realistic.centroid else 0
     got = tg.grad(tg.to_static(fn, fallback="error"), argnum)(*args)
     x = np.asarray(args[argnum], dtype=float)
     expected = np.zeros_like(x)

@@ -22,6 +22,7 @@ from tograph_conformance.cases import (
     lists,
     mutation,
     numerics,
+    realistic,
     types,
     while_loops,
 )
@@ -40,6 +41,7 @@ _MODULES = (
     types,
     numerics,
     idioms,
+    realistic,
     breadth,
     fallback,
     errors,
