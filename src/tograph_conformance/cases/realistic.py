@@ -40,7 +40,6 @@ def _norm_cdf(x):
     args=[
         (np.zeros(3), DIAG, RHS),
         (np.array([3.0, -1.0, 2.0]), DIAG, RHS, 0.5),
-        (np.zeros(3, dtype=np.float32), DIAG.astype(np.float32), RHS.astype(np.float32)),
     ]
 )
 def gd_backtracking(x0, diag, b, lr=1.0, tol=1e-8, max_iter=60):
