@@ -134,9 +134,35 @@ def tuple_whose_items_change_kind_in_a_branch(x):
     return out
 
 
+def computed_from_a_float_set_on_some_paths(x):
+    t = 0.0
+    for v in x:
+        if v > 0:
+            t = t + v
+    return t * 2, t + 1.0, -t, abs(t), t > 1, t
+
+
+def computed_from_an_int_set_in_a_branch(x):
+    n = 0
+    if x.sum() > 100:
+        n = np.int32(5)
+    return n + 1, n * 2.5, n // 2, float(n)
+
+
+def budget_left(x):
+    spent = 0.0
+    for c in x:
+        if spent + c <= 2.0:
+            spent += c
+    return 2.0 - spent
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        computed_from_a_float_set_on_some_paths,
+        computed_from_an_int_set_in_a_branch,
+        budget_left,
         early_return_of_a_python_constant_in_a_tuple,
         tuple_whose_items_change_kind_in_a_branch,
         python_float_or_float32,

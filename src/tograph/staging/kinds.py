@@ -9,7 +9,8 @@ pytree node of a run-time kind tag (a code: which kind on this path) and the val
 type (NEP 50: a Python int joined with ``int32`` stays
 ``int32``). After the op the variable is the value again, with the tag beside it
 (``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
-taken (``boxed``). Values computed from it take the joined type's kind, as before.
+taken (``boxed``). Values computed from it by elementwise operations are tagged by
+``ops.path_kinds`` with their own kind on each path.
 Requires: a graph being built (``tograph.trace.builder``).
 """
 
