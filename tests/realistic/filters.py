@@ -134,3 +134,23 @@ def nan_aware_smoother(x, alpha):
         level = v if level is None else alpha * v + (1 - alpha) * level
         y[i] = level
     return y, level
+
+
+class RingBuffer:
+    def __init__(self, n):
+        self.buf = np.zeros(n)
+        self.pos = 0
+        self.full = False
+
+    def push(self, v):
+        self.buf[self.pos] = v
+        self.pos = (self.pos + 1) % len(self.buf)
+        if self.pos == 0:
+            self.full = True
+
+
+@CASES.case(args=[(RingBuffer(3), NOISY[:4]), (RingBuffer(4), NOISY[:1])])
+def ring_buffer_mean(ring, xs):
+    for v in xs:
+        ring.push(v)
+    return ring.buf.mean() if ring.full else ring.buf[: ring.pos].mean()

@@ -135,3 +135,21 @@ def compound_growth(start, rates, decimals):
     total = (balance / start - 1) * 100
     print(f"total return {total:.2f}%")
     return rounded, total
+
+
+@CASES.case(args=[(np.array([5.0, 3.0, 8.0]), 10.0), (np.array([1.0]), 0.5), (np.array([]), 1.0)])
+def budget_purchases(costs, budget):
+    """Greedy purchases in order while the budget lasts; returns what was bought and the rest."""
+    spent = 0.0
+    i = 0
+    bought = []
+    while True:
+        if i >= len(costs):
+            break
+        if spent + costs[i] > budget:
+            i += 1
+            continue
+        spent += costs[i]
+        bought.append(i)
+        i += 1
+    return bought, spent, budget - spent

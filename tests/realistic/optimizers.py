@@ -227,3 +227,27 @@ def steepest_descent_with_state(state, x):
             step /= 2
         x = x - step * g
     return x, state.evaluations, state.best
+
+
+@CASES.case(
+    args=[
+        (np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0])),
+        (np.eye(3) * 2.0, np.array([2.0, 0.0, -4.0]), 1e-12),
+    ]
+)
+def conjugate_gradient(a, b, tol=1e-10):
+    x = np.zeros_like(b)
+    r = b - a @ x
+    p = r.copy()
+    rs = r @ r
+    iterations = 0
+    while math.sqrt(rs) > tol and iterations < 10:
+        ap = a @ p
+        alpha = rs / (p @ ap)
+        x += alpha * p
+        r -= alpha * ap
+        rs_new = r @ r
+        p = r + (rs_new / rs) * p
+        rs = rs_new
+        iterations += 1
+    return x, iterations

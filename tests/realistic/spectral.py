@@ -117,3 +117,15 @@ def frame_energies(x, frame):
         energies[f] = np.dot(seg, seg)
     loudest = int(np.argmax(energies)) if count else -1
     return energies, loudest
+
+
+@CASES.case(args=[(np.array([1.0, 5.0, 2.0, 8.0, 3.0, 3.0, 1.0]), 2), (TONE, 1), (SHORT[:2], 1)])
+def peak_picking(x, min_gap):
+    """Local maxima at least ``min_gap`` samples apart, as an int array, and their count."""
+    peaks = []
+    last = -min_gap - 1
+    for i in range(1, len(x) - 1):
+        if x[i] > x[i - 1] and x[i] >= x[i + 1] and i - last > min_gap:
+            peaks.append(i)
+            last = i
+    return np.array(peaks, dtype=int), len(peaks)

@@ -186,3 +186,16 @@ def zscore_outliers(x, threshold):
     z = (x - mean) / sd
     flagged = [i for i in range(len(x)) if abs(z[i]) > threshold]
     return flagged, z
+
+
+@CASES.case(
+    args=[(np.array([3, 1, 2], dtype=np.int32),), (np.array([250, 10], dtype=np.uint8),), ([4, 5],)]
+)
+def integer_moments(a):
+    """Sum, product, mean and half of the sum of integer data, in its own integer types."""
+    total = 0
+    product = 1
+    for v in a:
+        total += v
+        product *= v
+    return total, product, total / len(a), total // 2
