@@ -9,7 +9,6 @@ worst bug) or ``crashed`` (an internal error where eager did not raise)."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import re
 from typing import Any
@@ -18,7 +17,7 @@ import numpy as np
 
 import tograph as tg
 from tograph_conformance import case as case_mod
-from tograph_conformance import compare
+from tograph_conformance import check, compare
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,17 +33,6 @@ class Verdict:
         text = re.sub(r"\([^()]*\.py:\d+\)", "", self.detail)
         text = re.sub(r"^\S+ runs eagerly: ", "", text)
         return re.sub(r"'[^']*'", "'_'", text).strip()
-
-
-def _call(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
-    args, kwargs = case_mod.split(copy.deepcopy(inputs))
-    outcome = compare.observe(lambda: fn(*args, **kwargs))
-    outcome.arguments = (args, kwargs)
-    return outcome
-
-
-def _fallbacks(outcome: compare.Outcome) -> list[str]:
-    return [str(w.message) for w in outcome.warnings if issubclass(w.category, tg.FallbackWarning)]
 
 
 def assert_bitwise(expected: Any, actual: Any, path: str = "result") -> None:
@@ -75,9 +63,9 @@ def judge(case: case_mod.Case) -> Verdict:
     """Runs every input set of ``case`` eagerly and compiled; the first failure decides."""
     static = tg.to_static(case.fn)
     for number, inputs in enumerate(case.args):
-        eager = _call(case.fn, inputs)
+        eager = check.call_on_copies(case.fn, inputs)
         for attempt in ("first", "second"):
-            compiled = _call(static, inputs)
+            compiled = check.call_on_copies(static, inputs)
             exc = compiled.exception
             raised_like_eager = eager.exception is not None and isinstance(
                 exc, type(eager.exception)
@@ -89,6 +77,6 @@ def judge(case: case_mod.Case) -> Verdict:
                 _agree(eager, compiled)
             except compare.Mismatch as mismatch:
                 return Verdict(case.name, "differs", f"input {number}, {attempt} call: {mismatch}")
-            if _fallbacks(compiled):
-                return Verdict(case.name, "fallback", _fallbacks(compiled)[0])
+            if check.fallback_warnings(compiled):
+                return Verdict(case.name, "fallback", check.fallback_warnings(compiled)[0])
     return Verdict(case.name, "compiled")

@@ -153,21 +153,3 @@ def top_k_by_list(a, k):
         if len(best) > k:
             best.pop()
     return [b[0] for b in best], [b[1] for b in best]
-
-
-@CASES.case(args=[(SORTED, 4.0), (SORTED, 5.0), (np.arange(100), 37), (SORTED, -3.0)])
-def lower_bound_and_count(a, target):
-    """First position with a[pos] >= target, and how many equal target (a is sorted)."""
-    lo, hi = 0, len(a)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if a[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid
-    count = 0
-    j = lo
-    while j < len(a) and a[j] == target:
-        count += 1
-        j += 1
-    return lo, count

@@ -183,20 +183,22 @@ def insertion_sort_counting_shifts(a):
     return shifts
 
 
-@CASES.case(
-    args=[(SORTED, 2.5), (SORTED, 3.0), (SORTED, -10.0), (np.arange(10), 9), (SORTED[:0], 1.0)]
-)
-def binary_search_or_minus_one(a, target):
-    lo, hi = 0, len(a) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if a[mid] == target:
-            return mid
+@CASES.case(args=[(SORTED, 4.0), (SORTED, 5.0), (np.arange(100), 37), (SORTED, -3.0)])
+def lower_bound_and_count(a, target):
+    """First position with a[pos] >= target, and how many equal target (a is sorted)."""
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
         if a[mid] < target:
             lo = mid + 1
         else:
-            hi = mid - 1
-    return -1
+            hi = mid
+    count = 0
+    j = lo
+    while j < len(a) and a[j] == target:
+        count += 1
+        j += 1
+    return lo, count
 
 
 @CASES.case(args=[(0.0, 3.0), (np.float64(-1.0), np.float64(2.0), 1e-10), (3.0, 5.0)])
