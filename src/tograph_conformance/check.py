@@ -45,7 +45,7 @@ def check_case(case: case_mod.Case) -> None:
             raise CaseFailure(f"input set {number}: {exc}") from None
 
 
-def _call(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
+def call_on_copies(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
     """Calls ``fn`` on a fresh copy of the inputs (eager code may update arrays in place) with
     the global random generators seeded alike; the outcome holds the copies as the call leaves
     them, and the generators' states."""
@@ -61,7 +61,8 @@ def _call(fn: Any, inputs: tuple[Any, ...]) -> compare.Outcome:
 _SEED = 20260101  # of NumPy's and Python's global generators before each call
 
 
-def _fallback_warnings(outcome: compare.Outcome) -> list[str]:
+def fallback_warnings(outcome: compare.Outcome) -> list[str]:
+    """The messages of the FallbackWarnings a call gave."""
     return [str(w.message) for w in outcome.warnings if issubclass(w.category, tg.FallbackWarning)]
 
 
@@ -71,10 +72,10 @@ def _concrete(static: tg.StaticFunction, inputs: tuple[Any, ...]) -> tg.Concrete
 
 
 def _check_match(case: case_mod.Case, static: tg.StaticFunction, inputs: tuple[Any, ...]) -> None:
-    eager = _call(case.fn, inputs)
+    eager = call_on_copies(case.fn, inputs)
     for attempt in ("first call", "second call"):
-        compiled = _call(static, inputs)
-        fell_back = _fallback_warnings(compiled)
+        compiled = call_on_copies(static, inputs)
+        fell_back = fallback_warnings(compiled)
         if fell_back:
             raise CaseFailure(f"fell back to eager: {fell_back[0]}")
         try:
@@ -105,10 +106,10 @@ def _where(case: case_mod.Case) -> str:
 
 def _check_fallback(case: case_mod.Case, inputs: tuple[Any, ...]) -> None:
     static = tg.to_static(case.fn)  # a fresh one: the warning comes once per traced signature
-    eager = _call(case.fn, inputs)
-    compiled = _call(static, inputs)
+    eager = call_on_copies(case.fn, inputs)
+    compiled = call_on_copies(static, inputs)
     # The warning comes once the eager run shows the reason is not the function's own error.
-    if eager.exception is None and not _fallback_warnings(compiled):
+    if eager.exception is None and not fallback_warnings(compiled):
         raise CaseFailure("no FallbackWarning was emitted")
     compare.compare_outcomes(eager, compiled)
     cf = _concrete(static, inputs)
@@ -120,7 +121,7 @@ def _check_fallback(case: case_mod.Case, inputs: tuple[Any, ...]) -> None:
 
 
 def _check_error(case: case_mod.Case, inputs: tuple[Any, ...]) -> None:
-    compiled = _call(tg.to_static(case.fn), inputs)
+    compiled = call_on_copies(tg.to_static(case.fn), inputs)
     exc = compiled.exception
     if exc is None:
         raise CaseFailure(f"did not raise {case.error_type.__name__}; returned {compiled.value!r}")

@@ -38,6 +38,16 @@ _WHY = {
     **dict.fromkeys(_NO_FORM | _HOST, "ONNX has no equivalent op"),
     **dict.fromkeys(_NO_OUTPUTS, "no tensor result"),
 }
+# The realistic routines use what ONNX lacks (math.*, FFTs, medians by sorting) or, on Python
+# number inputs, have no tensor result: each that does not export must say one of these.
+_REALISTIC_WHY = ("ONNX has no equivalent op", "complex numbers", "no tensor result")
+
+
+def _why(entry):
+    """The reasons an entry's export may give for failing (none: it must export)."""
+    if entry.case.category == "realistic":
+        return _REALISTIC_WHY
+    return (_WHY.get(entry.case.name, "(exports)"),)
 
 
 def _export(entry):
@@ -64,7 +74,7 @@ def test_conformance_case_exports_and_runs(entry):
     try:
         model, dropped = _export(entry)
     except tg.ExportError as exc:
-        assert _WHY.get(entry.case.name, "(exports)") in exc.message
+        assert any(reason in exc.message for reason in _why(entry)), exc.message
         return
     onnx.checker.check_model(model, full_check=True)
     args, kwargs = entry.arguments()
@@ -80,14 +90,15 @@ def test_conformance_case_exports_and_runs(entry):
 
 def test_nearly_every_case_exports():
     exported = 0
-    for entry in ENTRIES:
+    entries = [entry for entry in ENTRIES if entry.case.category != "realistic"]
+    for entry in entries:
         try:
             _export(entry)
             exported += 1
         except tg.ExportError:
             pass
-    hosted = sum(entry.case.name in _HOST | _RANDOM for entry in ENTRIES)
-    assert exported >= len(ENTRIES) - 12 - hosted
+    hosted = sum(entry.case.name in _HOST | _RANDOM for entry in entries)
+    assert exported >= len(entries) - 12 - hosted
 
 
 def _check(fn, *args, **options):

@@ -549,3 +549,24 @@ def test_a_loaded_function_returns_the_callers_array_on_the_paths_eager_does():
         expected, actual = _argument_or_new.python_function(x), loaded(x)
         np.testing.assert_array_equal(actual, expected)
         assert np.shares_memory(actual, x) == np.shares_memory(expected, x)
+
+
+def _clip_in_place(x, hi):
+    for i in range(len(x)):
+        if x[i] > hi:
+            x[i] = hi
+    return x.sum()
+
+
+def test_an_array_written_in_place_under_many_ifs_saves_and_loads(tmp_path):
+    """Each tensor ``if`` named the array it writes by its name so far plus "(written in
+    place)", so after a dozen (a loop over a static range, unrolled) the name outgrew what a
+    saved graph may hold and loading refused it."""
+    x = np.linspace(-1.0, 3.0, 12)
+    static = tg.to_static(_clip_in_place, fallback="error")
+    static(x.copy(), 1.0)
+    tg.save(static, tmp_path / "clip.tograph")
+    loaded = tg.load(tmp_path / "clip.tograph")
+    eager_x, loaded_x = x.copy(), x.copy()
+    assert loaded(loaded_x, 1.0) == _clip_in_place(eager_x, 1.0)
+    np.testing.assert_array_equal(loaded_x, eager_x)

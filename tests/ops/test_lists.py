@@ -5,6 +5,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors
 from tograph.backend import codegen
 from tograph.ir import core, types
@@ -215,3 +216,23 @@ def test_list_primitives_emit_readable_code():
     assert lists.list_new_p.emit(Ctx(), eqn, []) == "[]"
     assert lists.list_length_p.emit(Ctx(), eqn, ["l"]) == "len(l)"
     assert lists.list_read_p.emit(Ctx(), eqn, ["l", "i"]) == "l[i]"
+
+
+def queue_of_recent_values(x):
+    queue = []
+    for v in x:
+        queue.append(v)
+        if len(queue) > 2:
+            queue.pop(0)
+    return queue
+
+
+def test_a_list_method_a_tensor_list_lacks_falls_back_naming_it_and_its_line():
+    x = np.array([1.0, 2.0, 3.0])
+    static = tg.to_static(queue_of_recent_values)
+    with pytest.warns(tg.FallbackWarning):
+        assert static(x) == queue_of_recent_values(x)
+    reason = static.concrete(x).fallback
+    line = queue_of_recent_values.__code__.co_firstlineno + 5
+    assert "list.pop() of a list that grows in a loop over tensors" in reason
+    assert f"test_lists.py:{line})" in reason

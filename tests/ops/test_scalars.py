@@ -46,6 +46,12 @@ def test_math_functions_of_0d_tensors(dtype):
     assert_compiles_in_loop(lambda a: math.atan2(a[0], a[3]) * math.pi, x)
 
 
+def test_math_functions_whose_domain_excludes_one_half_compile():
+    """The type of ``math.acosh(t)`` is found with a probe inside its domain (it is not 0.5)."""
+    x = np.array([1.5, 3.0, 2.0, 4.0])
+    assert_compiles_in_loop(lambda a: math.acosh(a[1]) + math.acosh(a[3]), x)
+
+
 def test_a_math_domain_error_is_raised_when_the_graph_runs():
     f = tg.to_static(lambda a: math.sqrt(a[0]), fallback="error")
     assert f(np.array([4.0])) == 2.0

@@ -273,3 +273,21 @@ def test_a_graph_that_raises_after_writing_leaves_the_arguments_as_eager_does():
     with pytest.raises(AssertionError):
         tg.to_static(write_then_fail)(x)
     np.testing.assert_array_equal(x, [5.0, 1.0, 1.0])
+
+
+def members_of_a_cluster(points, c):
+    labels = np.zeros(len(points), dtype=np.int64)
+    for i in range(len(points)):
+        if points[i] > c:
+            labels[i] = 1
+    members = points[labels == 1]
+    if len(members) > 0:
+        return members.mean(), len(members)
+    return 0.0, 0
+
+
+@pytest.mark.parametrize("c", [1.5, 10.0])
+def test_an_array_made_here_and_written_later_decides_nothing_by_its_first_values(c):
+    """``labels`` starts as zeros but is written in a loop: inference took the zeros as its
+    value, so ``len(points[labels == 1])`` looked static and the ``if`` on it fell back."""
+    assert_matches_eager(members_of_a_cluster, np.array([1.0, 2.0, 3.0]), c)

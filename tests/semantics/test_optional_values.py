@@ -416,3 +416,38 @@ def test_a_maybe_unbound_variable_beside_a_returned_tuple_keeps_every_leaf(k):
     # the flag of the one-sided ``i3`` had shifted the leaves the if kept as they came in: the
     # result's 3 was dropped and the array written in place came back in its place (fuzz 931)
     assert_matches_eager(early_return_then_a_one_sided_binding, np.ones(3), k)
+
+
+def carries_the_last_estimate_over_nans(x):
+    y = np.full(len(x), np.nan)
+    level = None
+    for i in range(len(x)):
+        if np.isnan(x[i]):
+            if level is not None:
+                y[i] = level
+            continue
+        level = x[i] if level is None else 0.5 * x[i] + 0.5 * level
+    return y, level
+
+
+def pushes_a_maybe_none_where_it_is_present(x):
+    found = None
+    seen = []
+    for v in x:
+        if v > 0:
+            found = v
+        if found is not None:
+            seen.append(found)
+    return np.array(seen)
+
+
+@pytest.mark.parametrize(
+    "x", [np.array([1.0, np.nan, 3.0]), np.array([np.nan, 2.0]), np.array([np.nan]), POS, NEG]
+)
+@pytest.mark.parametrize(
+    "fn", [carries_the_last_estimate_over_nans, pushes_a_maybe_none_where_it_is_present]
+)
+def test_a_maybe_none_written_or_pushed_where_it_is_present(fn, x):
+    """Where ``is not None`` holds, the value is written into an array or pushed onto a list
+    (it was handed to the write as the optional itself, an internal error that fell back)."""
+    assert_matches_eager(fn, x)

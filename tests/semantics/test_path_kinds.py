@@ -120,9 +120,51 @@ def python_float_carry_or_float32(x):
     return r
 
 
+def early_return_of_a_python_constant_in_a_tuple(x):
+    n = x.shape[0] - int(np.sum(x < 0))
+    if n < 2:
+        return x[0], float("nan")
+    return x[0], x.sum() / (n - 1)
+
+
+def tuple_whose_items_change_kind_in_a_branch(x):
+    out = (x.sum(), 0, [0.5, 1])
+    if x[0] > 0:
+        out = (1.0, np.int64(x.shape[0]), [x[1], 2])
+    return out
+
+
+def computed_from_a_float_set_on_some_paths(x):
+    t = 0.0
+    for v in x:
+        if v > 0:
+            t = t + v
+    return t * 2, t + 1.0, -t, abs(t), t > 1, t
+
+
+def computed_from_an_int_set_in_a_branch(x):
+    n = 0
+    if x.sum() > 100:
+        n = np.int32(5)
+    return n + 1, n * 2.5, n // 2, float(n)
+
+
+def budget_left(x):
+    spent = 0.0
+    for c in x:
+        if spent + c <= 2.0:
+            spent += c
+    return 2.0 - spent
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        computed_from_a_float_set_on_some_paths,
+        computed_from_an_int_set_in_a_branch,
+        budget_left,
+        early_return_of_a_python_constant_in_a_tuple,
+        tuple_whose_items_change_kind_in_a_branch,
         python_float_or_float32,
         python_float_carry_or_float32,
         int32_or_float64,

@@ -287,6 +287,12 @@ def test_merge_errors_name_the_variable_and_its_path(sym):
             "variable 'v' is a list of 1 in the if-branch but a tuple of 1 in the else-branch",
             "give it the same structure in both branches",
         ),
+        (  # named at the first item that differs: `return [], z` facing `return found, z`
+            ("v", ([], x), ((x,), x)),
+            errors.ConversionError,
+            "variable 'v[0]' is a list of 0 in the if-branch but a tuple of 1 in the else-branch",
+            "give it the same structure in both branches",
+        ),
         (
             ("state", (x, "a"), (x, "b")),
             errors.ConversionError,

@@ -62,6 +62,9 @@ class SSAForm:
     definitions: list[Definition]
     lines: list[Line]
     controls: list[Control] = dataclasses.field(default_factory=list)
+    # variables whose items are assigned (``x[i] = v``): their arrays change in place, which
+    # the definitions do not show
+    written: frozenset[str] = frozenset()
 
     @functools.cached_property
     def text(self) -> str:
@@ -269,4 +272,19 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
         ssa.define(p, env, kind="param")
     ssa.lines.append([f"def {fn.name}({', '.join(params)}):"])
     ssa.block(fn.body, env, "    ")
-    return SSAForm(ssa.defs, ssa.lines, ssa.controls)
+    return SSAForm(ssa.defs, ssa.lines, ssa.controls, _item_written(fn))
+
+
+def _item_written(fn: gast.FunctionDef) -> frozenset[str]:
+    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``)."""
+    found: set[str] = set()
+    for node in gast.walk(fn):
+        targets = node.targets if isinstance(node, gast.Assign) else []
+        if isinstance(node, gast.AugAssign):
+            targets = [node.target]
+        for target in targets:
+            while isinstance(target, gast.Subscript):
+                target = target.value
+                if isinstance(target, gast.Name):
+                    found.add(target.id)
+    return frozenset(found)

@@ -31,6 +31,7 @@ import warnings
 from typing import Any
 
 import gast
+import numpy as np
 
 from tograph.analysis import lazy, ssa, values
 from tograph.analysis.values import PENDING, UNKNOWN
@@ -322,7 +323,10 @@ def infer(
         for _ in range(_MAX_ROUNDS):
             for d in form.definitions:
                 if d.kind != "param":
-                    inference.env[d.name] = _evaluate_definition(inference, d)
+                    value = _evaluate_definition(inference, d)
+                    if d.var in form.written:
+                        value = _changing(inference, value)
+                    inference.env[d.name] = value
             printed = [values.describe(inference.env[d.name]) for d in form.definitions]
             if printed == previous:
                 break
@@ -335,6 +339,15 @@ def infer(
     return Inference(
         {d.name: values.describe(inference.env[d.name]) for d in form.definitions}, static
     )
+
+
+def _changing(inference: _Inference, value: Any) -> Any:
+    """``value`` of a variable whose items are assigned: a concrete array is a stand-in of its
+    type (lowering makes it a tensor, ``analysis.mutation``), so nothing is decided by the
+    values it starts with."""
+    if isinstance(value, np.ndarray):
+        return inference.scratch.add_input(types.type_of(value))
+    return value
 
 
 def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:

@@ -13,6 +13,7 @@ from tograph.autodiff import (
     decomposition_rules,  # noqa: F401
     fft_rules,  # noqa: F401
     index_rules,  # noqa: F401
+    math_rules,  # noqa: F401
     matrix_function_rules,  # noqa: F401
     norm_rules,  # noqa: F401
     rearrange_rules,  # noqa: F401

@@ -16,6 +16,7 @@ import numpy as np
 from tograph import errors
 from tograph.autodiff import vjp
 from tograph.autodiff.rules import defvjp, shape_of, unbroadcast, zero
+from tograph.ir import types
 from tograph.ops import common, creation, indexing, join, linalg, lists, reductions, solvers, stacks
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
@@ -278,7 +279,8 @@ def _list_push(g: Any, n: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
 
 @defvjp(lists.list_stack_p)
 def _list_stack(g: Any, n: Any, *, out: Any, elem: Any) -> tuple[Any, ...]:
-    return (stacks.list_unstack_p.bind(g),)
+    weak = isinstance(elem, types.TensorType) and elem.weak  # a list of Python numbers
+    return (stacks.list_unstack_p.bind(g, weak=weak),)
 
 
 @defvjp(lists.list_read_p)

@@ -162,6 +162,20 @@ def kind_code(dtype: np.dtype, weak: bool) -> int | None:
     return 16 + _NUMPY_CODES.index(dtype) if dtype in _NUMPY_CODES else None
 
 
+def kind_name(code: int) -> str | None:
+    """The name of the kind ``code`` stands for (``float``, ``float32``), None for no kind."""
+    kind = _KIND_OF_CODE.get(code)
+    return None if kind is None else kind.__name__
+
+
+def kind_type(code: int) -> TensorType:
+    """The scalar type of the kind ``code``: weak for a Python number."""
+    kind = _KIND_OF_CODE[code]
+    if issubclass(kind, np.generic):
+        return TensorType(np.dtype(kind), ())
+    return TensorType(np.asarray(kind()).dtype, (), weak=True)
+
+
 def of_kind(code: Any, value: Any) -> Any:
     """``value`` (a scalar) as the Python number or NumPy scalar that ``code`` names."""
     kind = _KIND_OF_CODE[int(code)]

@@ -1,15 +1,16 @@
 """The conversion driver: a Python function -> its analysis, and its lowered twin.
 
-``analyze(fn)`` runs parse -> fence -> jumps -> SSA on the function's tree (cached per code
-object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control flow, keeping as
-plain Python the control statements that type inference decided statically, and compiles the
-result inside a factory that receives the runtime module and the function's closure values
-(cached per code object and decisions; the most recently used are kept). The compiled tree
-keeps the user's file name and line numbers, so tracebacks and build-time errors point at the
-user's lines. ``Conversion.source`` is the lowered function as Python source (what ``cf.code``
-shows).
-Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.jumps, lowering.canonicalize,
-lowering.control_flow; inference (analysis.types) decides ``static_controls`` in between.
+``analyze(fn)`` runs parse -> fence -> comprehensions -> jumps -> SSA on the function's tree
+(cached per code object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control
+flow, keeping as plain Python the control statements that type inference decided statically,
+and compiles the result inside a factory that receives the runtime module and the function's
+closure values (cached per code object and decisions; the most recently used are kept). The
+compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
+point at the user's lines. ``Conversion.source`` is the lowered function as Python source (what
+``cf.code`` shows).
+Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.comprehensions, lowering.jumps,
+lowering.canonicalize, lowering.control_flow; inference (analysis.types) decides
+``static_controls`` in between.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import gast
 from tograph import caching, errors, origin
 from tograph.analysis import ssa
 from tograph.frontend import fence, names, parse
-from tograph.lowering import canonicalize, control_flow, jumps, templates
+from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
@@ -134,10 +135,13 @@ def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion
 
 
 def _lower_jumps(tree: gast.FunctionDef, nodes: list[Any] | None = None) -> gast.FunctionDef:
-    """``tree`` (and the functions nested in it) with jumps made flags, in place; ``nodes`` are
-    all of its nodes, if the caller has walked it already."""
+    """``tree`` (and the functions nested in it) with filtered list comprehensions made loops
+    and jumps made flags, in place; ``nodes`` are all of its nodes, if the caller has walked it
+    already."""
     nodes = list(gast.walk(tree)) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
+    if comprehensions.desugar_filtered(tree, taken):
+        nodes = list(gast.walk(tree))
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)
     return tree

@@ -1,4 +1,4 @@
-"""Effects: ``print`` and ``assert`` on values known only when the graph runs.
+"""Effects: ``print``, ``assert`` and ``raise`` on values known only when the graph runs.
 
 Stage: build (ops). Input: the arguments of a ``print(...)`` or ``assert`` in user code. Output:
 while a graph is built, an effectful equation with no outputs (passes never remove, merge or fold
@@ -7,11 +7,13 @@ otherwise the Python statement runs at once. Printed form::
 
     print[end='\\n', sep=' ', template=('loss', None, '3')] x
     assert[message=('x must be positive, got ', None)] t0 x
+    raise[exception=ValueError(''), message=('no root near ', None)] x
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
 ``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
 goes, filled by its kind code and value), so the kernel prints exactly what Python's ``print`` would
-print with the tensor's run-time value. Both primitives have zero outputs: they are
+print with the tensor's run-time value; ``assert`` and ``raise`` make their messages the same
+way. The primitives have zero outputs: they are
 ``multiple_results`` primitives whose kernels return ``()``.
 """
 
@@ -232,11 +234,16 @@ def _raise_static(message: Sequence[Any]) -> NoReturn:
 # ---- raise -------------------------------------------------------------------------------
 
 
-def _raise_impl(*, exception: BaseException) -> tuple[()]:
-    raise exception
+def _raise_impl(*values: Any, exception: BaseException, message: Template | None) -> tuple[()]:
+    if message is None:
+        raise exception
+    raise type(exception)("".join(str(part) for part in _fill(message, values)))
 
 
-def _raise_rule(*, exception: BaseException) -> tuple[()]:
+def _raise_rule(
+    *in_types: types.ValueType, exception: BaseException, message: Template | None
+) -> tuple[()]:
+    _check_slots("raise", message or (), len(in_types))
     return ()
 
 
@@ -245,13 +252,27 @@ raise_p = primitives.Primitive(
 )
 
 
-def raise_(exception: BaseException) -> None:
+def in_branch() -> bool:
+    """Whether a branch or loop body is being traced (where a ``raise`` becomes an equation)."""
+    current = builder_mod.current()
+    return current is not None and current.parent is not None
+
+
+def raise_(exception: BaseException, message: Sequence[Any] = ()) -> None:
     """Python's ``raise``: at once in straight-line code, when the graph runs in a tensor branch.
 
     In a branch or loop body being traced, the exception becomes an equation that raises only if
     that branch or iteration runs; elsewhere it is raised now, as Python would.
+
+    Args:
+      exception: the exception to raise.
+      message: its message in parts joined like an f-string (``"x is ", x``), when the message
+        holds tensors; the exception is then raised as ``type(exception)(text)``, its text made
+        when the graph runs. Only in a branch or loop body.
     """
     current = builder_mod.current()
     if current is None or current.parent is None:
         raise exception
-    current.emit(raise_p, (), {"exception": exception})
+    template, symbolic = _split(message)
+    params = {"exception": exception, "message": template if message else None}
+    current.emit(raise_p, tuple(symbolic), params)

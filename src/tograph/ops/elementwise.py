@@ -18,6 +18,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
+from tograph.ops import path_kinds
 from tograph.trace import dispatch
 
 # ---- type rules --------------------------------------------------------------------------
@@ -102,7 +103,10 @@ def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
     out = prim.bind(*args)
-    return out if dtype is None else astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
+    if dtype is not None:
+        return astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
+    path_kinds.tag_result(prim, args, out)
+    return out
 
 
 add_p = _define("add", np.add, operator.add, "+")

@@ -28,7 +28,7 @@ from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.ir import core, primitives, types
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, tensor
@@ -251,8 +251,22 @@ class SymbolicList(tensor.Symbolic):
             hint="write lst = tograph.ops.lists.push(lst, x)",
         )
 
+    def __getattr__(self, name: str) -> Any:
+        if name in _LIST_METHODS:
+            raise errors.UnsupportedError(
+                f"list.{name}() of a list that grows in a loop over tensors (a tensor list): "
+                "only append, len, reading an item and turning it into an array are compiled",
+                loc=origin.current_location(),
+                construct=f"list.{name}() of a tensor list",
+            )
+        raise AttributeError(f"'list' object has no attribute '{name}'")
+
     def __repr__(self) -> str:
         return f"<SymbolicList {self.type}>"
+
+
+# Python list methods a tensor list does not have (append is lowered to a push).
+_LIST_METHODS = frozenset("clear copy count extend index insert pop remove reverse sort".split())
 
 
 tensor.SYMBOLIC_CLASSES[types.ListType] = SymbolicList

@@ -116,13 +116,16 @@ def _math_rule(*in_types: types.TensorType, fn: str) -> types.TensorType:
     for t in in_types:
         if t.shape != ():
             raise errors.ShapeError(f"math.{fn} takes scalars, got a tensor of type {t}")
-    # a probe inside every domain: 2 for the integer functions (factorial, comb, isqrt)
-    probes = [_PYTHON[t.dtype.kind](2 if t.dtype.kind in "biu" else 0.5) for t in in_types]
-    try:
-        out = getattr(math, fn)(*probes)
-    except (TypeError, ValueError) as exc:
-        raise errors.DTypeError(f"math.{fn} of {', '.join(map(str, in_types))}: {exc}") from None
-    return types.type_of(out)
+    # probes until one is inside the domain: 2 for the integer functions (factorial, comb,
+    # isqrt), 0.5 for most of the others, 2.0 for acosh
+    error: Exception | None = None
+    for probe in (0.5, 2.0):
+        values = [_PYTHON[t.dtype.kind](2 if t.dtype.kind in "biu" else probe) for t in in_types]
+        try:
+            return types.type_of(getattr(math, fn)(*values))
+        except (TypeError, ValueError) as exc:
+            error = exc
+    raise errors.DTypeError(f"math.{fn} of {', '.join(map(str, in_types))}: {error}")
 
 
 math_call_p = primitives.Primitive("math_call", _math_impl, _math_rule)

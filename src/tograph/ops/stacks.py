@@ -70,14 +70,15 @@ def _holes_rule(n: types.ValueType, elem: types.TensorType) -> types.ListType:
     return types.ListType(elem)
 
 
-def _unstack_impl(x: Any) -> list[Any]:
-    return list(x)
+def _unstack_impl(x: Any, weak: bool = False) -> list[Any]:
+    return [v.item() for v in x] if weak and x.ndim == 1 else list(x)
 
 
-def _unstack_rule(x: types.ValueType) -> types.ListType:
+def _unstack_rule(x: types.ValueType, weak: bool = False) -> types.ListType:
+    """The rows of ``x``; with ``weak``, weak scalars (a list of Python numbers' cotangents)."""
     if isinstance(x, types.ListType) or x.ndim == 0:
         raise errors.InternalError(f"list_unstack of {x}")
-    return types.ListType(types.TensorType(x.dtype, x.shape[1:]))
+    return types.ListType(types.TensorType(x.dtype, x.shape[1:], weak and x.ndim == 1))
 
 
 def _add_at_impl(lst: list[Any], i: Any, g: Any) -> list[Any]:

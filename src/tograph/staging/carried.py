@@ -203,6 +203,20 @@ def contrast(path: str, a: str, b: str, where: tuple[str, str]) -> str:
     return f"variable '{path}' is {a} {where[0]} but {b} {where[1]}"
 
 
+def contrast_trees(name: str, a: pytree.TreeDef, b: pytree.TreeDef, where: tuple[str, str]) -> str:
+    """``contrast`` of two structures of one variable at the first place they differ
+    (``variable 'r[0]' is a list of 0 ... but a single value ...``)."""
+    path = name
+    while a.kind is b.kind and a.kind is not None and a.meta == b.meta:
+        if len(a.children) != len(b.children):
+            break
+        keys = a.meta if a.kind is dict else range(len(a.children))
+        differing = [(k, x, y) for k, x, y in zip(keys, a.children, b.children) if x != y]
+        key, a, b = differing[0]
+        path += f"[{key!r}]"
+    return contrast(path, a.describe(), b.describe(), where)
+
+
 def fail(message: str, hint: str) -> NoReturn:
     """Raises a ``ConversionError`` at the user's current line."""
     raise errors.ConversionError(message, origin.current_location(), hint)
@@ -228,7 +242,7 @@ def merge_branches(a: Flat, b: Flat) -> list[types.ValueType | None]:
             )
         if ta != tb:
             fail(
-                contrast(name, ta.describe(), tb.describe(), _BRANCHES),
+                contrast_trees(name, ta, tb, _BRANCHES),
                 hint="give it the same structure in both branches",
             )
     return [_merge_leaf(path, va, vb) for path, va, vb in zip(a.paths, a.leaves, b.leaves)]
@@ -266,7 +280,7 @@ def widen_carries(
             )
         if ti != to:
             fail(
-                contrast(name, ti.describe(), to.describe(), _LOOP),
+                contrast_trees(name, ti, to, _LOOP),
                 hint="a loop over tensors keeps the structure of its variables; a list that grows "
                 "must be a tensor list",
             )

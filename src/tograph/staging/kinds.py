@@ -9,7 +9,8 @@ pytree node of a run-time kind tag (a code: which kind on this path) and the val
 type (NEP 50: a Python int joined with ``int32`` stays
 ``int32``). After the op the variable is the value again, with the tag beside it
 (``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
-taken (``boxed``). Values computed from it take the joined type's kind, as before.
+taken (``boxed``). Values computed from it by elementwise operations are tagged by
+``ops.path_kinds`` with their own kind on each path.
 Requires: a graph being built (``tograph.trace.builder``).
 """
 
@@ -88,8 +89,19 @@ def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
     differs between them made ``Kinded`` on both sides."""
     if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
         return a, b
-    pairs = [_tag_pair(x, y) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
+    pairs = [_align_pair(x, y) for x, y in zip(a, b)]
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def _align_pair(a: Any, b: Any) -> tuple[Any, Any]:
+    """Two values of one variable, ``Kinded`` where their kinds differ; tuples and lists of one
+    length are aligned item by item (``return x, 0.0`` on one path, ``return x, s`` on another)."""
+    if _needs_tag(a, b):
+        return _tag_pair(a, b)
+    if type(a) is type(b) and type(a) in (tuple, list) and len(a) == len(b):
+        pairs = [_align_pair(x, y) for x, y in zip(a, b)]
+        return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+    return a, b
 
 
 def _tag_pair(a: Any, b: Any) -> tuple[Kinded, Kinded]:
@@ -126,16 +138,28 @@ def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
 def enter(values: Sequence[Any]) -> tuple[Any, ...]:
     """Values entering control flow, tagged tensors among them as ``Kinded`` (so the tag is
     carried with them)."""
-    return tuple(_lift(v) if _tagged(v) else v for v in values)
+    return tuple(_enter(v) for v in values)
+
+
+def _enter(value: Any) -> Any:
+    if _tagged(value):
+        return _lift(value)
+    if type(value) in (tuple, list):
+        return type(value)(_enter(v) for v in value)
+    return value
 
 
 def expose(values: Sequence[Any]) -> tuple[Any, ...]:
     """Values as user code sees them: each ``Kinded`` becomes its value with the tag beside it
     (with a static tag: the value itself, which is of its path's kind already)."""
-    return tuple(_expose(v) if isinstance(v, Kinded) else v for v in values)
+    return tuple(_expose(v) for v in values)
 
 
-def _expose(value: Kinded) -> Any:
+def _expose(value: Any) -> Any:
+    if type(value) in (tuple, list):
+        return type(value)(_expose(v) for v in value)
+    if not isinstance(value, Kinded):
+        return value
     if not tensor.is_symbolic(value.code):
         return value.value
     inner = value.value

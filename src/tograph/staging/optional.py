@@ -117,10 +117,12 @@ class Optional:
 
 def _used(values: Sequence[Any]) -> list[Any]:
     """``values`` (and the items of lists and tuples among them) with optionals used."""
-    return [_use_one(v) for v in values]
+    return [used(v) for v in values]
 
 
-def _use_one(value: Any) -> Any:
+def used(value: Any) -> Any:
+    """``value`` to compute with: an optional's value where it is known present (a write of it
+    into a tensor, a push onto a tensor list); otherwise the compiler falls back."""
     if isinstance(value, Optional):
         return value.use()
     if type(value) in (list, tuple):

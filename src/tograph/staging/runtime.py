@@ -32,6 +32,7 @@ from tograph.staging import (
     control_flow,
     iterables,
     numpy_callbacks,
+    optional,
     reads,
     text,
 )
@@ -347,7 +348,7 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     """
     _check_defined(target, "an item assignment")
     if tensor.is_tensor(target):
-        target[index] = value
+        target[optional.used(index)] = optional.used(value)
         return target
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
@@ -448,7 +449,7 @@ def list_append(target: Any, value: Any) -> Any:
     """``target.append(value)``: a push onto a tensor list, or Python's append."""
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
-        return lists.push(target, value)
+        return lists.push(target, optional.used(value))
     containers.check_write(target, "an append")
     target.append(value)
     return target
@@ -498,10 +499,20 @@ def raise_(exception: Any) -> None:
     """``raise exception``: now, or when the graph runs if it is inside tensor control flow."""
     if isinstance(exception, type) and issubclass(exception, BaseException):
         exception = exception()
-    for arg in getattr(exception, "args", ()):
-        if isinstance(arg, text.TensorText):
-            raise arg.refuse("an exception's message")
-    effects.raise_(exception)
+    args = getattr(exception, "args", ())
+    texts = [arg for arg in args if isinstance(arg, text.TensorText)]
+    if not texts:
+        effects.raise_(exception)
+    elif len(args) == 1 and _rebuilt_from_message(exception) and effects.in_branch():
+        effects.raise_(type(exception)(""), texts[0].parts)
+    else:
+        raise texts[0].refuse("an exception's message")
+
+
+def _rebuilt_from_message(exception: BaseException) -> bool:
+    """Whether ``type(exception)(text)`` is the exception made from its one message (a built-in
+    exception class, which keeps nothing else)."""
+    return type(exception).__module__ == "builtins" and not vars(exception)
 
 
 # ---- calls ----------------------------------------------------------------------------------

@@ -102,7 +102,9 @@ class Storage:
     @property
     def label(self) -> str:
         """How messages and graph names call the array."""
-        return f"{self.current.graph_var.hint or 'array'} (written in place)"
+        hint = self.current.graph_var.hint or "array"
+        # a loop carry named by its label is named so once, however deep the loops nest
+        return hint if hint.endswith(" (written in place)") else f"{hint} (written in place)"
 
     def load(self, value: Any) -> None:
         """Makes ``value`` (a tensor a loop carries) the base's value."""

@@ -23,6 +23,7 @@ from tograph_conformance.cases import (
     lists,
     mutation,
     numerics,
+    realistic,
     types,
     while_loops,
 )
@@ -42,6 +43,7 @@ _MODULES = (
     types,
     numerics,
     idioms,
+    realistic,
     breadth,
     fallback,
     errors,

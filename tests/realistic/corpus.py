@@ -1,0 +1,35 @@
+"""The realistic corpus: every routine (the conformance suite's realistic category and the domain
+modules here), and the ones that run eagerly.
+
+Every routine is compared with its eager run bit for bit: none of them needs a tolerance, since
+the compiled graph runs the same NumPy kernels in the same order as the eager code."""
+
+from __future__ import annotations
+
+from tograph_conformance import case as case_mod
+from tograph_conformance.cases import realistic
+
+from . import filters, finance, fuzzy, optimizers, search, spectral, stats
+
+_MODULES = (optimizers, filters, search, spectral, finance, fuzzy, stats)
+
+
+def all_cases() -> list[case_mod.Case]:
+    """Every routine's case: the twenty of the conformance suite's realistic category, then
+    each domain module's."""
+    return [*realistic.CASES.cases, *(c for module in _MODULES for c in module.CASES.cases)]
+
+
+# Routines that run eagerly, each with the reason its FallbackWarning must give.
+FALLBACKS: dict[str, str] = {
+    "quicksort_iterative": "has no value while the graph is being built",
+    "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
+    "dominant_frequency": "has no value while the graph is being built",
+    "kmeans": "an array from before the if .* on some paths and another array on others",
+    "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
+    "top_k_by_list": "use as a Python index needs a concrete value",
+    "band_powers": "truth value of tensor .* is only known when the graph runs",
+    "temperature_labels": "truth value of tensor .* is only known when the graph runs",
+    "mode_by_dict": "is hashed",
+    "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
+}

@@ -1,0 +1,156 @@
+"""Filters as people write them: Kalman filters, exponential averages, a biquad, moving medians,
+Savitzky-Golay smoothing by convolution, Hampel outlier replacement, in-place one-pole filters."""
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import NOISY, STEPS
+
+CASES = Registry("filters")
+
+
+@CASES.case(
+    args=[(NOISY, 1e-3, 0.1), (NOISY.astype(np.float32), 0.01, 0.5), (np.array([]), 0.1, 0.1)]
+)
+def kalman_1d(zs, q, r, x0=0.0, p0=1.0):
+    """A scalar random-walk Kalman filter; returns the estimates and final variance."""
+    x, p = x0, p0
+    estimates = []
+    for z in zs:
+        p = p + q
+        k = p / (p + r)
+        x = x + k * (z - x)
+        p = (1 - k) * p
+        estimates.append(x)
+    return np.array(estimates), p
+
+
+@CASES.case(args=[(np.array([0.0, 1.1, 1.9, 3.2, 3.9, 5.1]), 1.0), (np.array([2.0, 2.0]), 0.5)])
+def kalman_2d_constant_velocity(zs, dt):
+    """Position and velocity from noisy positions; the state history is written in place."""
+    f = np.array([[1.0, dt], [0.0, 1.0]])
+    h = np.array([[1.0, 0.0]])
+    q = 0.01 * np.eye(2)
+    r = np.array([[0.25]])
+    x = np.array([zs[0], 0.0])
+    p = np.eye(2)
+    history = np.zeros((len(zs), 2))
+    for i in range(len(zs)):
+        x = f @ x
+        p = f @ p @ f.T + q
+        y = zs[i] - (h @ x)[0]
+        s = h @ p @ h.T + r
+        k = p @ h.T / s[0, 0]
+        x = x + k[:, 0] * y
+        p = (np.eye(2) - k @ h) @ p
+        history[i] = x
+    return history, np.trace(p)
+
+
+@CASES.case(args=[(NOISY, 3), (NOISY, 5), (np.arange(4.0), 1), (NOISY, 4)])
+def moving_median(x, k):
+    if k % 2 == 0:
+        raise ValueError("window must be odd")
+    half = k // 2
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        lo = max(0, i - half)
+        hi = min(len(x), i + half + 1)
+        window = np.sort(x[lo:hi])
+        out[i] = window[len(window) // 2]
+    return out
+
+
+@CASES.case(args=[(NOISY,), (np.arange(7.0) ** 2,), (np.arange(4.0),)])
+def savgol5(x):
+    """Five-point quadratic Savitzky-Golay smoothing; the two samples at each end are kept."""
+    coeffs = np.array([-3.0, 12.0, 17.0, 12.0, -3.0]) / 35.0
+    if len(x) < 5:
+        raise ValueError(f"need at least 5 samples, got {len(x)}")
+    smooth = x.copy()
+    smooth[2:-2] = np.convolve(x, coeffs[::-1], mode="valid")
+    return smooth
+
+
+@CASES.case(args=[(STEPS.copy(), 0.9), (NOISY.astype(np.float32), 0.5)])
+def dc_blocker_inplace(x, r):
+    """y[n] = x[n] - x[n-1] + r y[n-1], written over x."""
+    prev_x = 0.0
+    prev_y = 0.0
+    for i in range(len(x)):
+        cur = x[i]
+        x[i] = cur - prev_x + r * prev_y
+        prev_x = cur
+        prev_y = x[i]
+
+
+@CASES.case(args=[(NOISY, 0.5, -1.0, 2.0), (np.arange(5), 1.0, 0.0, 3.0), (NOISY, 0.5, 2.0, 1.0)])
+def slew_limited_clip(x, max_step, lo, hi):
+    """Clips to [lo, hi] and limits the change between samples to max_step."""
+    if lo > hi:
+        raise ValueError("lo > hi")
+    y = np.clip(x, lo, hi).astype(float)
+    changed = 0
+    for i in range(1, len(y)):
+        delta = y[i] - y[i - 1]
+        if delta > max_step:
+            y[i] = y[i - 1] + max_step
+            changed += 1
+        elif delta < -max_step:
+            y[i] = y[i - 1] - max_step
+            changed += 1
+    return y, changed
+
+
+@CASES.case(args=[(NOISY, 4), (np.arange(10.0), 3), (NOISY[:2], 5), (NOISY, 0)])
+def running_mean_deque(x, window):
+    """A running mean with a list used as a queue."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1, got {window}")
+    queue = []
+    total = 0.0
+    out = []
+    for v in x:
+        queue.append(v)
+        total += v
+        if len(queue) > window:
+            total -= queue.pop(0)
+        out.append(total / len(queue))
+    return np.array(out)
+
+
+@CASES.case(
+    args=[(NOISY, 0.5), (np.array([1.0, np.nan, 3.0, 4.0]), 1.0), (np.array([np.nan, 2.0]), 0.5)]
+)
+def nan_aware_smoother(x, alpha):
+    """An exponential smoother that carries the last estimate over NaN samples."""
+    y = np.full(len(x), np.nan)
+    level = None
+    for i, v in enumerate(x):
+        if np.isnan(v):
+            if level is not None:
+                y[i] = level
+            continue
+        level = v if level is None else alpha * v + (1 - alpha) * level
+        y[i] = level
+    return y, level
+
+
+class RingBuffer:
+    def __init__(self, n):
+        self.buf = np.zeros(n)
+        self.pos = 0
+        self.full = False
+
+    def push(self, v):
+        self.buf[self.pos] = v
+        self.pos = (self.pos + 1) % len(self.buf)
+        if self.pos == 0:
+            self.full = True
+
+
+@CASES.case(args=[(RingBuffer(3), NOISY[:4]), (RingBuffer(4), NOISY[:1])])
+def ring_buffer_mean(ring, xs):
+    for v in xs:
+        ring.push(v)
+    return ring.buf.mean() if ring.full else ring.buf[: ring.pos].mean()

@@ -1,0 +1,172 @@
+"""Fuzzy logic as people write it: triangular and trapezoidal memberships, Mamdani inference,
+centroid, bisector and mean-of-maximum defuzzification, alpha cuts, fuzzy c-means."""
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import UNIVERSE
+
+CASES = Registry("fuzzy")
+
+
+@CASES.case(
+    args=[(UNIVERSE, 1.0, 3.0, 6.0, 9.0), (np.array([0.0, 4.0, 12.0]), 0.0, 0.0, 5.0, 10.0)]
+)
+def trapezoid(x, a, b, c, d):
+    left = np.where(b > a, (x - a) / max(b - a, 1e-12), 1.0)
+    right = np.where(d > c, (d - x) / max(d - c, 1e-12), 1.0)
+    return np.clip(np.minimum(np.minimum(left, right), 1.0), 0.0, None)
+
+
+def _tri(x, a, b, c):
+    return np.maximum(np.minimum((x - a) / (b - a), (c - x) / (c - b)), 0.0)
+
+
+@CASES.case(args=[(3.0, 8.0), (9.5, 1.0), (np.float64(5.0), np.float64(5.0))])
+def mamdani_tip(service, food):
+    """Two inputs, three rules, the tip by centroid over 0..25 percent."""
+    tips = np.linspace(0.0, 25.0, 51)
+    poor = max(0.0, min(1.0, (5.0 - service) / 5.0))
+    good = max(0.0, 1.0 - abs(service - 5.0) / 5.0)
+    excellent = max(0.0, min(1.0, (service - 5.0) / 5.0))
+    tasty = max(0.0, min(1.0, food / 10.0))
+    rule_low = poor
+    rule_mid = good
+    rule_high = max(excellent, tasty)
+    low = np.minimum(rule_low, _tri(tips, -0.1, 0.0, 13.0))
+    mid = np.minimum(rule_mid, _tri(tips, 0.0, 13.0, 25.0))
+    high = np.minimum(rule_high, _tri(tips, 13.0, 25.0, 25.1))
+    aggregated = np.maximum(np.maximum(low, mid), high)
+    area = aggregated.sum()
+    if area == 0:
+        return 0.0
+    return float((tips * aggregated).sum() / area)
+
+
+@CASES.case(args=[(UNIVERSE, np.exp(-((UNIVERSE - 4.0) ** 2))), (np.arange(4.0), np.ones(4))])
+def bisector(x, mu):
+    total = np.sum(mu)
+    running = 0.0
+    for i in range(len(mu)):
+        running += mu[i]
+        if running >= total / 2:
+            return x[i]
+    return x[-1]
+
+
+@CASES.case(
+    args=[
+        (UNIVERSE, _tri(UNIVERSE, 2.0, 5.0, 8.0)),
+        (np.arange(5.0), np.array([0.2, 0.9, 0.9, 0.1, 0.9])),
+    ]
+)
+def mean_of_maximum(x, mu):
+    peak = mu.max()
+    at_peak = []
+    for i in range(len(mu)):
+        if mu[i] == peak:
+            at_peak.append(x[i])
+    return sum(at_peak) / len(at_peak)
+
+
+@CASES.case(
+    args=[
+        (np.array([0.1, 0.6, 0.95, 0.4, 0.7]), 0.5),
+        (np.array([0.1, 0.2]), 0.9),
+        (np.array([0.5, 0.2]), 1.5),
+    ]
+)
+def alpha_cut(mu, alpha):
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"alpha {alpha} outside [0, 1]")
+    members = []
+    strongest = -1
+    for i, m in enumerate(mu):
+        if m >= alpha:
+            members.append(i)
+            if strongest < 0 or m > mu[strongest]:
+                strongest = i
+    return members, strongest
+
+
+@CASES.case(
+    args=[
+        (np.array([0.2, 0.7, 0.5]), np.array([0.6, 0.3, 0.5])),
+        (np.array([1.0]), np.array([0.0])),
+    ]
+)
+def fuzzy_set_ops(a, b):
+    union = np.maximum(a, b)
+    inter = np.minimum(a, b)
+    prob_or = a + b - a * b
+    complement_a = 1.0 - a
+    similarity = inter.sum() / union.sum() if union.sum() > 0 else 1.0
+    return union, inter, prob_or, complement_a, similarity
+
+
+POINTS = np.array([[0.0, 0.0], [0.5, 0.2], [0.1, 0.4], [5.0, 5.0], [5.5, 4.8], [4.9, 5.3]])
+
+
+@CASES.case(
+    args=[
+        (POINTS, np.array([[0.0, 1.0], [4.0, 4.0]]), 2.0, 3),
+        (POINTS, np.array([[1.0, 1.0], [2.0, 2.0]]), 1.5, 2),
+    ]
+)
+def fuzzy_cmeans(points, centers, m, iters):
+    """Fuzzy c-means from fixed initial centers; the centers are updated in place."""
+    n = len(points)
+    c = len(centers)
+    u = np.zeros((n, c))
+    for _ in range(iters):
+        for i in range(n):
+            dists = np.sqrt(np.sum((centers - points[i]) ** 2, axis=1))
+            for j in range(c):
+                if dists[j] == 0:
+                    u[i] = 0.0
+                    u[i, j] = 1.0
+                    break
+                u[i, j] = 1.0 / np.sum((dists[j] / dists) ** (2.0 / (m - 1.0)))
+        weights = u**m
+        for j in range(c):
+            centers[j] = weights[:, j] @ points / weights[:, j].sum()
+    return u
+
+
+@CASES.case(
+    args=[
+        (np.array([0.1, 0.7, 0.4]), np.array([0.3, 0.2, 0.9])),
+        (np.array([0.5]), np.array([0.5])),
+    ]
+)
+def fuzzy_relation_composition(a, b):
+    """Max-min composition of the relation a x b with itself."""
+    n = len(a)
+    rel = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            rel[i, j] = min(a[i], b[j])
+    comp = np.zeros_like(rel)
+    for i in range(n):
+        for j in range(n):
+            best = 0.0
+            for k in range(n):
+                best = max(best, min(rel[i, k], rel[k, j]))
+            comp[i, j] = best
+    return comp
+
+
+@CASES.case(args=[(np.array([20.0, 25.0, 31.0]),), (np.array([-5.0]),), (np.array([]),)])
+def temperature_labels(readings):
+    """The fuzzy label with the highest membership for each reading, and the memberships."""
+    labels = []
+    grades = []
+    for t in readings:
+        cold = max(0.0, min(1.0, (18.0 - t) / 8.0))
+        warm = max(0.0, 1.0 - abs(t - 22.0) / 6.0)
+        hot = max(0.0, min(1.0, (t - 26.0) / 6.0))
+        scores = {"cold": cold, "warm": warm, "hot": hot}
+        label = max(scores, key=scores.get)
+        labels.append(label)
+        grades.append(scores[label])
+    return labels, grades

@@ -1,0 +1,131 @@
+"""Spectral estimation as people write it: DFTs by loops, Goertzel, periodograms, Welch averaging,
+autocorrelation, Levinson-Durbin and Yule-Walker, zero crossings."""
+
+import math
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import SHORT, TONE
+
+CASES = Registry("spectral")
+
+
+@CASES.case(args=[(SHORT,), (TONE[:8],), (np.arange(4),)])
+def dft_by_loops(x):
+    n = len(x)
+    re = np.zeros(n)
+    im = np.zeros(n)
+    for k in range(n):
+        for t in range(n):
+            angle = 2 * math.pi * k * t / n
+            re[k] += x[t] * math.cos(angle)
+            im[k] -= x[t] * math.sin(angle)
+    return np.sqrt(re**2 + im**2)
+
+
+@CASES.case(args=[(TONE,), (SHORT, 2.0), (np.array([1.0]),), (np.array([]),)])
+def periodogram(x, fs=1.0):
+    n = len(x)
+    if n == 0:
+        raise ValueError("empty signal")
+    centred = x - np.mean(x)
+    spectrum = np.abs(np.fft.rfft(centred)) ** 2 / (fs * n)
+    if n % 2 == 0:
+        spectrum[1:-1] *= 2
+    else:
+        spectrum[1:] *= 2
+    freqs = np.arange(len(spectrum)) * fs / n
+    return freqs, spectrum
+
+
+@CASES.case(args=[(TONE, 4), (SHORT, 2), (np.zeros(4), 2), (SHORT, 9)])
+def autocorrelation(x, maxlag):
+    n = len(x)
+    if maxlag >= n:
+        raise ValueError("maxlag must be below the signal's length")
+    centred = x - x.mean()
+    denom = np.dot(centred, centred)
+    acf = np.zeros(maxlag + 1)
+    for lag in range(maxlag + 1):
+        acf[lag] = np.dot(centred[: n - lag], centred[lag:]) / denom
+    return acf
+
+
+@CASES.case(args=[(TONE, 2), (SHORT, 1)])
+def yule_walker(x, order):
+    n = len(x)
+    centred = x - x.mean()
+    r = np.array([np.dot(centred[: n - k], centred[k:]) / n for k in range(order + 1)])
+    toeplitz = np.empty((order, order))
+    for i in range(order):
+        for j in range(order):
+            toeplitz[i, j] = r[abs(i - j)]
+    phi = np.linalg.solve(toeplitz, r[1:])
+    sigma2 = r[0] - np.dot(phi, r[1:])
+    return phi, sigma2
+
+
+@CASES.case(args=[(TONE,), (SHORT,), (np.zeros(3),), (np.array([1, -1, 0, 2, -2]),)])
+def zero_crossings(x):
+    crossings = []
+    for i in range(1, len(x)):
+        if (x[i - 1] < 0 <= x[i]) or (x[i - 1] >= 0 > x[i]):
+            crossings.append(i)
+    rate = len(crossings) / max(len(x) - 1, 1)
+    return crossings, rate
+
+
+@CASES.case(args=[(TONE, 16.0), (SHORT, 1.0), (np.zeros(4), 1.0)])
+def dominant_frequency(x, fs):
+    spectrum = np.abs(np.fft.rfft(x))
+    freqs = np.fft.rfftfreq(len(x), d=1.0 / fs)
+    peak = 0
+    for i in range(1, len(spectrum)):
+        if spectrum[i] > spectrum[peak]:
+            peak = i
+    total = spectrum.sum()
+    if total == 0:
+        return 0.0, 0.0
+    centroid = float(np.sum(freqs * spectrum) / total)
+    return freqs[peak], centroid
+
+
+@CASES.case(args=[(TONE, [1, 3, 5]), (SHORT, [0]), (TONE.astype(np.float32), (2, 4))])
+def band_powers(x, bins):
+    """Power in selected DFT bins, each by a direct sum, as a dict of bin to power."""
+    n = len(x)
+    powers = {}
+    for k in bins:
+        acc = 0j
+        for t in range(n):
+            acc += x[t] * np.exp(-2j * np.pi * k * t / n)
+        powers[k] = abs(acc) ** 2 / n
+    strongest = max(powers, key=powers.get)
+    return powers, strongest
+
+
+@CASES.case(args=[(TONE, 4), (np.arange(8.0), 2), (SHORT, 3), (SHORT, 0)])
+def frame_energies(x, frame):
+    """Energies of non-overlapping frames (the tail that does not fill a frame is dropped)."""
+    if frame <= 0:
+        raise ValueError("frame length must be positive")
+    count = len(x) // frame
+    energies = np.zeros(count)
+    for f in range(count):
+        seg = x[f * frame : (f + 1) * frame]
+        energies[f] = np.dot(seg, seg)
+    loudest = int(np.argmax(energies)) if count else -1
+    return energies, loudest
+
+
+@CASES.case(args=[(np.array([1.0, 5.0, 2.0, 8.0, 3.0, 3.0, 1.0]), 2), (TONE, 1), (SHORT[:2], 1)])
+def peak_picking(x, min_gap):
+    """Local maxima at least ``min_gap`` samples apart, as an int array, and their count."""
+    peaks = []
+    last = -min_gap - 1
+    for i in range(1, len(x) - 1):
+        if x[i] > x[i - 1] and x[i] >= x[i + 1] and i - last > min_gap:
+            peaks.append(i)
+            last = i
+    return np.array(peaks, dtype=int), len(peaks)

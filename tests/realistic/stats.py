@@ -1,0 +1,201 @@
+"""Statistics as people write it: Welford's running moments, weighted moments, medians by sorting,
+histograms by loops, linear regression, Spearman correlation, k-means, Welch's t statistic."""
+
+import math
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import DATA, OTHER
+
+CASES = Registry("stats")
+
+
+@CASES.case(
+    args=[(DATA, OTHER), ([1.0, 2.0, 3.0], [0.0, 1.0, 1.0]), (DATA, np.zeros(8)), (DATA, OTHER[:3])]
+)
+def weighted_moments(x, w):
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(w, dtype=float)
+    if x.shape != w.shape:
+        raise ValueError(f"shapes differ: {x.shape} and {w.shape}")
+    total = w.sum()
+    if total <= 0:
+        raise ValueError("weights must have a positive sum")
+    mean = np.sum(w * x) / total
+    var = np.sum(w * (x - mean) ** 2) / total
+    return mean, var
+
+
+@CASES.case(
+    args=[(DATA,), (DATA[:5],), (np.array([3, 1, 2]),), (np.array([np.nan, 1.0]),), (np.array([]),)]
+)
+def median_by_sort(x):
+    n = len(x)
+    if n == 0:
+        raise ValueError("median of nothing")
+    s = np.sort(x)
+    if n % 2 == 1:
+        return s[n // 2]
+    return (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+@CASES.case(
+    args=[
+        (DATA, 4, 0.0, 10.0),
+        (DATA, 3, 2.0, 5.0),
+        (np.array([]), 2, 0.0, 1.0),
+        (DATA, 0, 0.0, 1.0),
+    ]
+)
+def histogram_loop(x, bins, lo, hi):
+    if bins <= 0:
+        raise ValueError("bins must be positive")
+    counts = np.zeros(bins, dtype=np.int64)
+    outside = 0
+    width = (hi - lo) / bins
+    for v in x:
+        if v < lo or v > hi:
+            outside += 1
+            continue
+        idx = int((v - lo) / width)
+        if idx == bins:
+            idx -= 1
+        counts[idx] += 1
+    return counts, outside
+
+
+def _ranks(v):
+    order = np.argsort(v, kind="stable")
+    ranks = np.empty(len(v))
+    i = 0
+    while i < len(v):
+        j = i
+        while j + 1 < len(v) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+@CASES.case(
+    args=[
+        (DATA, OTHER),
+        (np.arange(4.0), np.array([4.0, 3.0, 2.0, 1.0])),
+        ([1, 2, 2, 3], [3, 1, 1, 2]),
+    ]
+)
+def spearman(x, y):
+    rx = _ranks(np.asarray(x))
+    ry = _ranks(np.asarray(y))
+    dx = rx - rx.mean()
+    dy = ry - ry.mean()
+    return float(np.sum(dx * dy) / np.sqrt(np.sum(dx * dx) * np.sum(dy * dy)))
+
+
+CLUSTERED = np.array(
+    [[1.0, 1.0], [1.5, 2.0], [3.0, 4.0], [5.0, 7.0], [3.5, 5.0], [4.5, 5.0], [3.5, 4.5]]
+)
+
+
+@CASES.case(
+    args=[
+        (CLUSTERED, np.array([[1.0, 1.0], [5.0, 7.0]]), 10),
+        (CLUSTERED, np.array([[0.0, 0.0], [100.0, 100.0]]), 3),
+    ]
+)
+def kmeans(points, centers, max_iter):
+    """Lloyd's k-means from fixed centers; an empty cluster keeps its center."""
+    centers = centers.copy()
+    labels = np.zeros(len(points), dtype=np.int64)
+    for it in range(max_iter):
+        for i in range(len(points)):
+            d = np.sum((centers - points[i]) ** 2, axis=1)
+            labels[i] = np.argmin(d)
+        moved = 0.0
+        for j in range(len(centers)):
+            members = points[labels == j]
+            if len(members) > 0:
+                new = members.mean(axis=0)
+                moved = max(moved, float(np.abs(new - centers[j]).max()))
+                centers[j] = new
+        if moved < 1e-9:
+            return centers, labels, it + 1
+    return centers, labels, max_iter
+
+
+@CASES.case(args=[(DATA, OTHER), (DATA[:3], OTHER + 1.0), (DATA[:1], OTHER)])
+def welch_t(a, b):
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        raise ValueError("each sample needs two values")
+    va = np.var(a, ddof=1)
+    vb = np.var(b, ddof=1)
+    se = math.sqrt(va / na + vb / nb)
+    t = (np.mean(a) - np.mean(b)) / se
+    dof = (va / na + vb / nb) ** 2 / ((va / na) ** 2 / (na - 1) + (vb / nb) ** 2 / (nb - 1))
+    return t, dof
+
+
+class RunningStats:
+    def __init__(self):
+        self.n = 0
+        self.total = 0.0
+        self.lo = math.inf
+        self.hi = -math.inf
+
+    def push(self, x):
+        self.n += 1
+        self.total += x
+        if x < self.lo:
+            self.lo = x
+        if x > self.hi:
+            self.hi = x
+
+
+@CASES.case(args=[(RunningStats(), DATA), (RunningStats(), np.array([np.nan, 1.0]))])
+def running_stats(stats, xs):
+    for x in xs:
+        stats.push(float(x))
+    print("n =", stats.n, "range", stats.lo, stats.hi)
+    return stats.total / stats.n
+
+
+@CASES.case(args=[(DATA,), (np.array([1, 1, 2, 3, 3, 3]),), (np.array([5.0]),), ([2, 2, 1],)])
+def mode_by_dict(xs):
+    """The most frequent value (the smallest on ties) by counting in a dict."""
+    counts = {}
+    for v in xs:
+        key = float(v)
+        counts[key] = counts.get(key, 0) + 1
+    best, best_count = None, 0
+    for key in sorted(counts):
+        if counts[key] > best_count:
+            best, best_count = key, counts[key]
+    return best, best_count
+
+
+@CASES.case(args=[(DATA, 1.5), (np.array([1.0, 1.0, 1.0]), 2.0), (np.append(DATA, 40.0), 2.0)])
+def zscore_outliers(x, threshold):
+    """Indices and z-scores of values further than ``threshold`` deviations from the mean."""
+    mean = np.mean(x)
+    sd = np.std(x)
+    if sd == 0:
+        return [], np.zeros_like(x)
+    z = (x - mean) / sd
+    flagged = [i for i in range(len(x)) if abs(z[i]) > threshold]
+    return flagged, z
+
+
+@CASES.case(
+    args=[(np.array([3, 1, 2], dtype=np.int32),), (np.array([250, 10], dtype=np.uint8),), ([4, 5],)]
+)
+def integer_moments(a):
+    """Sum, product, mean and half of the sum of integer data, in its own integer types."""
+    total = 0
+    product = 1
+    for v in a:
+        total += v
+        product *= v
+    return total, product, total / len(a), total // 2
