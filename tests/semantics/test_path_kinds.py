@@ -6,6 +6,8 @@ beside it), a weak Python int joined with
 carry (a rank that changes in a loop, a list item assigned in a loop over tensors) runs eagerly
 with a reason. Each case is compared with its eager run."""
 
+import inspect
+
 import numpy as np
 import pytest
 from eager_oracle import assert_matches_eager
@@ -244,3 +246,65 @@ def test_a_saved_graph_prints_the_kind_of_the_path_taken(tmp_path, capsys):
     prints_a_kind_by_path(NEG)
     shown, eager = capsys.readouterr().out.split("\n")[:2]
     assert shown == eager == f"r is 0 {NEG[0]}"
+
+
+# ---- operations on a value whose kind depends on the path ---------------------------------
+
+
+def python_float_or_float64_computed(x):
+    y = 1.5
+    if x[1] > 0:
+        y = x[0]
+    return y + 1, y * y, -y, abs(y), y < 2, y == 1.5, np.add(y, 1), float(y), y * x
+
+
+def python_int_or_int64_compared(x):
+    n = 2
+    if x[1] > 0:
+        n = np.int64(x.shape[0])
+    return n - 1, n * 3, n >= 3, x[: n - 1]
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_operations_that_keep_values_follow_the_kind_of_the_path(x):
+    """A Python float and an np.float64 (or Python int and np.int64) give the same values, so
+    ``y + 1`` is tagged: a Python number on one path, a NumPy scalar on the other, as eager."""
+    assert_matches_eager(python_float_or_float64_computed, x)
+    assert_matches_eager(python_int_or_int64_compared, x)
+
+
+def python_int_or_float32_plus_one(x):
+    y = x[0] if x[1] > 0 else 1
+    z = y + 1
+    return z
+
+
+def point_one_or_float32_compared(x):
+    y = 0.1 if x[1] > 0 else x[0]
+    return y == 0.1
+
+
+def python_float_or_float64_divided(x):
+    y = 1.5
+    if x[1] > 0:
+        y = x[0]
+    return y / 2
+
+
+@pytest.mark.parametrize(
+    "fn, line",
+    [
+        (python_int_or_float32_plus_one, "z = y + 1"),
+        (point_one_or_float32_compared, "return y == 0.1"),
+        (python_float_or_float64_divided, "return y / 2"),
+    ],
+)
+@pytest.mark.parametrize("x", [POS.astype(np.float32), NEG32])
+def test_an_operation_whose_result_depends_on_the_path_falls_back_naming_the_line(fn, line, x):
+    """int + 1 is an int where float32 + 1 is a float32; 0.1 compares as a float32 on one path;
+    a Python float divided by zero raises where np.float64 gives inf: run eagerly."""
+    cf = assert_matches_eager(fn, x, compiles=False)
+    assert "would depend on the path taken" in str(cf.fallback)
+    lines, first = inspect.getsourcelines(fn)
+    number = first + next(i for i, text in enumerate(lines) if line in text)
+    assert f"test_path_kinds.py:{number})" in str(cf.fallback)

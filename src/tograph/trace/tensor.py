@@ -213,8 +213,12 @@ class TensorBase:
         kwargs.pop("out", None)
         host = dispatch.fallback_handler(ufunc, _method_name(method))
         result = _call_handler(handler, host, name, inputs, kwargs)
-        # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
-        if isinstance(result, TensorBase) and result.type.weak:
+        # A NumPy function called on Python scalars returns a NumPy scalar: never weak (nor a
+        # Python number on some paths only, ``kind_tag``).
+        strong = isinstance(result, TensorBase) and (
+            result.type.weak or getattr(result, "kind_tag", None) is not None
+        )
+        if strong:
             result = np.astype(result, result.type.dtype)
         return result
 
@@ -522,11 +526,22 @@ class SymbolicTensor(Symbolic, TensorBase):
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
     ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
-    ``staging.kinds``) tells a scalar that is a Python number on some paths only.
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only, and
+    ``kind_options`` the kind codes it may hold.
     """
 
     PRIORITY = 2
-    __slots__ = ("_var", "_builder", "_storage", "_path", "_seen", "array0d", "layout", "kind_tag")
+    __slots__ = (
+        "_var",
+        "_builder",
+        "_storage",
+        "_path",
+        "_seen",
+        "array0d",
+        "layout",
+        "kind_tag",
+        "kind_options",
+    )
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
         self._var = var
@@ -539,6 +554,7 @@ class SymbolicTensor(Symbolic, TensorBase):
         # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
         # which Python number or NumPy scalar it is; None when its kind is its type's
         self.kind_tag: Any = None
+        self.kind_options: frozenset[int] = frozenset()
 
     @property
     def graph_var(self) -> core.Var:
