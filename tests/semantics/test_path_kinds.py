@@ -308,3 +308,97 @@ def test_an_operation_whose_result_depends_on_the_path_falls_back_naming_the_lin
     lines, first = inspect.getsourcelines(fn)
     number = first + next(i for i, text in enumerate(lines) if line in text)
     assert f"test_path_kinds.py:{number})" in str(cf.fallback)
+
+
+# ---- attributes and dict entries whose kind depends on the path ----------------------------
+
+
+class Box:
+    def __init__(self, n):
+        self.n = n
+
+
+def attribute_set_in_a_loop_that_may_not_run(x, box):
+    while x.sum() > 10:
+        box.n = x[0]
+        x = x - 5
+    return x
+
+
+def attribute_counted_in_a_loop(x, box):
+    for v in x:
+        if v > 2:
+            box.n = np.int32(7)
+    return x
+
+
+def dict_entry_set_in_a_loop_that_may_not_run(x):
+    state = {"n": 0, "total": 0.5}
+    while x.sum() > 10:
+        state["n"] = x[0]
+        x = x - 5
+    return state
+
+
+def tuple_item_set_in_a_loop(x):
+    pair = (0, 1.5)
+    for v in x:
+        if v > 2:
+            pair = (np.int64(3), pair[1])
+    return pair
+
+
+@pytest.mark.parametrize("x", [POS, BIG, NEG32])
+def test_an_attribute_set_in_a_tensor_loop_keeps_its_kind_on_each_path(x):
+    """``box.n`` stays the Python int it was where the loop runs no time (it became
+    np.float64, fuzz seed 376)."""
+    assert_matches_eager(attribute_set_in_a_loop_that_may_not_run, x, Box(2))
+    assert_matches_eager(attribute_counted_in_a_loop, x, Box(2))
+
+
+@pytest.mark.parametrize("x", [POS, BIG, NEG32])
+def test_a_dict_entry_or_tuple_item_set_in_a_tensor_loop_keeps_its_kind(x):
+    assert_matches_eager(dict_entry_set_in_a_loop_that_may_not_run, x)
+    assert_matches_eager(tuple_item_set_in_a_loop, x)
+
+
+# ---- a caller's dict changed after tensor control flow ------------------------------------
+
+
+def dict_written_after_a_loop(x, d):
+    while x.sum() > 10:
+        x = x - d["step"]
+        for _ in range(0):  # the body binds d (to itself)
+            d["v"] = x
+    d["n"] = x[0]
+    return x
+
+
+def dict_written_after_an_if(x, d):
+    if x.sum() > d["step"]:
+        x = x * 2
+        for _ in range(0):
+            d["v"] = x
+    d["n"] += x.max()
+    d["seen"] = d["step"]
+
+
+def dict_rebound_in_one_branch(x, d):
+    if x.sum() > 0:
+        d = {"step": 1.0, "n": 0}
+    d["n"] = 2
+
+
+@pytest.mark.parametrize("x", [POS, BIG, NEG])
+def test_a_callers_dict_changed_after_tensor_control_flow_is_changed(x):
+    """A write into the caller's dict after an if or loop over tensors that read it was lost:
+    the variable held a copy after the op (fuzz seeds 763, 986)."""
+    assert_matches_eager(dict_written_after_a_loop, x, {"step": 5.0, "n": 0})
+    assert_matches_eager(dict_written_after_an_if, x, {"step": 1.0, "n": 0})
+
+
+def test_a_callers_dict_rebound_on_one_path_only_falls_back():
+    cf = assert_matches_eager(
+        dict_rebound_in_one_branch, POS, {"step": 1.0, "n": 0}, compiles=False
+    )
+    assert "the caller's list or dict on some paths" in str(cf.fallback)

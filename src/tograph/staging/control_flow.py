@@ -15,7 +15,10 @@ array (one written or viewed before: it has a storage) enters a branch or body a
 object, so that writing through it writes the array its aliases see; if a branch or the body
 binds the variable to another array instead, it is a plain variable of the op (a loop traces
 again with it carried), and if one branch keeps it and the other rebinds it the compiler falls
-back, since which object the name holds afterwards would depend on the path taken.
+back, since which object the name holds afterwards would depend on the path taken. A variable
+holding the caller's list or dict (``trace.containers``) is that very container again after the
+op, holding the op's results, so that later changes reach the caller; one that a branch or the
+body binds to another container falls back the same way.
 """
 
 from __future__ import annotations
@@ -54,6 +57,10 @@ class _Trace:
     # the value each array of the result held when ``fn`` returned (by ``id``): undoing the
     # trace's writes changes what an array written in place (or a view of one) reads
     snapshots: dict[int, Any] = dataclasses.field(default_factory=dict)
+    # the variables whose value is a caller's list or dict (registered) that ``fn`` returned as
+    # the very copy it was given, and those it returned as another container
+    same_containers: set[int] = dataclasses.field(default_factory=set)
+    other_containers: set[int] = dataclasses.field(default_factory=set)
 
     def unchanged(self, flat: carried.Flat) -> set[int]:
         """The positions of the leaves that came back as they entered (the very object, or the
@@ -91,6 +98,7 @@ def _trace(
         containers.register_copies(flat.values, values)
         result = fn(*values)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
+        same, other = _returned_containers(flat.values, values, result)
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -102,7 +110,61 @@ def _trace(
             written[key] = (storage, storage.current)
             storage.set(before, note=False)
     written = dict(reversed(list(written.items())))
-    return _Trace(child, list(child.inputs), result, written, promote, leaves, snapshots)
+    return _Trace(
+        child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
+    )
+
+
+def _returned_containers(
+    outer: Sequence[Any], entered: Sequence[Any], result: Any
+) -> tuple[set[int], set[int]]:
+    """The positions of the variables holding a caller's list or dict that a trace returned
+    as the copy it was given, and those it returned as another value."""
+    same, other = set(), set()
+    if not isinstance(result, tuple) or len(result) < len(outer):
+        return same, other
+    for i, (value, copy, after) in enumerate(zip(outer, entered, result)):
+        if type(value) in (list, dict) and containers.is_registered(value):
+            (same if after is copy else other).add(i)
+    return same, other
+
+
+def _restore_containers(
+    traces: Sequence[_Trace],
+    outer: Sequence[Any],
+    after: Sequence[Any],
+    names: Sequence[str],
+    zero_trips: bool,
+) -> tuple[Any, ...]:
+    """``after`` (the variables after an if or loop) where each variable that holds a caller's
+    list or dict on every path is that very container again, refilled with the values ``after``
+    gives it (so that later changes reach the caller); one that holds it on some paths only (a
+    loop may run no time: the start is one path) refuses later changes."""
+    same = set.intersection(*(t.same_containers for t in traces))
+    mixed = set.union(*(t.same_containers for t in traces)) - same
+    if zero_trips:
+        mixed |= set.union(*(t.other_containers for t in traces))
+    for i in mixed:
+        if type(after[i]) in (list, dict):
+            reason = (
+                f"'{names[i]}' is the caller's list or dict on some paths and another container "
+                "on others, so a change to it would reach the caller's only on some paths"
+            )
+            containers.freeze(after[i], reason)
+    restored = list(after)
+    for i in same:
+        restored[i] = _refill(outer[i], after[i])
+    return tuple(restored)
+
+
+def _refill(original: Any, values: Any) -> Any:
+    """``original`` (a list or dict) holding the items of ``values`` instead."""
+    if type(original) is dict:
+        original.clear()
+        original.update(values)
+    else:
+        original[:] = values
+    return original
 
 
 def _written_arrays(value: Any) -> list[Any]:
@@ -352,7 +414,7 @@ def cond(
         return tuple(true_fn(*operands) if pred else false_fn(*operands))
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
-    operands = kinds.enter(operands)
+    before, operands = operands, kinds.enter(operands)
     true_fn, false_fn = kinds.inside(true_fn, results=True), kinds.inside(false_fn, results=True)
     flat = carried.flatten(operands, names)
     promoted: set[int] = set()
@@ -409,7 +471,9 @@ def cond(
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
-    return kinds.expose(after[: len(explicit_names)])
+    count = len(explicit_names)
+    exposed = kinds.expose(after[:count])
+    return _restore_containers(traces, before, exposed, explicit_names, False)
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -444,11 +508,10 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
-    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init)
     for _ in range(_MAX_RETRACES):
         try:
-            return kinds.expose(loop.trace())
+            return loop.trace()
         except _Retrace:
             continue
     raise errors.UnsupportedError(
@@ -474,7 +537,10 @@ class _Loop:
     body_fn: Callable[..., tuple[Any, ...]]
     init: tuple[Any, ...]
     names: tuple[str, ...]
+    incoming: tuple[Any, ...]  # the variables' values before the loop, as the code has them
     cells: list[functional.Storage] = dataclasses.field(default_factory=list)
+    # the start (``kinds.Kinded``) of each cell (by ``id``) whose kind the body changes
+    cell_starts: dict[int, Any] = dataclasses.field(default_factory=dict)
     rebound: set[int] = dataclasses.field(default_factory=set)
     promoted: set[int] = dataclasses.field(default_factory=set)
 
@@ -579,17 +645,19 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
-    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
-        init = (*init, *(storage.current for storage in loop.cells))
+        starts = [loop.cell_starts.get(id(storage), storage.current) for storage in loop.cells]
+        init = (*init, *kinds.enter(starts))
         names = (*names, *(_cell_name(storage) for storage in loop.cells))
+    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
+    body_fn = kinds.lifting(optional.lifting(body_fn, loop.init, loop.names), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
     carry = [loop.carry_type(v) for v in flat.leaves]
     test = _trace_test(loop, cond_fn, flat, carry)
     if test.result is False:
-        return tuple(init[:count])
+        return loop.incoming
     body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
     if stable != carry:
         test = _trace_test(loop, cond_fn, flat, stable)
@@ -605,9 +673,10 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
     after = flat.unflatten(leaves)
-    for storage, value in zip(loop.cells, after[count:]):
+    for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
-    return after[:count]
+    exposed = kinds.expose(after[:count])
+    return _restore_containers([body], loop.incoming, exposed, loop.names, True)
 
 
 def _shaped_placeholders(
@@ -636,9 +705,13 @@ def _trace_body(
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
-        lifted = lifted or kinds.lift_init(loop.init, body.result)
+        lifted = lifted or kinds.lift_init(flat.values, body.result)
         if lifted is not None:
-            loop.init = lifted
+            count = len(loop.init)
+            loop.init = lifted[:count]
+            for storage, start in zip(loop.cells, lifted[count:]):
+                if isinstance(start, kinds.Kinded):
+                    loop.cell_starts[id(storage)] = start
             raise _Retrace()
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)

@@ -28,7 +28,7 @@ from tograph.ir import pytree, types
 from tograph.ops import elementwise
 from tograph.staging import carried
 from tograph.trace import builder as builder_mod
-from tograph.trace import tensor
+from tograph.trace import containers, tensor
 
 
 class Kinded:
@@ -94,11 +94,31 @@ def _needs_tag(a: Any, b: Any) -> bool:
 
 def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
     """The two branches' results (tuples of the variables ``names``), each variable whose kind
-    differs between them made ``Kinded`` on both sides."""
+    differs between them (or an item of theirs: a dict entry, a list or tuple item) made
+    ``Kinded`` on both sides."""
     if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
         return a, b
-    pairs = [_tag_pair(x, y) if _needs_tag(x, y) else (x, y) for x, y in zip(a, b)]
+    pairs = [_align_one(x, y) for x, y in zip(a, b)]
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+
+
+def _align_one(a: Any, b: Any) -> tuple[Any, Any]:
+    if _needs_tag(a, b):
+        return _tag_pair(a, b)
+    (la, ta), (lb, tb) = _items(a), _items(b)
+    if ta != tb or not any(_needs_tag(x, y) for x, y in zip(la, lb)):
+        return a, b
+    pairs = [_tag_pair(x, y) if _needs_tag(x, y) else (x, y) for x, y in zip(la, lb)]
+    return ta.unflatten([p[0] for p in pairs]), tb.unflatten([p[1] for p in pairs])
+
+
+def _items(value: Any) -> tuple[list[Any], pytree.TreeDef]:
+    """The items of the tuples, lists and dicts nested in ``value`` (other nodes are items)."""
+    return pytree.flatten(value, lambda v: not _is_container(v))
+
+
+def _is_container(value: Any) -> bool:
+    return type(value) in (list, dict) or isinstance(value, tuple)
 
 
 def _tag_pair(a: Any, b: Any) -> tuple[Kinded, Kinded]:
@@ -123,8 +143,8 @@ def _exactly(side: Kinded, other: Any) -> Kinded:
 
 
 def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
-    """A loop's initial values with each variable whose kind the body's ``result`` changes made
-    ``Kinded``, or None if there is none."""
+    """A loop's initial values with each variable (or item of one) whose kind the body's
+    ``result`` changes made ``Kinded``, or None if there is none."""
     if not isinstance(result, tuple) or len(result) < len(init):
         return None
     lifted = [_lift_start(v, out) for v, out in zip(init, result)]
@@ -132,8 +152,20 @@ def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
 
 
 def _lift_start(start: Any, out: Any) -> Any:
-    """A loop variable's initial value, ``Kinded`` if the body's result ``out`` needs it, with
-    every kind the result may have among its options."""
+    """A loop variable's initial value, ``Kinded`` where the body's result ``out`` needs it (in
+    its items too), with every kind the result may have among its options."""
+    if not _is_container(start):
+        return _lift_leaf(start, out)
+    (items, tree), (outs, out_tree) = _items(start), _items(out)
+    if tree != out_tree:
+        return start
+    lifted = [_lift_leaf(v, o) for v, o in zip(items, outs)]
+    if all(x is y for x, y in zip(lifted, items)):
+        return start
+    return _rebuilt(start, tree.unflatten(lifted))
+
+
+def _lift_leaf(start: Any, out: Any) -> Any:
     if isinstance(start, Kinded):
         if isinstance(out, Kinded) and not out.options <= start.options:
             return Kinded(start.code, start.value, start.options | out.options)
@@ -141,16 +173,49 @@ def _lift_start(start: Any, out: Any) -> Any:
     return _tag_pair(start, out)[0] if _needs_tag(start, out) else start
 
 
+def _rebuilt(original: Any, copy: Any) -> Any:
+    """``copy``, a rebuilt ``original``, whose lists and dicts stand for the original's."""
+    containers.register_copies(original, copy)
+    return copy
+
+
 def enter(values: Sequence[Any]) -> tuple[Any, ...]:
-    """Values entering control flow, tagged tensors among them as ``Kinded`` (so the tag is
-    carried with them)."""
-    return tuple(_lift(v) if _tagged(v) else v for v in values)
+    """Values entering control flow, tagged tensors among them (and among their items) as
+    ``Kinded``, so the tag is carried with them."""
+    return tuple(_enter_one(v) for v in values)
+
+
+def _enter_one(value: Any) -> Any:
+    if _tagged(value):
+        return _lift(value)
+    if not _is_container(value):
+        return value
+    items, tree = _items(value)
+    if not any(_tagged(v) for v in items):
+        return value
+    return _rebuilt(value, tree.unflatten([_lift(v) if _tagged(v) else v for v in items]))
 
 
 def expose(values: Sequence[Any]) -> tuple[Any, ...]:
-    """Values as user code sees them: each ``Kinded`` becomes its value with the tag beside it
-    (with a static tag: the value itself, which is of its path's kind already)."""
-    return tuple(_expose(v) if isinstance(v, Kinded) else v for v in values)
+    """Values as user code sees them: each ``Kinded`` (an item of a list or dict too, which is
+    changed in place) becomes its value with the tag beside it (with a static tag: the value
+    itself, which is of its path's kind already)."""
+    return tuple(_expose_one(v) for v in values)
+
+
+def _expose_one(value: Any) -> Any:
+    if isinstance(value, Kinded):
+        return _expose(value)
+    if type(value) is dict:
+        for key, item in value.items():
+            value[key] = _expose_one(item)
+    elif type(value) is list:
+        value[:] = [_expose_one(item) for item in value]
+    elif isinstance(value, tuple):
+        items = [_expose_one(item) for item in value]
+        if any(x is not y for x, y in zip(items, value)):
+            return pytree.rebuild(value, items)
+    return value
 
 
 def _expose(value: Kinded) -> Any:
@@ -178,24 +243,31 @@ def lifting(
     body: Callable[..., tuple[Any, ...]], init: Sequence[Any]
 ) -> Callable[..., tuple[Any, ...]]:
     """``body`` whose results for the variables that start ``Kinded`` are ``Kinded`` too."""
-    if not any(isinstance(v, Kinded) for v in init):
+    if not any(isinstance(v, Kinded) for start in init for v in _items(start)[0]):
         return body
 
     def lifted(*values: Any) -> tuple[Any, ...]:
         result = tuple(body(*values))
-        head = [
-            _widened(start, _lift(v))
-            if isinstance(start, Kinded) and (_tagged(v) or _kind(v) is not None)
-            else v
-            for v, start in zip(result, init)
-        ]
+        head = [_like(v, start) for v, start in zip(result, init)]
         return (*head, *result[len(init) :])
 
     return lifted
 
 
-def _widened(start: Kinded, value: Kinded) -> Kinded:
-    return Kinded(value.code, value.value, start.options | value.options)
+def _like(value: Any, start: Any) -> Any:
+    """A body's result for a variable that starts as ``start``: ``Kinded`` where it is (in its
+    items too), with the start's options besides its own."""
+    if isinstance(start, Kinded):
+        if not (_tagged(value) or _kind(value) is not None):
+            return value
+        lifted = _lift(value)
+        return Kinded(lifted.code, lifted.value, start.options | lifted.options)
+    if not _is_container(start):
+        return value
+    (starts, tree), (items, out_tree) = _items(start), _items(value)
+    if tree != out_tree or not any(isinstance(v, Kinded) for v in starts):
+        return value
+    return out_tree.unflatten([_like(v, s) for v, s in zip(items, starts)])
 
 
 # ---- results -----------------------------------------------------------------------------

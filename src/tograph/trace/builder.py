@@ -41,6 +41,8 @@ class GraphBuilder:
         self.writes: dict[int, tuple[functional.Storage, Any]] = {}
         # on the root builder: the caller's lists and dicts, by id (``trace.containers``)
         self.containers: dict[int, Any] = {}
+        # on the root builder: lists and dicts no change may reach, with the reason, by id
+        self.frozen_containers: dict[int, tuple[Any, str]] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
