@@ -402,3 +402,43 @@ def test_a_callers_dict_rebound_on_one_path_only_falls_back():
         dict_rebound_in_one_branch, POS, {"step": 1.0, "n": 0}, compiles=False
     )
     assert "the caller's list or dict on some paths" in str(cf.fallback)
+
+
+# ---- a 0-d array on some paths ------------------------------------------------------------
+
+
+def zero_d_array_or_python_float(x, z):
+    v = z
+    if x.sum() > 0:
+        v = 1.5
+    return v, v * 2, v < 1
+
+
+def zero_d_array_divided_in_place_on_one_path(x, z):
+    v = np.array(z)
+    if x.sum() > 0:
+        v /= 4
+    return v
+
+
+def zero_d_array_or_python_float_added_in_place(x, z):
+    v = z
+    if x.sum() > 0:
+        v = 1.5
+    v += 1
+    return v
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_a_0d_array_joined_with_a_number_comes_back_as_on_its_path(x):
+    """A 0-d array on one path and a Python float (or a computed NumPy scalar) on the other
+    came back as an np.float64 on every path (fuzz seed 311)."""
+    assert_matches_eager(zero_d_array_or_python_float, x, np.array(0.5))
+    assert_matches_eager(zero_d_array_divided_in_place_on_one_path, x, np.array(0.5))
+
+
+def test_an_in_place_update_of_a_0d_array_on_some_paths_falls_back():
+    cf = assert_matches_eager(
+        zero_d_array_or_python_float_added_in_place, NEG, np.array(0.5), compiles=False
+    )
+    assert "0-d array on some paths" in str(cf.fallback)

@@ -300,6 +300,18 @@ def _freeze_path_aliases(
             functional.freeze_path_alias(value, outers, reason)
 
 
+def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[Any]) -> None:
+    """Marks the op's results that are 0-d arrays (not NumPy scalars) on every path as such."""
+    for j, (leaf, t) in enumerate(zip(leaves, joined)):
+        values = [side[j] for side in sides if not isinstance(side[j], carried.Placeholder)]
+        if t is not None and values and all(_is_0d_array(v) for v in values):
+            leaf.array0d = True
+
+
+def _is_0d_array(value: Any) -> bool:
+    return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
+
+
 def _cell_name(cell: Any) -> str:
     """How messages and graph names call a cell: an array written in place (a ``Storage``) or
     an object's attribute (``objects.Cell``)."""
@@ -458,6 +470,7 @@ def cond(
     params = {"then_graph": then_graph, "else_graph": else_graph}
     results = iter(parent.emit(control.cond_p, [pred, *explicit, *captured], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(then_out.leaves, joined)]
+    _mark_arrays(leaves, joined, then_out.leaves, else_out.leaves)
     incoming = {j: flat.leaves[i] for i, j in position.items()}
     for j in kept[0] & kept[1]:
         leaves[j] = incoming[j]
@@ -670,6 +683,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     params = {"cond_graph": cond_graph, "body_graph": body_graph, "num_consts": len(consts)}
     results = iter(parent.emit(control.while_loop_p, [*consts, *inits], params, hints=hints))
     leaves = [v if t is None else next(results) for v, t in zip(flat.leaves, stable)]
+    _mark_arrays(leaves, stable, flat.leaves, body_out.leaves)
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
     after = flat.unflatten(leaves)

@@ -53,13 +53,13 @@ class Kinded:
 
 
 def _kind(value: Any) -> int | None:
-    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, or a weak one, a Python
-    number in eager code), None for anything else (arrays, 0-d arrays, tagged values)."""
+    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, a 0-d array, or a weak
+    one, a Python number in eager code), None for anything else (arrays, tagged values)."""
     if isinstance(value, tensor.SymbolicTensor):
         t = value.graph_var.type
-        if value.array0d or value.kind_tag is not None or not isinstance(t, types.TensorType):
+        if value.kind_tag is not None or not isinstance(t, types.TensorType):
             return None
-        return types.kind_code(t.dtype, t.weak) if t.shape == () else None
+        return types.kind_code(t.dtype, t.weak, value.array0d) if t.shape == () else None
     if types.is_python_scalar(value):
         return types.kind_code(np.asarray(value).dtype, weak=True)
     return types.kind_code(value.dtype, weak=False) if isinstance(value, np.generic) else None
@@ -292,13 +292,26 @@ class Boxed:
 
 def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
     """``result`` with each tagged tensor in its containers a ``Boxed`` node of its tag and
-    value (other nodes, and containers that ``keep`` says, are left as they are)."""
+    value, and each 0-d array one whose tag says so (a graph may compute it as a NumPy scalar);
+    other nodes, and containers that ``keep`` says, are left as they are."""
     leaves, tree = pytree.flatten(
         result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
     )
-    if not any(_tagged(v) for v in leaves):
+    if not any(_tagged(v) or _is_0d_array(v) for v in leaves):
         return result
-    return tree.unflatten([Boxed(v.kind_tag, v) if _tagged(v) else v for v in leaves])
+    return tree.unflatten([_box(v) for v in leaves])
+
+
+def _box(value: Any) -> Any:
+    if _tagged(value):
+        return Boxed(value.kind_tag, value)
+    if _is_0d_array(value):
+        return Boxed(np.int8(_kind(value)), value)
+    return value
+
+
+def _is_0d_array(value: Any) -> bool:
+    return isinstance(value, tensor.SymbolicTensor) and value.array0d and _kind(value) is not None
 
 
 # ---- selects -----------------------------------------------------------------------------

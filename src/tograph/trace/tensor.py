@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.ir import core, primitives, types
 from tograph.trace import context, dispatch, functional
 
@@ -67,10 +67,25 @@ def _in_place(ufunc: np.ufunc) -> Any:
     def method(self: TensorBase, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
+        _refuse_array_on_some_paths(self)
         return dispatch.FUNCTIONS[_ufunc_into](ufunc, (self, other), {"out": (self,)})
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
+
+
+def _refuse_array_on_some_paths(target: Any) -> None:
+    """Refuses ``target op= value`` where ``target`` is a 0-d array on some paths only (its kind
+    tag says so, ``staging.kinds``): eager writes the array in place there, where its other
+    names see the change, and binds a new number on the others."""
+    options = getattr(target, "kind_options", ())
+    if getattr(target, "kind_tag", None) is not None and any(map(types.is_array_code, options)):
+        raise errors.UnsupportedError(
+            "an augmented assignment to a value that is a 0-d array on some paths and a number "
+            "on others: eager writes the array in place on those paths only",
+            origin.current_location(),
+            construct="in-place update of a value whose kind depends on the path",
+        )
 
 
 # The handler of a ufunc call that writes into ``out=`` is registered under this key.
