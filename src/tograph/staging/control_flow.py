@@ -282,17 +282,20 @@ def _freeze_path_aliases(
     on some paths (a branch or the body binds it to one, ``r = x`` or ``r = x[1:]``) and as
     another array on others, and writes to that array: the op's result is a copy of it.
     ``position`` maps ``flat``'s leaves to those of ``outs``, ``after`` and ``joined`` where
-    they differ (``_positions``)."""
+    they differ (``_positions``); the results no incoming leaf maps to are checked too."""
     pairs = position.items() if position is not None else enumerate(range(len(flat.paths)))
-    for i, j in pairs:
-        path, value, target = flat.paths[i], after[j], joined[j]
+    incoming = {j: i for i, j in pairs}
+    for j, (path, value, target) in enumerate(zip(outs[0].paths, after, joined)):
         if target is None or not _is_array(value):
             continue
-        # the variable's own incoming array, as it came in, is ``_freeze_ambiguous``'s case
+        # the variable's own incoming array, as it came in, is ``_freeze_ambiguous``'s case; a
+        # leaf that matches none coming in (an optional's value, set on some paths) is checked
+        i = incoming.get(j)
         found = [
             _outer_of(t, flat, out.leaves[j])
             for t, out in zip(traces, outs)
-            if out.leaves[j] is not flat.leaves[i] and out.leaves[j] is not t.inner[i]
+            if i is None
+            or (out.leaves[j] is not flat.leaves[i] and out.leaves[j] is not t.inner[i])
         ]
         outers = [outer for outer in found if outer is not None]
         if outers:
