@@ -442,3 +442,24 @@ def test_an_in_place_update_of_a_0d_array_on_some_paths_falls_back():
         zero_d_array_or_python_float_added_in_place, NEG, np.array(0.5), compiles=False
     )
     assert "0-d array on some paths" in str(cf.fallback)
+
+
+def python_int_or_int64_divided_by_a_constant(x):
+    n = 7
+    if x[1] > 0:
+        n = np.int64(x.shape[0])
+    return n // 2, n % 3, -n // 4
+
+
+def python_int_or_int64_divided_by_a_numpy_int(x, k):
+    n = 7
+    if x[1] > 0:
+        n = np.int64(x.shape[0])
+    return n // k  # an np.int64 on every path
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_integer_division_by_a_constant_follows_the_kind_of_the_path(x):
+    """n // 2 of a Python int is a Python int, of an np.int64 an np.int64 (it fell back)."""
+    assert_matches_eager(python_int_or_int64_divided_by_a_constant, x)
+    assert_matches_eager(python_int_or_int64_divided_by_a_numpy_int, x, np.int64(2))

@@ -370,7 +370,7 @@ def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
 _ANY_KIND = frozenset({"astype", "cond", "while_loop"})
 # Primitives that give the same values for a Python number and a NumPy scalar of one dtype, so
 # that their result may be tagged with each path's kind (division, powers and shifts differ:
-# Python raises where NumPy warns).
+# Python raises where NumPy warns; ``_integer_division`` allows ``//`` and ``%`` by a constant).
 _SAME_VALUES = frozenset(
     "add subtract multiply negative positive abs "
     "less less_equal greater greater_equal equal not_equal".split()
@@ -396,9 +396,21 @@ def propagate(
     kinds = {tuple(g) for _, g in given}
     if kinds == {tuple((t.dtype, t.weak) for t in graph_outs)}:
         return
-    if prim.name not in _SAME_VALUES or not _scalar(result):
+    if not (prim.name in _SAME_VALUES or _integer_division(prim, args, in_types)):
+        raise _refused(prim.name)
+    if not _scalar(result):
         raise _refused(prim.name)
     _tag_result(result, args, given)
+
+
+def _integer_division(prim: Any, args: Sequence[Any], in_types: Sequence[Any]) -> bool:
+    """``//`` and ``%`` of integers by a nonzero Python int: Python and NumPy give the same
+    values (both round toward minus infinity); by zero Python raises where NumPy warns."""
+    if prim.name not in ("floor_divide", "mod") or len(args) != 2:
+        return False
+    divisor = args[1]
+    integers = all(isinstance(t, types.TensorType) and t.dtype.kind in "iu" for t in in_types)
+    return integers and type(divisor) is int and divisor != 0
 
 
 def _combination(
