@@ -463,3 +463,20 @@ def test_integer_division_by_a_constant_follows_the_kind_of_the_path(x):
     """n // 2 of a Python int is a Python int, of an np.int64 an np.int64 (it fell back)."""
     assert_matches_eager(python_int_or_int64_divided_by_a_constant, x)
     assert_matches_eager(python_int_or_int64_divided_by_a_numpy_int, x, np.int64(2))
+
+
+def set_on_one_path_then_another_kind_in_a_loop(x, lst):
+    if x[0] <= 1:
+        v = np.float64(x[1]) != np.float64(lst[0])
+    while x.sum() > 10:
+        v = lst[0]
+        x = x - 5
+    return v
+
+
+@pytest.mark.parametrize("x", [np.array([-2.0, -0.5]), np.array([8.0, 7.0])])
+def test_a_value_unset_on_some_paths_and_of_two_kinds_falls_back(x):
+    """An np.bool_ set on one path, then a Python float in a loop that may run no time, came
+    back as an np.float64 (fuzz seed 5951)."""
+    cf = assert_matches_eager(set_on_one_path_then_another_kind_in_a_loop, x, [2.5], compiles=False)
+    assert "is None or unset on some paths and a number of another kind" in str(cf.fallback)

@@ -459,6 +459,7 @@ def cond(
             trace.result = (*trace.result, *left)
     explicit_names = names
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
+    optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
@@ -722,6 +723,7 @@ def _trace_body(
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
+        optional.refuse_kinds(loop.init, body.result, loop.names)
         lifted = lifted or kinds.lift_init(flat.values, body.result)
         if lifted is not None:
             count = len(loop.init)

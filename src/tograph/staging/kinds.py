@@ -83,6 +83,11 @@ def _lift(value: Any) -> Any:
     return Kinded(np.int8(code), value, frozenset({code}))
 
 
+def differ(a: Any, b: Any) -> bool:
+    """Whether two values of one variable are scalars of different kinds (or tagged)."""
+    return _needs_tag(a, b)
+
+
 def _needs_tag(a: Any, b: Any) -> bool:
     """Whether two values of one variable need a kind tag: scalars of different kinds, or a
     tagged value facing a scalar or another tagged value."""
