@@ -9,25 +9,21 @@ pytree node of a run-time kind tag (a code: which kind on this path) and the val
 type (NEP 50: a Python int joined with ``int32`` stays
 ``int32``). After the op the variable is the value again, with the tag beside it
 (``SymbolicTensor.kind_tag``); a returned tagged value comes back as eager gives it on the path
-taken (``boxed``). An operation on a tagged value (``propagate``, which ``trace.builder`` calls)
-tags its result where each path's kinds give the same values, and falls back where the result's
-dtype, kind or values would depend on the path.
+taken (``boxed``). An operation on a tagged value is ``staging.kind_rules``' to decide.
 Requires: a graph being built (``tograph.trace.builder``).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from tograph import errors, origin
+from tograph import errors
 from tograph.ir import pytree, types
 from tograph.ops import elementwise
 from tograph.staging import carried
-from tograph.trace import builder as builder_mod
 from tograph.trace import containers, tensor
 
 
@@ -142,7 +138,7 @@ def _exactly(side: Kinded, other: Any) -> Kinded:
     if not types.is_python_scalar(value) or not carried.is_tensor_like(other):
         return side
     held = carried.type_of(other)
-    if held.weak or _holds(held.dtype, value, np.asarray(value).dtype):
+    if held.weak or holds(held.dtype, value, np.asarray(value).dtype):
         return side
     return Kinded(side.code, np.asarray(value)[()], side.options)
 
@@ -322,6 +318,11 @@ def _is_0d_array(value: Any) -> bool:
 # ---- selects -----------------------------------------------------------------------------
 
 
+# Set while this module computes with tagged values itself (``select``): the operation rule
+# (``staging.kind_rules``) leaves those operations alone.
+QUIET = [False]
+
+
 def select(test: Any, a: Any, b: Any) -> Any:
     """``a if test else b`` of two scalars as one select (Python's ``min`` and ``max``): their
     joined value, tagged with the kind of the one picked when their kinds differ. The join is
@@ -332,12 +333,12 @@ def select(test: Any, a: Any, b: Any) -> Any:
     joined = types.join(carried.type_of(va), carried.type_of(vb))
     if la is not None and isinstance(joined, types.TensorType):
         joined = _exact(joined, va, vb)
-    _quiet[0] = True
+    QUIET[0] = True
     try:
         value = np.where(test, carried.convert(va, joined), carried.convert(vb, joined))
         value = elementwise.astype_p.bind(value, dtype=joined.dtype, weak=joined.weak)
     finally:
-        _quiet[0] = False
+        QUIET[0] = False
     if la is not None and lb is not None:
         value.kind_tag = np.where(test, la.code, lb.code)
         value.kind_options = la.options | lb.options
@@ -348,12 +349,12 @@ def _exact(joined: types.TensorType, *sides: Any) -> types.TensorType:
     """``joined``, promoted to hold every weak side's values exactly."""
     for side in sides:
         t = carried.type_of(side)
-        if t.weak and not _holds(joined.dtype, side, t.dtype):
+        if t.weak and not holds(joined.dtype, side, t.dtype):
             joined = types.TensorType(np.promote_types(joined.dtype, t.dtype), (), False)
     return joined
 
 
-def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
+def holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
     """Whether ``target`` holds every value a weak ``side`` of natural ``dtype`` may have."""
     if np.can_cast(dtype, target, "safe"):
         return True
@@ -365,175 +366,3 @@ def _holds(target: np.dtype, side: Any, dtype: np.dtype) -> bool:
         except (OverflowError, ValueError):
             return False
     return bool(back == side) or (side != side and back != back)
-
-
-# ---- operations on tagged values ----------------------------------------------------------
-
-# Primitives whose result has one kind whatever the kinds of their operands: a conversion to a
-# given type (``float(r)``, ``np.float32(r)``: exact, as the joined type holds every value) and
-# control flow, which carries the tag itself.
-_ANY_KIND = frozenset({"astype", "cond", "while_loop"})
-# Primitives that give the same values for a Python number and a NumPy scalar of one dtype, so
-# that their result may be tagged with each path's kind (division, powers and shifts differ:
-# Python raises where NumPy warns; ``_integer_division`` allows ``//`` and ``%`` by a constant).
-_SAME_VALUES = frozenset(
-    "add subtract multiply negative positive abs "
-    "less less_equal greater greater_equal equal not_equal".split()
-)
-_quiet = [False]
-
-
-def propagate(
-    prim: Any, args: Sequence[Any], in_types: Sequence[Any], params: dict[str, Any], result: Any
-) -> None:
-    """Tags ``result`` of ``prim`` on kind-tagged ``args`` with the kind eager code gives on each
-    path; raises ``UnsupportedError`` where its dtype or its values would depend on the path
-    (``r + 1`` of a Python int and an ``np.float32``). Installed in ``trace.builder``."""
-    outs = result if prim.multiple_results else (result,)
-    if _quiet[0] or prim.name in _ANY_KIND or not outs:
-        return
-    options = [_options(a, t) for a, t in zip(args, in_types)]
-    graph_outs = [carried.type_of(out) for out in outs]
-    given = [
-        ([c for c, _ in combo], _combination(prim, args, in_types, params, combo, graph_outs))
-        for combo in itertools.product(*options)
-    ]
-    kinds = {tuple(g) for _, g in given}
-    if kinds == {tuple((t.dtype, t.weak) for t in graph_outs)}:
-        return
-    if not (prim.name in _SAME_VALUES or _integer_division(prim, args, in_types)):
-        raise _refused(prim.name)
-    if not _scalar(result):
-        raise _refused(prim.name)
-    _tag_result(result, args, given)
-
-
-def _integer_division(prim: Any, args: Sequence[Any], in_types: Sequence[Any]) -> bool:
-    """``//`` and ``%`` of integers by a nonzero Python int: Python and NumPy give the same
-    values (both round toward minus infinity); by zero Python raises where NumPy warns."""
-    if prim.name not in ("floor_divide", "mod") or len(args) != 2:
-        return False
-    divisor = args[1]
-    integers = all(isinstance(t, types.TensorType) and t.dtype.kind in "iu" for t in in_types)
-    return integers and type(divisor) is int and divisor != 0
-
-
-def _combination(
-    prim: Any,
-    args: Sequence[Any],
-    in_types: Sequence[Any],
-    params: dict[str, Any],
-    combo: Sequence[tuple[int | None, Any]],
-    graph_outs: Sequence[Any],
-) -> list[tuple[np.dtype, bool]]:
-    """The (dtype, weak) of each result of ``prim`` on the path where its operands have the
-    kinds ``combo``; refuses where the dtype is not the graph's, or where an operand converts
-    to what the operation computes in differently from the graph (0.1 as a float32 there, as a
-    float64 in the graph)."""
-    try:
-        out_types = prim.out_types([t for _, t in combo], params)
-    except (errors.ToGraphError, TypeError, ValueError):
-        raise _refused(prim.name) from None
-    if len(out_types) != len(graph_outs) or any(
-        not isinstance(t, types.TensorType) or t.dtype != g.dtype
-        for t, g in zip(out_types, graph_outs)
-    ):
-        raise _refused(prim.name)
-    loop = _loop_dtype(out_types, [t for _, t in combo])
-    graph_loop = _loop_dtype(graph_outs, in_types)
-    for arg, t, (_, kind) in zip(args, in_types, combo):
-        # the same conversion of the same value (the joined type holds it exactly), or exact ones
-        if loop != graph_loop and not (
-            _exact_in(arg, t, loop, kind) and _exact_in(arg, t, graph_loop, kind)
-        ):
-            raise _refused(prim.name)
-    return [(t.dtype, t.weak) for t in out_types]
-
-
-def _options(value: Any, t: Any) -> list[tuple[int | None, Any]]:
-    """The (kind code, type) pairs an operand may have: one per kind of a tagged scalar."""
-    if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
-        return [(code, _type_of_code(code)) for code in sorted(value.kind_options)]
-    return [(None, t)]
-
-
-def _type_of_code(code: int) -> types.TensorType:
-    example = types.of_kind(code, 0)
-    return (
-        types.type_of(example)
-        if types.is_python_scalar(example)
-        else types.TensorType(example.dtype, (), False)
-    )
-
-
-def _loop_dtype(out_types: Sequence[Any], in_types: Sequence[Any]) -> Any:
-    """The dtype an operation computes in: its result's, or for a comparison (a bool result)
-    its operands' promoted dtype."""
-    first = out_types[0] if out_types else None
-    if isinstance(first, types.TensorType) and first.dtype != np.bool_:
-        return first.dtype
-    tensors = [t for t in in_types if isinstance(t, types.TensorType)]
-    return types.promote(tensors)[0] if tensors else None
-
-
-def _exact_in(arg: Any, t: Any, loop: Any, kind: Any) -> bool:
-    """Whether the operand ``arg`` of graph type ``t`` (of type ``kind`` on the path taken, its
-    value held exactly by ``t``) converts exactly to ``loop``: an operation on exact values gives
-    the same result whatever dtype it computes in."""
-    if loop is None or not isinstance(t, types.TensorType):
-        return True
-    if np.can_cast(kind.dtype, loop, "safe"):
-        return True
-    if np.can_cast(t.dtype, loop, "safe"):  # the joined type holds a tagged value exactly
-        return True
-    return types.is_python_scalar(arg) and _holds(np.dtype(loop), arg, t.dtype)
-
-
-def _scalar(value: Any) -> bool:
-    return (
-        isinstance(value, tensor.SymbolicTensor)
-        and value.type.shape == ()
-        and not value.array0d
-        and value.kind_tag is None
-    )
-
-
-def _tag_result(result: Any, args: Sequence[Any], given: list[tuple[list[Any], list[Any]]]) -> None:
-    """Sets the kind tag of ``result``: per combination of its operands' kinds, the kind of
-    ``given`` whose operand codes the operands' tags hold."""
-    tags = [a.kind_tag if c is not None else None for a, c in zip(args, given[0][0])]
-    _quiet[0] = True
-    try:
-        code: Any = None
-        for codes, [(dtype, weak)] in given:
-            out_code = types.kind_code(dtype, weak)
-            if out_code is None:
-                raise _refused("this operation")
-            test: Any = True
-            for tag, c in zip(tags, codes):
-                if c is not None:
-                    test = np.logical_and(test, tag == c)
-            code = np.int8(out_code) if code is None else _pick(test, out_code, code)
-    finally:
-        _quiet[0] = False
-    result.kind_tag = code
-    result.kind_options = frozenset(types.kind_code(d, w) for _, [(d, w)] in given)
-
-
-def _pick(test: Any, code: int, otherwise: Any) -> Any:
-    if not tensor.is_symbolic(test):
-        return np.int8(code) if test else otherwise
-    return np.where(test, np.int8(code), otherwise)
-
-
-def _refused(name: str) -> errors.UnsupportedError:
-    return errors.UnsupportedError(
-        f"{name} of a number that is a Python number on some paths and a NumPy scalar (or "
-        "another dtype) on others: the result's dtype or value would depend on the path taken",
-        origin.current_location(),
-        hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
-        construct="operation on a number whose kind depends on the path",
-    )
-
-
-builder_mod.set_kind_rule(propagate)

@@ -23,8 +23,21 @@ import numpy as np
 from tograph import errors, origin
 from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, lists
-from tograph.staging import builtin_calls, calls, carried, control_flow, iterables, reads, text
+from tograph.staging import (
+    builtin_calls,
+    calls,
+    carried,
+    control_flow,
+    iterables,
+    kind_rules,
+    reads,
+    text,
+)
+from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
+
+# an operation on a number whose kind depends on the path follows ``staging.kind_rules``
+builder_mod.set_kind_rule(kind_rules.propagate)
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder
