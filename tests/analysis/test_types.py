@@ -47,7 +47,7 @@ def test_static_condition_keeps_values_static():
 
 def lazy_expressions(x):
     y = x if x.sum() > 0 else -x
-    z = (x[0] if x[1] > 0 else 2) + 1
+    z = (x[0] if x[1] > 0 else np.float32(2)) + 1
     both = x[0] > 0 and x[1] > 0
     flipped = not x[0] > 0
     fixed = 3.0 if x.shape[0] > 1 else 1

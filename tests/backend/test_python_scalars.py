@@ -134,8 +134,10 @@ def test_a_zero_d_array_that_never_changes_comes_back_itself():
     x, y = np.array(3.0), np.array(0.5)
     for fn, args in [(clamp_down, (x, np.int64(3))), (shrink, (y,))]:
         graph = tg.to_static(fn).concrete(*args).graph
-        assert python_scalars.compile_graph(graph)(*args)[0] is args[0]
-        assert codegen.compile_graph(graph)(*args)[0] is args[0]
+        # the value is an output beside its kind tag (a 0-d array on one path, a NumPy scalar
+        # on the other)
+        for compile_graph in (python_scalars.compile_graph, codegen.compile_graph):
+            assert any(out is args[0] for out in compile_graph(graph)(*args))
 
 
 @pytest.mark.parametrize("setting", [{"divide": "raise"}, {"over": "ignore"}, {"under": "raise"}])

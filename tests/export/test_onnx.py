@@ -159,7 +159,7 @@ def test_nested_loops_and_lists():
     def triangle(m, n):
         rows = []
         for i in range(n):
-            total = 0.0
+            total = np.float64(0.0)  # a Python float on the path the while skips would differ
             j = 0
             while j <= i:
                 total = total + m[i, j]

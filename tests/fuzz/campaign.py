@@ -48,9 +48,14 @@ class Tally:
 
 
 def verdict_of(source: str, directory: pathlib.Path, seconds: float = 30.0) -> judge.Verdict:
-    """The verdict on one program (a hang is a difference: eager runs end)."""
+    """The verdict on one program (a hang is a difference, unless the plain function hangs too
+    and tograph falls back, which then runs it as it is)."""
     try:
         return judge.judge(execution.trial(source, directory, seconds))
+    except execution.EagerHang as exc:
+        if exc.fallback is not None:
+            return judge.Verdict("fell back", exc.fallback)
+        return judge.Verdict("differed", f"hang: {exc}")
     except execution.Hang as exc:
         return judge.Verdict("differed", f"hang: {exc}")
 

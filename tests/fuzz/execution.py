@@ -31,6 +31,15 @@ class Hang(BaseException):
     """A program ran past its time limit (a BaseException: no handler in tograph catches it)."""
 
 
+class EagerHang(Hang):
+    """The plain function itself ran past the time limit (a program whose arrays grow without
+    bound): ``fallback`` is why tograph would not compile it, or None if it compiles."""
+
+    def __init__(self, message: str, fallback: str | None):
+        super().__init__(message)
+        self.fallback = fallback
+
+
 @dataclasses.dataclass
 class Run:
     """One call: its result or exception, the arguments afterwards, output and fallbacks, and
@@ -107,6 +116,15 @@ def _served_by(static: Any, args: tuple[Any, ...]) -> str | None:
     return reason
 
 
+def _compile_only(static: Any, args: tuple[Any, ...]) -> str | None:
+    """Why ``static`` falls back on ``args`` (traced within a time limit of its own, so that a
+    slow trace is a hang too), or None if it compiles."""
+    with time_limit(10.0), warnings.catch_warnings():
+        warnings.simplefilter("ignore", tg.FallbackWarning)
+        reason: str | None = static.concrete(*args).fallback
+        return reason
+
+
 def trial(source: str, directory: pathlib.Path, seconds: float = 30.0) -> Trial:
     """Runs the program in ``source`` eagerly and compiled on each input set of ``CALLS``.
 
@@ -118,7 +136,11 @@ def trial(source: str, directory: pathlib.Path, seconds: float = 30.0) -> Trial:
         static = tg.to_static(module.f)
         pairs = []
         for variant in CALLS:
-            eager = call(module.f, module.make_args(variant))
+            try:
+                eager = call(module.f, module.make_args(variant))
+            except Hang as exc:
+                args = module.make_args(variant)
+                raise EagerHang(f"the eager run {exc}", _compile_only(static, args)) from None
             compiled = call(static, module.make_args(variant))
             compiled.fallback = _served_by(static, module.make_args(variant))
             pairs.append((eager, compiled))

@@ -32,4 +32,19 @@ FALLBACKS: dict[str, str] = {
     "temperature_labels": "truth value of tensor .* is only known when the graph runs",
     "mode_by_dict": "is hashed",
     "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
+    # a Python float accumulator that a tensor loop may leave as it is, then divided, raised to a
+    # power or pushed: Python raises (a zero divisor, an overflowing power) where NumPy gives inf,
+    # so staging.kind_rules refuses until those checks run in the graph
+    **dict.fromkeys(
+        [
+            "newton_polynomial_root",
+            "goertzel_power",
+            "irr_newton",
+            "welford",
+            "coordinate_descent",
+            "mean_of_maximum",
+            "integer_moments",
+        ],
+        "would depend on the path taken",
+    ),
 }

@@ -68,10 +68,6 @@ def _lbfgs_norm(g):
     return np.sum(optimizers.lbfgs_direction(g, s, y) ** 2)
 
 
-def _goertzel_bin2(x):
-    return realistic.goertzel_power(x, 2)
-
-
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
 
 GRADIENT_CASES = [
@@ -83,7 +79,6 @@ GRADIENT_CASES = [
     (_slope, np.array([1.0, 2.5, 2.0, 4.5, 5.0])),
     (_weighted_variance, X5[:4]),
     (_lbfgs_norm, X5[:3]),
-    (_goertzel_bin2, X5),
     (realistic.centroid, np.arange(5.0), np.array([0.1, 0.5, 1.0, 0.5, 0.2])),
     (finance.npv_list, 0.07, [-100.0, 30.0, 40.0, 50.0]),
 ]

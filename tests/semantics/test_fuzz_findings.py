@@ -262,3 +262,30 @@ def copy_written_in_a_loop_body(x, b, k):
 
 def test_a_copy_written_in_a_loop_body_compiles():
     assert_matches_eager(copy_written_in_a_loop_body, np.arange(4.0), np.array([2.0, 3.0, -2.5]), 1)
+
+
+def argument_bound_on_one_path_then_filled(x, k):
+    if x[k % 4] <= -2.0:
+        v = x
+    v.fill(np.sum(v))
+    return x
+
+
+def argument_bound_in_one_branch_then_divided(x, k):
+    if x[k % 4] > 0:
+        pass
+    else:
+        v = x
+    v[0:2] /= 4.0
+
+
+@pytest.mark.parametrize(
+    "fn", [argument_bound_on_one_path_then_filled, argument_bound_in_one_branch_then_divided]
+)
+@pytest.mark.parametrize("k", [3, 1])
+def test_an_argument_bound_on_one_path_only_and_written_falls_back(fn, k):
+    """``v = x`` on one path (``v`` unset on the other) then ``v.fill(...)`` wrote a copy, not
+    ``x`` (fuzz seeds 517, 600): the optional's value escaped the path-alias check."""
+    x = np.array([-2.0, 1.5, -2.0, -3.0])
+    cf = assert_matches_eager(fn, x, k, compiles=False)
+    assert "on some paths and another array on others" in str(cf.fallback)

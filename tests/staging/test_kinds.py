@@ -27,7 +27,7 @@ CODES = {bool: 1, int: 2, float: 3, complex: 4, np.int32: 19, np.int64: 20, np.f
         (True, 2),
         (1j, 1.0),
         (np.int32(0), np.int64(1)),
-        (kinds.Kinded(np.int8(2), 1), 3),
+        (kinds.Kinded(np.int8(2), 1, frozenset({2})), 3),
     ],
 )
 def test_scalars_of_different_kinds_are_tagged_on_both_sides(a, b):
@@ -58,7 +58,7 @@ def test_a_tagged_tensor_enters_as_kinded_and_leaves_with_its_tag():
     builder = builder_mod.GraphBuilder("g")
     with builder.active():
         tag, value = builder.add_input(I8, "tag"), builder.add_input(F64, "r")
-        (exposed,) = kinds.expose((kinds.Kinded(tag, value),))
+        (exposed,) = kinds.expose((kinds.Kinded(tag, value, frozenset({3, 29})),))
         assert exposed is value and value.kind_tag is tag
         (entered,) = kinds.enter((exposed,))
         assert isinstance(entered, kinds.Kinded) and entered.code is tag
@@ -76,4 +76,4 @@ def test_a_tagged_tensor_enters_as_kinded_and_leaves_with_its_tag():
 
 
 def test_a_static_tag_exposes_the_value_itself():
-    assert kinds.expose((kinds.Kinded(np.int8(2), 3),)) == (3,)
+    assert kinds.expose((kinds.Kinded(np.int8(2), 3, frozenset({2})),)) == (3,)

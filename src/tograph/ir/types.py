@@ -147,19 +147,30 @@ def type_of(value: Any) -> TensorType:
 
 
 # What a scalar is in eager code, as a code: a Python number of the type NumPy gives weak scalars
-# of each dtype kind (1-4), or a NumPy scalar of one of these dtypes (16 on). Staging carries such
-# a code beside a scalar whose kind depends on the path taken (``staging.kinds``).
+# of each dtype kind (1-4), a NumPy scalar of one of these dtypes (16 on), or a 0-d array of one
+# (64 on). Staging carries such a code beside a scalar whose kind depends on the path taken
+# (``staging.kinds``).
 _PYTHON_CODES = {"b": (1, bool), "i": (2, int), "u": (2, int), "f": (3, float), "c": (4, complex)}
 _NUMPY_CODES = [np.dtype(c) for c in "?bhilqBHILQefdgFDG"]
+_ARRAY_CODES = 64
 _KIND_OF_CODE: dict[int, Any] = {code: kind for code, kind in _PYTHON_CODES.values()}
 _KIND_OF_CODE.update({16 + i: dtype.type for i, dtype in enumerate(_NUMPY_CODES)})
+_KIND_OF_CODE.update({_ARRAY_CODES + i: dtype for i, dtype in enumerate(_NUMPY_CODES)})
 
 
-def kind_code(dtype: np.dtype, weak: bool) -> int | None:
-    """The code of a scalar of ``dtype`` that is a Python number (``weak``) or a NumPy scalar."""
+def kind_code(dtype: np.dtype, weak: bool, array: bool = False) -> int | None:
+    """The code of a scalar of ``dtype`` that is a Python number (``weak``), a NumPy scalar, or
+    a 0-d array (``array``)."""
     if weak:
         return _PYTHON_CODES[dtype.kind][0] if dtype.kind in _PYTHON_CODES else None
-    return 16 + _NUMPY_CODES.index(dtype) if dtype in _NUMPY_CODES else None
+    if dtype not in _NUMPY_CODES:
+        return None
+    return (_ARRAY_CODES if array else 16) + _NUMPY_CODES.index(dtype)
+
+
+def is_array_code(code: int) -> bool:
+    """Whether ``code`` names a 0-d array."""
+    return code >= _ARRAY_CODES
 
 
 def kind_name(code: int) -> str | None:
@@ -177,8 +188,13 @@ def kind_type(code: int) -> TensorType:
 
 
 def of_kind(code: Any, value: Any) -> Any:
-    """``value`` (a scalar) as the Python number or NumPy scalar that ``code`` names."""
+    """``value`` (a scalar) as the Python number, NumPy scalar or 0-d array that ``code`` names
+    (a 0-d array of that dtype is returned as itself)."""
     kind = _KIND_OF_CODE[int(code)]
+    if isinstance(kind, np.dtype):
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype == kind:
+            return value
+        return np.array(value, dtype=kind)
     if issubclass(kind, np.generic):
         return kind(value)
     return kind(value.item() if isinstance(value, np.generic) else value)

@@ -18,7 +18,6 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import path_kinds
 from tograph.trace import dispatch
 
 # ---- type rules --------------------------------------------------------------------------
@@ -105,7 +104,6 @@ def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[
     out = prim.bind(*args)
     if dtype is not None:
         return astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
-    path_kinds.tag_result(prim, args, out)
     return out
 
 

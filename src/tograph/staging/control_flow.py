@@ -15,7 +15,10 @@ array (one written or viewed before: it has a storage) enters a branch or body a
 object, so that writing through it writes the array its aliases see; if a branch or the body
 binds the variable to another array instead, it is a plain variable of the op (a loop traces
 again with it carried), and if one branch keeps it and the other rebinds it the compiler falls
-back, since which object the name holds afterwards would depend on the path taken.
+back, since which object the name holds afterwards would depend on the path taken. A variable
+holding the caller's list or dict (``trace.containers``) is that very container again after the
+op, holding the op's results, so that later changes reach the caller; one that a branch or the
+body binds to another container falls back the same way.
 """
 
 from __future__ import annotations
@@ -54,6 +57,10 @@ class _Trace:
     # the value each array of the result held when ``fn`` returned (by ``id``): undoing the
     # trace's writes changes what an array written in place (or a view of one) reads
     snapshots: dict[int, Any] = dataclasses.field(default_factory=dict)
+    # the variables whose value is a caller's list or dict (registered) that ``fn`` returned as
+    # the very copy it was given, and those it returned as another container
+    same_containers: set[int] = dataclasses.field(default_factory=set)
+    other_containers: set[int] = dataclasses.field(default_factory=set)
 
     def unchanged(self, flat: carried.Flat) -> set[int]:
         """The positions of the leaves that came back as they entered (the very object, or the
@@ -97,6 +104,7 @@ def _trace(
         containers.register_copies(flat.values, values)
         result = fn(*values)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
+        same, other = _returned_containers(flat.values, values, result)
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -108,7 +116,61 @@ def _trace(
             written[key] = (storage, storage.current)
             storage.set(before, note=False)
     written = dict(reversed(list(written.items())))
-    return _Trace(child, list(child.inputs), result, written, promote, leaves, snapshots)
+    return _Trace(
+        child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
+    )
+
+
+def _returned_containers(
+    outer: Sequence[Any], entered: Sequence[Any], result: Any
+) -> tuple[set[int], set[int]]:
+    """The positions of the variables holding a caller's list or dict that a trace returned
+    as the copy it was given, and those it returned as another value."""
+    same, other = set(), set()
+    if not isinstance(result, tuple) or len(result) < len(outer):
+        return same, other
+    for i, (value, copy, after) in enumerate(zip(outer, entered, result)):
+        if type(value) in (list, dict) and containers.is_registered(value):
+            (same if after is copy else other).add(i)
+    return same, other
+
+
+def _restore_containers(
+    traces: Sequence[_Trace],
+    outer: Sequence[Any],
+    after: Sequence[Any],
+    names: Sequence[str],
+    zero_trips: bool,
+) -> tuple[Any, ...]:
+    """``after`` (the variables after an if or loop) where each variable that holds a caller's
+    list or dict on every path is that very container again, refilled with the values ``after``
+    gives it (so that later changes reach the caller); one that holds it on some paths only (a
+    loop may run no time: the start is one path) refuses later changes."""
+    same = set.intersection(*(t.same_containers for t in traces))
+    mixed = set.union(*(t.same_containers for t in traces)) - same
+    if zero_trips:
+        mixed |= set.union(*(t.other_containers for t in traces))
+    for i in mixed:
+        if type(after[i]) in (list, dict):
+            reason = (
+                f"'{names[i]}' is the caller's list or dict on some paths and another container "
+                "on others, so a change to it would reach the caller's only on some paths"
+            )
+            containers.freeze(after[i], reason)
+    restored = list(after)
+    for i in same:
+        restored[i] = _refill(outer[i], after[i])
+    return tuple(restored)
+
+
+def _refill(original: Any, values: Any) -> Any:
+    """``original`` (a list or dict) holding the items of ``values`` instead."""
+    if type(original) is dict:
+        original.clear()
+        original.update(values)
+    else:
+        original[:] = values
+    return original
 
 
 def _written_arrays(value: Any) -> list[Any]:
@@ -285,6 +347,18 @@ def _identity_tags(traces: Sequence[_Trace], names: Sequence[str], count: int) -
     return found
 
 
+def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[Any]) -> None:
+    """Marks the op's results that are 0-d arrays (not NumPy scalars) on every path as such."""
+    for j, (leaf, t) in enumerate(zip(leaves, joined)):
+        values = [side[j] for side in sides if not isinstance(side[j], carried.Placeholder)]
+        if t is not None and values and all(_is_0d_array(v) for v in values):
+            leaf.array0d = True
+
+
+def _is_0d_array(value: Any) -> bool:
+    return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
+
+
 def _cell_name(cell: Any) -> str:
     """How messages and graph names call a cell: an array written in place (a ``Storage``) or
     an object's attribute (``objects.Cell``)."""
@@ -399,7 +473,7 @@ def cond(
         return tuple(true_fn(*operands) if pred else false_fn(*operands))
     parent = _current_builder("an if")
     pred = _truth(pred, "an if")
-    operands = kinds.enter(operands)
+    before, operands = operands, kinds.enter(operands)
     true_fn, false_fn = kinds.inside(true_fn, results=True), kinds.inside(false_fn, results=True)
     flat = carried.flatten(operands, names)
     promoted: set[int] = set()
@@ -429,6 +503,7 @@ def cond(
             trace.result = (*trace.result, *left)
     explicit_names = names
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
+    optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     tagged = _identity_tags(traces, names, len(explicit_names))
     names = (*names, *(identity.tag_name(path) for _, path in tagged))
@@ -449,6 +524,7 @@ def cond(
     for n, (j, _) in enumerate(tagged):
         if joined[j] is not None:
             identity.mark(leaves[j], leaves[tags + n])
+    _mark_arrays(leaves, joined, then_out.leaves, else_out.leaves)
     incoming = {j: flat.leaves[i] for i, j in position.items()}
     for j in kept[0] & kept[1]:
         leaves[j] = incoming[j]
@@ -462,7 +538,9 @@ def cond(
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
-    return kinds.expose(after[: len(explicit_names)])
+    count = len(explicit_names)
+    exposed = kinds.expose(after[:count])
+    return _restore_containers(traces, before, exposed, explicit_names, False)
 
 
 # ---- while_loop --------------------------------------------------------------------------
@@ -497,11 +575,10 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
-    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init)
     for _ in range(_MAX_RETRACES):
         try:
-            return kinds.expose(loop.trace())
+            return loop.trace()
         except _Retrace:
             continue
     raise errors.UnsupportedError(
@@ -527,7 +604,10 @@ class _Loop:
     body_fn: Callable[..., tuple[Any, ...]]
     init: tuple[Any, ...]
     names: tuple[str, ...]
+    incoming: tuple[Any, ...]  # the variables' values before the loop, as the code has them
     cells: list[functional.Storage] = dataclasses.field(default_factory=list)
+    # the start (``kinds.Kinded``) of each cell (by ``id``) whose kind the body changes
+    cell_starts: dict[int, Any] = dataclasses.field(default_factory=dict)
     rebound: set[int] = dataclasses.field(default_factory=set)
     promoted: set[int] = dataclasses.field(default_factory=set)
     # the variables' leaves (display paths) whose body results may be an array from before the
@@ -635,11 +715,13 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         loop.names,
     )
     count = len(init)
-    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
-        init = (*init, *(storage.current for storage in loop.cells))
+        starts = [loop.cell_starts.get(id(storage), storage.current) for storage in loop.cells]
+        init = (*init, *kinds.enter(starts))
         names = (*names, *(_cell_name(storage) for storage in loop.cells))
+    cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
+    body_fn = kinds.lifting(optional.lifting(body_fn, loop.init, loop.names), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
     variables = sum(tree.num_leaves for tree in flat.trees[:count])
@@ -652,7 +734,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     carry = [loop.carry_type(v) for v in flat.leaves]
     test = _trace_test(loop, cond_fn, flat, carry)
     if test.result is False:
-        return tuple(init[:count])
+        return loop.incoming
     body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
     new_tags = {
         flat.paths[j]
@@ -676,12 +758,14 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     for n, j in enumerate(tagged):
         if stable[j] is not None:
             identity.mark(leaves[j], leaves[len(leaves) - len(tagged) + n])
+    _mark_arrays(leaves, stable, flat.leaves, body_out.leaves)
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
     after = flat.unflatten(leaves)
-    for storage, value in zip(loop.cells, after[count:]):
+    for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
-    return after[:count]
+    exposed = kinds.expose(after[:count])
+    return _restore_containers([body], loop.incoming, exposed, loop.names, True)
 
 
 def _loop_tags(loop: _Loop, flat: carried.Flat, variables: int) -> list[int]:
@@ -759,9 +843,14 @@ def _trace_body(
     for _ in range(_MAX_LOOP_TRACES):
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
-        lifted = lifted or kinds.lift_init(loop.init, body.result)
+        optional.refuse_kinds(loop.init, body.result, loop.names)
+        lifted = lifted or kinds.lift_init(flat.values, body.result)
         if lifted is not None:
-            loop.init = lifted
+            count = len(loop.init)
+            loop.init = lifted[:count]
+            for storage, start in zip(loop.cells, lifted[count:]):
+                if isinstance(start, kinds.Kinded):
+                    loop.cell_starts[id(storage)] = start
             raise _Retrace()
         body_out = _results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)

@@ -242,6 +242,25 @@ def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
     return tuple(left), tuple(right)
 
 
+def refuse_kinds(a: Any, b: Any, names: Sequence[str]) -> None:
+    """Refuses a variable that is optional (None or unset on some paths) in ``a`` or ``b`` (two
+    branches' results, or a loop's start and its body's result) and a number of one kind in one
+    and of another in the other: an optional carries one kind."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple)):
+        return
+    for name, x, y in zip(names, a, b):
+        vx = x.value if isinstance(x, Optional) else x
+        vy = y.value if isinstance(y, Optional) else y
+        if (vx is not x or vy is not y) and kinds.differ(vx, vy):
+            raise errors.UnsupportedError(
+                f"variable '{name}' is None or unset on some paths and a number of another kind "
+                "(a Python number or a NumPy scalar, or another dtype) on others",
+                origin.current_location(),
+                hint="give it one kind on every path, or a value before the if or loop",
+                construct="optional value whose kind depends on the path",
+            )
+
+
 def lift_init(init: Sequence[Any], result: Any, names: Sequence[str]) -> tuple[Any, ...] | None:
     """A loop's initial values with each variable the body's ``result`` makes optional (or sets
     where it starts missing) made optional, or None if there is none."""

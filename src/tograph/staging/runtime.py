@@ -31,6 +31,7 @@ from tograph.staging import (
     carried,
     control_flow,
     iterables,
+    kind_rules,
     numpy_callbacks,
     optional,
     reads,
@@ -38,6 +39,9 @@ from tograph.staging import (
 )
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
+
+# an operation on a number whose kind depends on the path follows ``staging.kind_rules``
+builder_mod.set_kind_rule(kind_rules.propagate)
 
 Undefined = carried.Undefined
 Placeholder = carried.Placeholder

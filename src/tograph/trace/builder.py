@@ -10,7 +10,7 @@ body passes out of its graph (``trace.functional``).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,8 @@ class GraphBuilder:
         self.writes: dict[int, tuple[functional.Storage, Any]] = {}
         # on the root builder: the caller's lists and dicts, by id (``trace.containers``)
         self.containers: dict[int, Any] = {}
+        # on the root builder: lists and dicts no change may reach, with the reason, by id
+        self.frozen_containers: dict[int, tuple[Any, str]] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
@@ -124,13 +126,30 @@ class GraphBuilder:
             for result in results:
                 if isinstance(result, tensor.SymbolicTensor):
                     result.layout = layout
-        return results if prim.multiple_results else results[0]
+        result = results if prim.multiple_results else results[0]
+        if any(getattr(a, "kind_tag", None) is not None for a in args):
+            _KIND_RULE[0](prim, args, [a.type for a in inputs], params, result)
+        return result
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:
         """The built graph: explicit inputs, then captured inputs, then ``outputs``."""
         outs = tuple(self.atom(o) for o in outputs)
         inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
         return core.Graph(self.name, inputs, tuple(self.eqns), outs)
+
+
+def _no_kind_rule(prim: Any, *rest: Any) -> None:
+    raise errors.InternalError(f"{prim.name} of a kind-tagged value, but no kind rule is set")
+
+
+# The rule for an operation on a scalar whose kind depends on the path (``staging.kinds``, above
+# this layer, installs it): tags the result with its kind on each path, or refuses.
+_KIND_RULE: list[Callable[..., None]] = [_no_kind_rule]
+
+
+def set_kind_rule(rule: Callable[..., None]) -> None:
+    """Installs ``staging.kinds``' rule for operations on kind-tagged values."""
+    _KIND_RULE[0] = rule
 
 
 def _all_c_contiguous(args: Sequence[Any]) -> bool:

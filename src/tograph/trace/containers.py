@@ -7,7 +7,9 @@ where the code runs once per call. A change made inside an ``if`` or loop over t
 happen on some paths or some number of times only, which a Python container cannot record (the
 control flow carries copies of lists as values), so it is refused (``check_write``) and the
 function runs eagerly; the same holds for a local list or dict bound to two names (``b = a``),
-where a change through one name must show through the other. Branches and loop bodies read such
+where a change through one name must show through the other. A variable that holds the
+caller's container on some paths of an ``if`` or loop over tensors and another on others is
+``freeze``-d: a later change of it falls back. Branches and loop bodies read such
 a container as a copy that is marked too (``register_copies``), and a tensor list made from one
 (to be read by tensor indices) remembers it (``SymbolicList.stands_for``).
 """
@@ -25,11 +27,15 @@ _MUTATORS = frozenset(
 )
 
 
-def _registry(builder: Any) -> dict[int, Any]:
-    """The root builder's registry of the caller's containers."""
+def _root(builder: Any) -> Any:
     while builder.parent is not None:
         builder = builder.parent
-    found: dict[int, Any] = builder.containers
+    return builder
+
+
+def _registry(builder: Any) -> dict[int, Any]:
+    """The root builder's registry of the caller's containers."""
+    found: dict[int, Any] = _root(builder).containers
     return found
 
 
@@ -69,11 +75,27 @@ def is_registered(value: Any) -> bool:
     return builder is not None and id(value) in _registry(builder)
 
 
-def check_write(container: Any, what: str) -> None:
-    """Refuses ``what``, an in-place change of ``container``, if it is the caller's and the code
-    runs inside control flow over tensors (see module docstring)."""
+def freeze(container: Any, reason: str) -> None:
+    """Refuses every later change of ``container`` (a list or dict) for ``reason``."""
     builder = context.current()
-    if builder is None or builder.parent is None or id(container) not in _registry(builder):
+    if builder is not None:
+        _root(builder).frozen_containers[id(container)] = (container, reason)
+
+
+def check_write(container: Any, what: str) -> None:
+    """Refuses ``what``, an in-place change of ``container``, if it is frozen, or if it is the
+    caller's and the code runs inside control flow over tensors (see module docstring)."""
+    builder = context.current()
+    if builder is None:
+        return
+    frozen = _root(builder).frozen_containers.get(id(container))
+    if frozen is not None and frozen[0] is container:
+        raise errors.UnsupportedError(
+            f"{what}: {frozen[1]}",
+            loc=origin.current_location(),
+            construct="change of an argument list or dict rebound on some paths",
+        )
+    if builder.parent is None or id(container) not in _registry(builder):
         return
     raise errors.UnsupportedError(
         f"{what} changes a {type(container).__name__} passed to the function or known by two "

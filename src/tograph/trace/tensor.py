@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.ir import core, primitives, types
 from tograph.trace import context, dispatch, functional
 
@@ -68,10 +68,25 @@ def _in_place(ufunc: np.ufunc) -> Any:
     def method(self: TensorBase, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
+        _refuse_array_on_some_paths(self)
         return dispatch.FUNCTIONS[_ufunc_into](ufunc, (self, other), {"out": (self,)})
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
+
+
+def _refuse_array_on_some_paths(target: Any) -> None:
+    """Refuses ``target op= value`` where ``target`` is a 0-d array on some paths only (its kind
+    tag says so, ``staging.kinds``): eager writes the array in place there, where its other
+    names see the change, and binds a new number on the others."""
+    options = getattr(target, "kind_options", ())
+    if getattr(target, "kind_tag", None) is not None and any(map(types.is_array_code, options)):
+        raise errors.UnsupportedError(
+            "an augmented assignment to a value that is a 0-d array on some paths and a number "
+            "on others: eager writes the array in place on those paths only",
+            origin.current_location(),
+            construct="in-place update of a value whose kind depends on the path",
+        )
 
 
 # The handler of a ufunc call that writes into ``out=`` is registered under this key.
@@ -230,8 +245,12 @@ class TensorBase:
         kwargs.pop("out", None)
         host = dispatch.fallback_handler(ufunc, _method_name(method))
         result = _call_handler(handler, host, name, inputs, kwargs)
-        # A NumPy function called on Python scalars returns a NumPy scalar: never weak.
-        if isinstance(result, TensorBase) and result.type.weak:
+        # A NumPy function called on Python scalars returns a NumPy scalar: never weak (nor a
+        # Python number on some paths only, ``kind_tag``).
+        strong = isinstance(result, TensorBase) and (
+            result.type.weak or getattr(result, "kind_tag", None) is not None
+        )
+        if strong:
             result = np.astype(result, result.type.dtype)
         return result
 
@@ -532,9 +551,9 @@ class SymbolicTensor(Symbolic, TensorBase):
     views: ``graph_var`` is then the value the array holds now (see ``trace.functional``).
     ``array0d`` marks a 0-d value that is an array (mutable) rather than a NumPy scalar;
     ``layout`` is "C" when the array is known to be C-contiguous; ``kind_tag`` (set by
-    ``staging.kinds``) tells a scalar that is a Python number on some paths only; ``identity``
-    (set by ``staging.identity``) tells which array, an argument or a new one, an output of
-    control flow is on the path taken.
+    ``staging.kinds``) tells a scalar that is a Python number on some paths only, and
+    ``kind_options`` the kind codes it may hold; ``identity`` (set by ``staging.identity``) tells
+    which array, an argument or a new one, an output of control flow is on the path taken.
     """
 
     PRIORITY = 2
@@ -548,6 +567,7 @@ class SymbolicTensor(Symbolic, TensorBase):
         "layout",
         "kind_tag",
         "identity",
+        "kind_options",
     )
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
@@ -564,6 +584,7 @@ class SymbolicTensor(Symbolic, TensorBase):
         # an int64 code, or a symbolic int64 tag, naming the array this is on the path taken
         # (``staging.identity``); None when it is itself
         self.identity: Any = None
+        self.kind_options: frozenset[int] = frozenset()
 
     @property
     def graph_var(self) -> core.Var:

@@ -1,0 +1,191 @@
+"""Operations on a scalar whose kind depends on the path (a kind-tagged value, ``staging.kinds``):
+``r + 1`` where ``r`` is a Python int on one path and an ``np.int64`` on another.
+
+Stage: build. Input: each operation the graph builder emits on a tagged operand (the rule
+``propagate``, which ``staging.runtime`` installs in ``trace.builder``). Output: the result
+tagged with the kind eager code gives on each path, where every path computes the same values
+in the graph's dtypes (a Python float and an ``np.float64`` under ``+``, ``-``, ``*``,
+comparisons); an ``UnsupportedError`` naming the line where the result's dtype, kind or values
+would depend on the path (a Python int and an ``np.float32``, ``0.1`` compared with a
+``float32``, ``r / 2``, which raises in Python on a zero divisor).
+Requires: a graph being built (``tograph.trace.builder``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tograph import errors, origin
+from tograph.ir import types
+from tograph.staging import carried, kinds
+from tograph.trace import tensor
+
+# Primitives whose result has one kind whatever the kinds of their operands: a conversion to a
+# given type (``float(r)``, ``np.float32(r)``: exact, as the joined type holds every value) and
+# control flow, which carries the tag itself.
+_ANY_KIND = frozenset({"astype", "cond", "while_loop"})
+# Primitives that give the same values for a Python number and a NumPy scalar of one dtype, so
+# that their result may be tagged with each path's kind (division, powers and shifts differ:
+# Python raises where NumPy warns; ``_integer_division`` allows ``//`` and ``%`` by a constant).
+_SAME_VALUES = frozenset(
+    "add subtract multiply negative positive abs "
+    "less less_equal greater greater_equal equal not_equal".split()
+)
+
+
+def propagate(
+    prim: Any, args: Sequence[Any], in_types: Sequence[Any], params: dict[str, Any], result: Any
+) -> None:
+    """Tags ``result`` of ``prim`` on kind-tagged ``args`` with the kind eager code gives on each
+    path; raises ``UnsupportedError`` where its dtype or its values would depend on the path
+    (``r + 1`` of a Python int and an ``np.float32``). ``staging.runtime`` installs it in
+    ``trace.builder``."""
+    outs = result if prim.multiple_results else (result,)
+    if kinds.QUIET[0] or prim.name in _ANY_KIND or not outs:
+        return
+    options = [_options(a, t) for a, t in zip(args, in_types)]
+    graph_outs = [carried.type_of(out) for out in outs]
+    given = [
+        ([c for c, _ in combo], _combination(prim, args, in_types, params, combo, graph_outs))
+        for combo in itertools.product(*options)
+    ]
+    found = {tuple(g) for _, g in given}
+    if found == {tuple((t.dtype, t.weak) for t in graph_outs)}:
+        return
+    if not (prim.name in _SAME_VALUES or _integer_division(prim, args, in_types)):
+        raise _refused(prim.name)
+    if not _scalar(result):
+        raise _refused(prim.name)
+    _tag_result(result, args, given)
+
+
+def _integer_division(prim: Any, args: Sequence[Any], in_types: Sequence[Any]) -> bool:
+    """``//`` and ``%`` of integers by a nonzero Python int: Python and NumPy give the same
+    values (both round toward minus infinity); by zero Python raises where NumPy warns."""
+    if prim.name not in ("floor_divide", "mod") or len(args) != 2:
+        return False
+    divisor = args[1]
+    integers = all(isinstance(t, types.TensorType) and t.dtype.kind in "iu" for t in in_types)
+    return integers and type(divisor) is int and divisor != 0
+
+
+def _combination(
+    prim: Any,
+    args: Sequence[Any],
+    in_types: Sequence[Any],
+    params: dict[str, Any],
+    combo: Sequence[tuple[int | None, Any]],
+    graph_outs: Sequence[Any],
+) -> list[tuple[np.dtype, bool]]:
+    """The (dtype, weak) of each result of ``prim`` on the path where its operands have the
+    kinds ``combo``; refuses where the dtype is not the graph's, or where an operand converts
+    to what the operation computes in differently from the graph (0.1 as a float32 there, as a
+    float64 in the graph)."""
+    try:
+        out_types = prim.out_types([t for _, t in combo], params)
+    except (errors.ToGraphError, TypeError, ValueError):
+        raise _refused(prim.name) from None
+    if len(out_types) != len(graph_outs) or any(
+        not isinstance(t, types.TensorType) or t.dtype != g.dtype
+        for t, g in zip(out_types, graph_outs)
+    ):
+        raise _refused(prim.name)
+    loop = _loop_dtype(out_types, [t for _, t in combo])
+    graph_loop = _loop_dtype(graph_outs, in_types)
+    for arg, t, (_, kind) in zip(args, in_types, combo):
+        # the same conversion of the same value (the joined type holds it exactly), or exact ones
+        if loop != graph_loop and not (
+            _exact_in(arg, t, loop, kind) and _exact_in(arg, t, graph_loop, kind)
+        ):
+            raise _refused(prim.name)
+    return [(t.dtype, t.weak) for t in out_types]
+
+
+def _options(value: Any, t: Any) -> list[tuple[int | None, Any]]:
+    """The (kind code, type) pairs an operand may have: one per kind of a tagged scalar."""
+    if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
+        return [(code, _type_of_code(code)) for code in sorted(value.kind_options)]
+    return [(None, t)]
+
+
+def _type_of_code(code: int) -> types.TensorType:
+    example = types.of_kind(code, 0)
+    return (
+        types.type_of(example)
+        if types.is_python_scalar(example)
+        else types.TensorType(example.dtype, (), False)
+    )
+
+
+def _loop_dtype(out_types: Sequence[Any], in_types: Sequence[Any]) -> Any:
+    """The dtype an operation computes in: its result's, or for a comparison (a bool result)
+    its operands' promoted dtype."""
+    first = out_types[0] if out_types else None
+    if isinstance(first, types.TensorType) and first.dtype != np.bool_:
+        return first.dtype
+    tensors = [t for t in in_types if isinstance(t, types.TensorType)]
+    return types.promote(tensors)[0] if tensors else None
+
+
+def _exact_in(arg: Any, t: Any, loop: Any, kind: Any) -> bool:
+    """Whether the operand ``arg`` of graph type ``t`` (of type ``kind`` on the path taken, its
+    value held exactly by ``t``) converts exactly to ``loop``: an operation on exact values gives
+    the same result whatever dtype it computes in."""
+    if loop is None or not isinstance(t, types.TensorType):
+        return True
+    if np.can_cast(kind.dtype, loop, "safe"):
+        return True
+    if np.can_cast(t.dtype, loop, "safe"):  # the joined type holds a tagged value exactly
+        return True
+    return types.is_python_scalar(arg) and kinds.holds(np.dtype(loop), arg, t.dtype)
+
+
+def _scalar(value: Any) -> bool:
+    return (
+        isinstance(value, tensor.SymbolicTensor)
+        and value.type.shape == ()
+        and not value.array0d
+        and value.kind_tag is None
+    )
+
+
+def _tag_result(result: Any, args: Sequence[Any], given: list[tuple[list[Any], list[Any]]]) -> None:
+    """Sets the kind tag of ``result``: per combination of its operands' kinds, the kind of
+    ``given`` whose operand codes the operands' tags hold."""
+    tags = [a.kind_tag if c is not None else None for a, c in zip(args, given[0][0])]
+    kinds.QUIET[0] = True
+    try:
+        code: Any = None
+        for codes, [(dtype, weak)] in given:
+            out_code = types.kind_code(dtype, weak)
+            if out_code is None:
+                raise _refused("this operation")
+            test: Any = True
+            for tag, c in zip(tags, codes):
+                if c is not None:
+                    test = np.logical_and(test, tag == c)
+            code = np.int8(out_code) if code is None else _pick(test, out_code, code)
+    finally:
+        kinds.QUIET[0] = False
+    result.kind_tag = code
+    result.kind_options = frozenset(types.kind_code(d, w) for _, [(d, w)] in given)
+
+
+def _pick(test: Any, code: int, otherwise: Any) -> Any:
+    if not tensor.is_symbolic(test):
+        return np.int8(code) if test else otherwise
+    return np.where(test, np.int8(code), otherwise)
+
+
+def _refused(name: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{name} of a number that is a Python number on some paths and a NumPy scalar (or "
+        "another dtype) on others: the result's dtype or value would depend on the path taken",
+        origin.current_location(),
+        hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
+        construct="operation on a number whose kind depends on the path",
+    )
