@@ -101,8 +101,23 @@ class UnboundVariableError(ConversionError, UnboundLocalError):
     """A variable read (or returned) where it may not have been assigned, as Python would report."""
 
 
+def locate(exc: BaseException, loc: SourceLocation | None) -> None:
+    """Records the user's line where a graph raised ``exc`` (an exception of the user's code or
+    of a kernel, raised as itself), for ``location_of``."""
+    exc.__dict__["_tograph_loc"] = loc
+
+
+def location_of(exc: BaseException) -> SourceLocation | None:
+    """The user's line an error belongs to: a ``ToGraphError``'s ``loc``, or where a graph
+    raised it (``locate``)."""
+    if isinstance(exc, ToGraphError):
+        return exc.loc
+    return getattr(exc, "_tograph_loc", None)
+
+
 class GraphRuntimeError(ToGraphError, RuntimeError):
-    """An error raised while executing a graph, located at the user's source line."""
+    """tograph's own error while executing a graph, located at the user's source line (errors of
+    the user's code and of kernels are raised as themselves: ``backend.codegen.runtime_error``)."""
 
 
 class ExportError(ToGraphError):

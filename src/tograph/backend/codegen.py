@@ -26,8 +26,9 @@ are module-level names. Names are the printed graph's. For example::
         except Exception as exc:
             raise fail(exc)
 
-An exception raised by a kernel becomes a ``GraphRuntimeError`` saying which equation failed
-("while executing ...") at the user's source line, chained from the original exception.
+An exception raised by a kernel (or a ``raise`` of the user's code) is raised as itself, of the
+class eager code raises, with a note saying which equation failed ("while executing ...") at the
+user's source line; tograph's own errors become a ``GraphRuntimeError`` located there.
 """
 
 from __future__ import annotations
@@ -112,49 +113,31 @@ def execute(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
     """Runs ``graph`` on concrete values; returns the tuple of its outputs.
 
     Raises:
-      GraphRuntimeError: a kernel failed; the message names the equation, ``loc`` the user line.
+      Exception: what a kernel (or the user's ``raise``) raised, with a note naming the equation
+        and the user line; a ``GraphRuntimeError`` for tograph's own errors.
     """
     return _compiled(graph).fn(*args)
 
 
-def runtime_error(graph: core.Graph, eqn: core.Eqn, exc: Exception) -> errors.GraphRuntimeError:
-    """The error for ``exc`` raised while running ``eqn`` of ``graph``, chained from ``exc``.
+def runtime_error(graph: core.Graph, eqn: core.Eqn, exc: Exception) -> Exception:
+    """The error to raise for ``exc``, raised while running ``eqn`` of ``graph``.
 
-    It is a ``GraphRuntimeError`` and, where Python allows, also an instance of ``exc``'s class
-    named as it is, with its arguments: ``except ValueError`` works and the error prints as
-    eager's does (``ValueError: zero membership``). Where it happened (the equation, the user's
-    line) is its ``message`` and ``loc``, and a note under the traceback. tograph's own errors
-    (a dask kernel without a chunked form) print located, as they always do.
+    An error of the user's code or of a kernel is ``exc`` itself, so that its class is the one
+    eager code raises (``type(e) is ValueError``) and it prints as eager's does; where it happened
+    (the equation, the user's line) is a note under its traceback. tograph's own errors (a dask
+    kernel without a chunked form) become a ``GraphRuntimeError`` located at the user's line,
+    chained from ``exc``.
     """
     message = f"while executing `{core.format_eqn(graph, eqn)}`: {type(exc).__name__}: {exc}"
-    cls = _error_class(type(exc))
-    error = cls(message, loc=eqn.loc)
-    if cls is not errors.GraphRuntimeError and not isinstance(exc, errors.ToGraphError):
-        located = error.args[0]
-        error.args = exc.args
-        if hasattr(error, "add_note"):  # Python 3.11+
-            error.add_note(f"tograph: {located}")
+    if not isinstance(exc, errors.ToGraphError):
+        if not _noted(exc):  # an inner graph's code noted it already
+            where = f"{eqn.loc}: " if eqn.loc is not None else ""
+            exc.add_note(f"tograph: {where}{message}")
+            errors.locate(exc, eqn.loc)
+        return exc
+    error = errors.GraphRuntimeError(message, loc=eqn.loc)
     error.__cause__ = exc
     return error
-
-
-_ERROR_CLASSES: dict[type, type[errors.GraphRuntimeError]] = {}
-
-
-def _error_class(original: type[Exception]) -> type[errors.GraphRuntimeError]:
-    cls = _ERROR_CLASSES.get(original)
-    if cls is None:
-        try:
-            namespace = {
-                "__module__": original.__module__,
-                "__qualname__": original.__qualname__,
-                "__str__": original.__str__,
-            }
-            cls = type(original.__name__, (errors.GraphRuntimeError, original), namespace)
-        except TypeError:  # classes that cannot be combined (a C layout conflict, e.g. OSError)
-            cls = errors.GraphRuntimeError
-        _ERROR_CLASSES[original] = cls
-    return cls
 
 
 def _compiled(graph: core.Graph, options: Options = DEFAULT) -> _Compiled:
@@ -167,6 +150,11 @@ def _compiled(graph: core.Graph, options: Options = DEFAULT) -> _Compiled:
         linecache.cache.pop(old.filename, None)
     _CACHE[(id(graph), options)] = (graph, compiled)
     return compiled
+
+
+def _noted(exc: BaseException) -> bool:
+    """Whether ``exc`` already carries tograph's note."""
+    return any(str(n).startswith("tograph: ") for n in getattr(exc, "__notes__", ()))
 
 
 class _Failure:

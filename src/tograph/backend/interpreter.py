@@ -26,7 +26,7 @@ def interpret(graph: core.Graph, *args: Any) -> tuple[Any, ...]:
     """Runs ``graph`` on ``args`` equation by equation; returns the tuple of its outputs.
 
     Raises:
-      GraphRuntimeError: a kernel failed; the message names the equation, ``loc`` the user line.
+      Exception: what a kernel raised, noted as ``codegen.runtime_error`` does.
     """
     return Interpreter(graph).run(graph, args)
 
@@ -52,7 +52,10 @@ class Interpreter:
             except errors.GraphRuntimeError:
                 raise
             except Exception as exc:
-                raise codegen.runtime_error(self.root, eqn, exc) from exc
+                error = codegen.runtime_error(self.root, eqn, exc)
+                if error is exc:
+                    raise
+                raise error from exc
             for var, value in zip(eqn.outputs, results):
                 env[var.id] = _as_weak(value) if _is_weak(var.type) else value
         return tuple(self._read(env, a) for a in graph.outputs)

@@ -107,7 +107,7 @@ def item_error(fn: Any, index: int, call: tuple[Any, ...], exc: Exception) -> er
     """The ``MapError`` for ``exc``, raised by item ``index`` (``fn(*call)``)."""
     name = getattr(fn, "__name__", "f")
     text = exc.message if isinstance(exc, errors.ToGraphError) else str(exc)
-    loc = getattr(exc, "loc", None) or _user_location(exc.__traceback__)
+    loc = errors.location_of(exc) or _user_location(exc.__traceback__)
     error = errors.MapError(
         f"{name}.map: item {index}, {name}({describe(call)}), raised {type(exc).__name__}: {text}",
         loc=loc,
@@ -144,8 +144,8 @@ def _user_location(tb: pytypes.TracebackType | None) -> errors.SourceLocation | 
 
 
 def _portable(exc: Exception) -> BaseException | None:
-    """The exception to bring back as the cause: the kernel's own for a graph's error (whose
-    class is made at run time), if it survives pickling."""
+    """The exception to bring back as the cause: the kernel's own for tograph's error, the error
+    itself otherwise, if it survives pickling."""
     cause = exc.__cause__ if isinstance(exc, errors.GraphRuntimeError) else exc
     try:
         pickle.loads(pickle.dumps(cause))

@@ -20,6 +20,7 @@ way. The primitives have zero outputs: they are
 from __future__ import annotations
 
 import builtins
+import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
@@ -236,7 +237,7 @@ def _raise_static(message: Sequence[Any]) -> NoReturn:
 
 def _raise_impl(*values: Any, exception: BaseException, message: Template | None) -> tuple[()]:
     if message is None:
-        raise exception
+        raise copy.copy(exception)  # a fresh one per run: notes and tracebacks do not pile up
     raise type(exception)("".join(str(part) for part in _fill(message, values)))
 
 
