@@ -32,17 +32,15 @@ FALLBACKS: dict[str, str] = {
     "temperature_labels": "truth value of tensor .* is only known when the graph runs",
     "mode_by_dict": "is hashed",
     "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
-    # a Python float accumulator that a tensor loop may leave as it is, then divided, raised to a
-    # power or pushed: Python raises (a zero divisor, an overflowing power) where NumPy gives inf,
-    # so staging.kind_rules refuses until those checks run in the graph
+    # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
+    # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
+    # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:
+    # staging.kind_rules refuses what it cannot show exact
     **dict.fromkeys(
         [
-            "newton_polynomial_root",
             "goertzel_power",
             "irr_newton",
-            "welford",
             "coordinate_descent",
-            "mean_of_maximum",
             "integer_moments",
         ],
         "would depend on the path taken",

@@ -6,7 +6,9 @@ beside it), a weak Python int joined with
 carry (a rank that changes in a loop, a list item assigned in a loop over tensors) runs eagerly
 with a reason. Each case is compared with its eager run."""
 
+import contextlib
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -537,3 +539,56 @@ def test_a_value_unset_on_some_paths_and_of_two_kinds_falls_back(x):
     back as an np.float64 (fuzz seed 5951)."""
     cf = assert_matches_eager(set_on_one_path_then_another_kind_in_a_loop, x, [2.5], compiles=False)
     assert "is None or unset on some paths and a number of another kind" in str(cf.fallback)
+
+
+def python_int_or_int64_divided(x):
+    n = 0
+    if x.sum() > 100:
+        n = np.int64(3)
+    return n / (len(x) - 3)
+
+
+def python_float_or_float64_divided_by(x, d):
+    t = 0.5
+    if x.sum() > 100:
+        t = x[0]
+    return t / d
+
+
+def mean_of_those_above(x, k):
+    total = 0.0
+    count = 0
+    for v in x:
+        if v > k:
+            total = total + v
+            count += 1
+    return total / count
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (python_int_or_int64_divided, (POS[:3],)),  # 0 / 0 of Python ints: ZeroDivisionError
+        (python_int_or_int64_divided, (POS[:3] * 100,)),  # np.int64 / 0: inf and a warning
+        (python_float_or_float64_divided_by, (POS, 0)),
+        (python_float_or_float64_divided_by, (POS, 0.0)),
+        (python_float_or_float64_divided_by, (POS, np.float64(0.0))),
+        (python_float_or_float64_divided_by, (POS, 4)),
+        (python_float_or_float64_divided_by, (POS * 100, 0)),
+        (mean_of_those_above, (POS, 0.0)),
+        (mean_of_those_above, (POS, 1e9)),  # no item above: 0.0 / 0 raises
+    ],
+)
+def test_a_division_of_a_path_kinded_number_raises_where_python_does(fn, args):
+    """Python raises ZeroDivisionError dividing Python numbers by zero where NumPy gives inf:
+    the graph checks the kind tag and the divisor before it divides, and warns as eager does."""
+    assert_matches_eager(fn, *args)
+    with warnings.catch_warnings(record=True) as eager:
+        warnings.simplefilter("always")
+        with contextlib.suppress(ZeroDivisionError):
+            fn(*args)
+    with warnings.catch_warnings(record=True) as compiled:
+        warnings.simplefilter("always")
+        with contextlib.suppress(ZeroDivisionError):
+            tg.to_static(fn)(*args)
+    assert [str(w.message) for w in compiled] == [str(w.message) for w in eager]

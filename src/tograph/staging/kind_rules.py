@@ -13,6 +13,7 @@ Requires: a graph being built (``tograph.trace.builder``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +22,8 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import types
-from tograph.staging import carried, kinds
+from tograph.ops import effects
+from tograph.staging import carried, control_flow, kinds
 from tograph.trace import tensor
 
 # Primitives whose result has one kind whatever the kinds of their operands: a conversion to a
@@ -56,11 +58,73 @@ def propagate(
     found = {tuple(g) for _, g in given}
     if found == {tuple((t.dtype, t.weak) for t in graph_outs)}:
         return
-    if not (prim.name in _SAME_VALUES or _integer_division(prim, args, in_types)):
+    division = prim.name == "divide" and len(args) == 2
+    if not (prim.name in _SAME_VALUES or division or _integer_division(prim, args, in_types)):
         raise _refused(prim.name)
     if not _scalar(result):
         raise _refused(prim.name)
+    if division:
+        _python_zero_division(args, in_types, result)
     _tag_result(result, args, given)
+
+
+def _python_zero_division(args: Sequence[Any], in_types: Sequence[Any], result: Any) -> None:
+    """Raises Python's ``ZeroDivisionError`` when the graph runs, before the division ``result``
+    comes from, on the paths where both operands are Python numbers and the divisor is zero:
+    there Python raises where NumPy gives inf or nan (and warns). Elsewhere the values are the
+    same, an IEEE double division either way."""
+    divisor = args[1]
+    if not tensor.is_symbolic(divisor) and divisor != 0:
+        return
+    builder = result._builder
+    division = builder.eqns.pop()  # the division, emitted just now, goes after the check
+    kinds.QUIET[0] = True
+    try:
+        python = [_python_on_path(a, t, _PYTHON) for a, t in zip(args, in_types)]
+        ints = [_python_on_path(a, t, _PYTHON_INT) for a, t in zip(args, in_types)]
+        hit = np.logical_and(np.logical_and(python[0], python[1]), divisor == 0)
+        both_ints = np.logical_and(ints[0], ints[1])
+        for message, chosen in (
+            ("division by zero", both_ints),
+            ("float division by zero", np.logical_not(both_ints)),
+        ):
+            control_flow.cond(
+                np.logical_and(hit, chosen),
+                functools.partial(_raise_zero_division, message),
+                tuple,
+                (),
+                (),
+            )
+    finally:
+        kinds.QUIET[0] = False
+    builder.eqns.append(division)
+
+
+def _raise_zero_division(message: str) -> tuple[()]:
+    effects.raise_(ZeroDivisionError(message))
+    return ()
+
+
+def _python_on_path(value: Any, t: Any, codes: frozenset[int]) -> Any:
+    """Whether ``value`` (of graph type ``t``) is a Python number of one of the kinds ``codes``
+    on the path taken: a bool, or a tensor computing it from the kind tag."""
+    if isinstance(value, tensor.SymbolicTensor) and value.kind_tag is not None:
+        test: Any = False
+        for code in value.kind_options & codes:
+            test = np.logical_or(test, value.kind_tag == code)
+        return test
+    if isinstance(value, tensor.SymbolicTensor):
+        return bool(t.weak) and types.kind_code(t.dtype, True) in codes
+    return types.is_python_scalar(value) and types.kind_code(np.asarray(value).dtype, True) in codes
+
+
+# The kind codes of Python numbers (weak scalar types), and of Python's bools and ints.
+_PYTHON = frozenset(
+    c
+    for c in range(64)
+    if types.kind_name(c) is not None and types.is_python_scalar(types.of_kind(c, 0))
+)
+_PYTHON_INT = frozenset(c for c in _PYTHON if type(types.of_kind(c, 0)) in (bool, int))
 
 
 def _integer_division(prim: Any, args: Sequence[Any], in_types: Sequence[Any]) -> bool:

@@ -42,7 +42,9 @@ class Kinded:
 
     @classmethod
     def __tree_build__(cls, children: Sequence[Any]) -> Kinded:
-        return cls(*children)
+        code, value, options = children
+        # a return value not yet set stands in with a Placeholder for every leaf, options too
+        return cls(code, value, options if isinstance(options, frozenset) else frozenset())
 
     def __repr__(self) -> str:
         return f"Kinded({self.code!r}, {self.value!r}, {sorted(self.options)})"
