@@ -361,7 +361,7 @@ def python_float_or_float64_divided(x):
 @pytest.mark.parametrize("x", [POS.astype(np.float32), NEG32])
 def test_an_operation_whose_result_depends_on_the_path_falls_back_naming_the_line(fn, line, x):
     """int + 1 is an int where float32 + 1 is a float32; 0.1 compares as a float32 on one path;
-    a Python float divided by zero raises where np.float64 gives inf: run eagerly."""
+    a Python float divided on one path, a float32 on the other: run eagerly."""
     cf = assert_matches_eager(fn, x, compiles=False)
     assert "would depend on the path taken" in str(cf.fallback)
     lines, first = inspect.getsourcelines(fn)

@@ -4,10 +4,11 @@
 Stage: build. Input: each operation the graph builder emits on a tagged operand (the rule
 ``propagate``, which ``staging.runtime`` installs in ``trace.builder``). Output: the result
 tagged with the kind eager code gives on each path, where every path computes the same values
-in the graph's dtypes (a Python float and an ``np.float64`` under ``+``, ``-``, ``*``,
-comparisons); an ``UnsupportedError`` naming the line where the result's dtype, kind or values
-would depend on the path (a Python int and an ``np.float32``, ``0.1`` compared with a
-``float32``, ``r / 2``, which raises in Python on a zero divisor).
+in the graph's dtypes (a Python float and an ``np.float64`` under ``+``, ``-``, ``*``, ``/``,
+comparisons; a division first raises Python's ``ZeroDivisionError`` on the paths where Python
+would); an ``UnsupportedError`` naming the line where the result's dtype, kind or values would
+depend on the path (a Python int and an ``np.float32``, ``0.1`` compared with a ``float32``,
+``r ** 2``, which raises in Python on overflow).
 Requires: a graph being built (``tograph.trace.builder``).
 """
 
@@ -31,8 +32,9 @@ from tograph.trace import tensor
 # control flow, which carries the tag itself.
 _ANY_KIND = frozenset({"astype", "cond", "while_loop"})
 # Primitives that give the same values for a Python number and a NumPy scalar of one dtype, so
-# that their result may be tagged with each path's kind (division, powers and shifts differ:
-# Python raises where NumPy warns; ``_integer_division`` allows ``//`` and ``%`` by a constant).
+# that their result may be tagged with each path's kind (powers and shifts differ: Python raises
+# where NumPy warns; ``divide`` is checked by ``_python_zero_division``, ``//`` and ``%`` by a
+# constant allowed by ``_integer_division``).
 _SAME_VALUES = frozenset(
     "add subtract multiply negative positive abs "
     "less less_equal greater greater_equal equal not_equal".split()
