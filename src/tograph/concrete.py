@@ -179,8 +179,17 @@ class ConcreteFunction:
             found.extend(got)
         return found
 
-    def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def run(
+        self,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        arguments: tuple[Any, Any, Any] | None = None,
+    ) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
+
+        ``arguments`` is the call's ``(args, kwargs, bound)`` as ``_arguments`` makes it, when
+        the caller has bound them already (else they are bound here, if the recipe needs them).
 
         A graph that writes into arguments runs them eagerly instead when two of them overlap
         in memory (a write through one would show in the other), and when it raises: the
@@ -197,7 +206,8 @@ class ConcreteFunction:
         if dask_exec.takes(tensors):
             return self._run_dask(self._recipe, tensors, args, kwargs)
         recipe = self._recipe
-        arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
+        if arguments is None and recipe.needs_arguments:
+            arguments = self._arguments(args, kwargs)
         if not recipe.writes_arguments:
             return recipe.unflatten(self._run(*tensors), tensors, arguments)
         if _overlapping(tensors, self.signature.input_twins):
