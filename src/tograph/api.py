@@ -81,9 +81,10 @@ class StaticFunction:
         # Calls that take objects, dicts or lists (or need their arguments: attribute writes,
         # container writes) skip binding and the signature when their argument layout
         # (``_layout_key``) was seen: keyed by it, the concrete functions of its signature,
-        # whose guards are checked at each call as ``_lookup`` checks them.
+        # whose guards are checked at each call as ``_lookup`` checks them. As many as there
+        # are signatures: each keeps its signature's static values (objects) alive.
         self._layouts: caching.LRU[tuple[Any, ...], list[concrete.ConcreteFunction]] = caching.LRU(
-            _FAST_LIMIT
+            _SIGNATURE_LIMIT
         )
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
@@ -126,11 +127,11 @@ class StaticFunction:
             runner = self._fast.get(tuple(key))
             if runner is not None:
                 return runner(leaves)
-        layout: list[Any] = []
+        call_layout: list[Any] = []
         arrays: list[Any] = []
-        fast = fast and self.input_spec is None and _layout_key(args, layout, arrays, {})
+        fast = fast and self.input_spec is None and _layout_key(args, call_layout, arrays, {})
         if fast:
-            candidates = self._layouts.get(tuple(layout))
+            candidates = self._layouts.get(tuple(call_layout))
             if candidates is not None:
                 root = (args, {}, self._bound())
                 for cf in candidates:
@@ -151,7 +152,7 @@ class StaticFunction:
             self._fast[tuple(key)] = runner
         if fast:
             # the concrete functions of this signature, tried in the order _lookup tries them
-            self._layouts[tuple(layout)] = self._cache.get(cf.signature.key) or [cf]
+            self._layouts[tuple(call_layout)] = self._cache.get(cf.signature.key) or [cf]
         return cf.run(tensors, args, kwargs, root)
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
@@ -452,7 +453,7 @@ def _layout_key(values: Any, key: list[Any], arrays: list[Any], seen: dict[int, 
     for a in values:
         kind = type(a)
         if kind is np.ndarray or isinstance(a, np.generic):
-            if not tensor.is_array_value(a):
+            if a.dtype.kind not in "biufc":  # not a graph input (tensor.is_array_value)
                 return False
             layout = "C" if a.ndim < 2 or a.flags.c_contiguous else None
             twin = seen.get(id(a)) if kind is np.ndarray else None

@@ -9,7 +9,6 @@ Dask backend (``backend.dask_exec``).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import inspect
@@ -215,13 +214,18 @@ class ConcreteFunction:
         held = io.StringIO()
         states = [(source, source.get_state()) for source in self._random_sources]
         try:
-            with contextlib.redirect_stdout(held):
+            shown, sys.stdout = sys.stdout, held  # contextlib.redirect_stdout, without its cost
+            try:
                 outputs = self._run(*tensors)
+            finally:
+                sys.stdout = shown
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
             for source, state in states:  # so that it draws the very numbers the graph drew
                 source.set_state(state)
             return self._owner.python_function(*args, **kwargs)
-        sys.stdout.write(held.getvalue())
+        printed = held.getvalue()
+        if printed:
+            sys.stdout.write(printed)
         return recipe.unflatten(outputs, tensors, arguments)
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:

@@ -367,3 +367,24 @@ def test_python_scalars_under_input_spec_are_graph_inputs_on_every_call():
     for x in [2.0, 2.0, 3.0, 3.0]:
         assert same(static(x, np.ones(2)), times(x, np.ones(2)))
     assert len(static.concrete_functions) == 1
+
+
+def show_and_step(o, g):
+    print("step", o.t, o.m.sum())
+    o.t += 1
+    o.m = o.m + g
+    return o.m
+
+
+def test_printing_of_a_graph_that_sets_attributes_is_eager_s(capsys):
+    static = tg.to_static(show_and_step, fallback="error")
+    compiled, eager = Opt(), Opt()
+    g = np.ones(3)
+    outputs = []
+    for _ in range(3):
+        expected = show_and_step(eager, g)
+        eager_out = capsys.readouterr().out
+        got = static(compiled, g)
+        outputs.append((eager_out, capsys.readouterr().out))
+        assert same(got, expected) and same(compiled, eager)
+    assert all(e == c and e.startswith("step") for e, c in outputs), outputs

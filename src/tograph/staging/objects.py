@@ -47,11 +47,13 @@ Path = tuple[Any, ...]
 def resolve(root: Any, path: Path) -> Any:
     """The object at ``path`` from ``root``, the call's ``(args, kwargs, bound)``."""
     for key in path:
-        root = getattr(root, key.name) if isinstance(key, Attr) else root[key]
+        root = getattr(root, key.name) if type(key) is Attr else root[key]
     return root
 
 
 _MISSING = object()
+# values of these exact types are leaves of every tree (``pytree.is_node`` need not be asked)
+_NEVER_NODES = frozenset({np.ndarray, float, int, bool, str, type(None)})
 
 
 # ---- what a read saw: the leaves of an attribute's value, checked at each call ---------------
@@ -133,7 +135,9 @@ class Read:
         if self.tree is None or value is _MISSING:
             return [] if self.tree is None and value is _MISSING else None
         if self.tree.kind is None:  # a single value: the common case, without flattening
-            if pytree.is_node(value) or not self.leaves[0].accepts(value):
+            if not self.leaves[0].accepts(value) or (
+                type(value) not in _NEVER_NODES and pytree.is_node(value)
+            ):
                 return None
             return [value] if type(self.leaves[0]) is InputLeaf else []
         leaves, tree = pytree.flatten(value)
