@@ -9,6 +9,7 @@ arrays are tiny, so the figures are the cost of the call path itself:
   array, a static learning rate, a step counter);
 * ``method``: the same step as a method ``o.step(g)`` of a class, ``to_static`` on the method;
 * ``list``: ``f(xs)`` on a list of three arrays;
+* ``list set``: ``f(xs)`` setting an item of the list (written back into the caller's list);
 * ``dict``: ``f(d)`` on a dict of three arrays.
 
 Each side runs on its own copies of the arguments; the results and the objects' attributes are
@@ -56,6 +57,11 @@ def list_sum(xs: Any) -> Any:
     return xs[0] * xs[1] + xs[2]
 
 
+def list_set(xs: Any) -> Any:
+    xs[1] = xs[0] * 2.0
+    return xs[1] + xs[2]
+
+
 def dict_sum(d: Any) -> Any:
     return d["a"] * d["b"] + d["c"]
 
@@ -92,14 +98,18 @@ def _cases() -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
     d = {"a": xs[0], "b": xs[1], "c": xs[2]}
     compiled_list = tg.to_static(list_sum, fallback="error")
     compiled_dict = tg.to_static(dict_sum, fallback="error")
+    compiled_set = tg.to_static(list_set, fallback="error")
+    eager_xs, compiled_xs = list(xs), list(xs)
     cases: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("object", lambda: step(eager_opt, g), lambda: compiled_step(compiled_opt, g)),
         ("method", lambda: eager_method.step(g), lambda: compiled_method.step(g)),
         ("list", lambda: list_sum(xs), lambda: compiled_list(xs)),
+        ("list set", lambda: list_set(eager_xs), lambda: compiled_set(compiled_xs)),
         ("dict", lambda: dict_sum(d), lambda: compiled_dict(d)),
     ]
     for name, eager, compiled in cases:
         _check(name, eager(), compiled())
+    _check("list set", eager_xs[1], compiled_xs[1])
     for a, b in ((eager_opt, compiled_opt), (eager_method, compiled_method)):
         _check("attributes", a.m, b.m)
         if (a.t, a.lr) != (b.t, b.lr) or type(a.t) is not type(b.t):
@@ -112,10 +122,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--number", type=int, default=1000)
     options = parser.parse_args()
-    print(f"{'case':<8} {'eager us':>10} {'compiled us':>12} {'ratio':>7}")
+    print(f"{'case':<9} {'eager us':>10} {'compiled us':>12} {'ratio':>7}")
     for name, eager, compiled in _cases():
         e, c = _median_pair(eager, compiled, options.repeats, options.number)
-        print(f"{name:<8} {e * 1e6:>10.2f} {c * 1e6:>12.2f} {c / e:>7.1f}")
+        print(f"{name:<9} {e * 1e6:>10.2f} {c * 1e6:>12.2f} {c / e:>7.1f}")
 
 
 if __name__ == "__main__":
