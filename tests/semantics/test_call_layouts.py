@@ -388,3 +388,41 @@ def test_printing_of_a_graph_that_sets_attributes_is_eager_s(capsys):
         outputs.append((eager_out, capsys.readouterr().out))
         assert same(got, expected) and same(compiled, eager)
     assert all(e == c and e.startswith("step") for e, c in outputs), outputs
+
+
+class Slotted:
+    __slots__ = ("lr", "m", "t")
+
+    def __init__(self) -> None:
+        self.lr, self.m, self.t = 0.1, np.zeros(3), 0
+
+    def __eq__(self, other: object) -> bool:  # what ``same`` compares (there is no __dict__)
+        return isinstance(other, Slotted) and all(
+            same(getattr(self, name), getattr(other, name)) for name in self.__slots__
+        )
+
+    __hash__ = object.__hash__
+
+
+def test_objects_with_slots_are_guarded_alike():
+    follow(step, [Slotted(), np.ones(3)], [setter("lr", 0.2), setter("m", np.zeros(3, np.int32))])
+
+
+@pytest.mark.filterwarnings("ignore::tograph.RetracingWarning")  # a graph per object, as known
+def test_more_objects_than_the_tables_keep_still_match_eager():
+    """Past the 64 signatures kept, the first object's signature is dropped from the signature
+    table while its layout, called all along, stays: a call finds a graph whose guards hold,
+    or traces."""
+    static = tg.to_static(step, fallback="error")
+    compiled = [Opt() for _ in range(70)]
+    eager = copy.deepcopy(compiled)
+    g = np.ones(3)
+    for rounds in range(2):
+        for a, b in zip(compiled, eager):
+            assert same(static(a, g), step(b, g))
+            # the first object between the others: its layout stays, its signature goes
+            assert same(static(compiled[0], g), step(eager[0], g))
+            assert same(a, b) and same(compiled[0], eager[0])
+        compiled[0].lr = eager[0].lr = 0.5 + rounds  # a static value changed: another graph
+        assert same(static(compiled[0], g), step(eager[0], g))
+        assert same(compiled[0], eager[0])

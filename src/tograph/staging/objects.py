@@ -52,14 +52,14 @@ def resolve(root: Any, path: Path) -> Any:
 
 
 _MISSING = object()
-# values of these exact types are leaves of every tree (``pytree.is_node`` need not be asked)
-_NEVER_NODES = frozenset({np.ndarray, float, int, bool, str, type(None)})
 
 
 # ---- what a read saw: the leaves of an attribute's value, checked at each call ---------------
 
 
 _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+# values of these exact types are leaves of every tree (``pytree.is_node`` need not be asked)
+_NEVER_NODES = frozenset({np.ndarray, float, int, bool, str, type(None)})
 # the types ``types.type_of`` gives every Python float and every int that fits in 64 bits
 _WEAK_TYPES = {float: types.type_of(0.0), int: types.type_of(0)}
 
