@@ -27,6 +27,7 @@ from tograph import caching, concrete, eager, errors, origin
 from tograph.analysis import types as type_inference
 from tograph.backend import backends
 from tograph.ir import pytree
+from tograph.ir import types as types_mod
 from tograph.lowering import convert
 from tograph.staging import build_graph, objects, runtime
 from tograph.trace import signature, tensor
@@ -77,6 +78,14 @@ class StaticFunction:
             None,
             None,
         )
+        # Calls that take objects, dicts or lists (or need their arguments: attribute writes,
+        # container writes) skip binding and the signature when their argument layout
+        # (``_layout_key``) was seen: keyed by it, the concrete functions of its signature,
+        # whose guards are checked at each call as ``_lookup`` checks them. As many as there
+        # are signatures: each keeps its signature's static values (objects) alive.
+        self._layouts: caching.LRU[tuple[Any, ...], list[concrete.ConcreteFunction]] = caching.LRU(
+            _SIGNATURE_LIMIT
+        )
         params = self._signature.parameters.values()
         # The fast path needs every parameter given positionally (no defaults filled in).
         self._fast_arity = (
@@ -113,23 +122,38 @@ class StaticFunction:
                     return runner(args)
         key: list[Any] = []
         leaves: list[Any] = []
-        fast = fast and _fast_key(args, key, leaves)
-        if fast:
+        simple = fast and _fast_key(args, key, leaves)
+        if simple:
             runner = self._fast.get(tuple(key))
             if runner is not None:
                 return runner(leaves)
+        call_layout: list[Any] = []
+        arrays: list[Any] = []
+        fast = fast and self.input_spec is None and _layout_key(args, call_layout, arrays, {})
+        if fast:
+            candidates = self._layouts.get(tuple(call_layout))
+            if candidates is not None:
+                root = (args, {}, self._bound())
+                for cf in candidates:
+                    extra = cf.guard_inputs(root)
+                    if extra is not None:
+                        self._last = cf
+                        return cf.run(arrays + extra, args, {}, root)
         if _holds_eager_tensors((args, kwargs)):
             # On tensors an eager tape is recording (a GradientTape, or the tape under a
             # gradient of a function that runs eagerly) the function runs eagerly too, so the
             # tape records each operation: a graph would take their values as constants.
             return self.python_function(*args, **kwargs)
-        cf, tensors = self._lookup(args, kwargs)
-        runner = cf.leaves_runner() if fast else None
-        if runner is not None:
-            if len(leaves) == len(args) and all(x is a for x, a in zip(leaves, args)):
+        cf, tensors, root = self._lookup(args, kwargs)
+        runner = cf.leaves_runner() if simple else None
+        if runner is not None and _same_objects(leaves, tensors):
+            if _same_objects(leaves, args):
                 self._flat[tuple((type(a), a.dtype, a.shape) for a in args)] = runner
             self._fast[tuple(key)] = runner
-        return cf.run(tensors, args, kwargs)
+        if fast:
+            # the concrete functions of this signature, tried in the order _lookup tries them
+            self._layouts[tuple(call_layout)] = self._cache.get(cf.signature.key) or [cf]
+        return cf.run(tensors, args, kwargs, root)
 
     def concrete(self, *args: Any, **kwargs: Any) -> concrete.ConcreteFunction:
         """The ``ConcreteFunction`` for these arguments' types (compiled, not run)."""
@@ -137,7 +161,10 @@ class StaticFunction:
 
     def _lookup(
         self, args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[concrete.ConcreteFunction, list[Any]]:
+    ) -> tuple[concrete.ConcreteFunction, list[Any], tuple[Any, Any, Any]]:
+        """The concrete function for a call, its graph inputs (the tensor leaves of the
+        arguments, then those its guards read from objects) and the call's ``(args, kwargs,
+        bound)``, bound to the parameters once for the lookup and the run."""
         bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
         root = (bound_args, bound_kwargs, self._bound())
@@ -145,12 +172,12 @@ class StaticFunction:
             extra = cf.guard_inputs(root)
             if extra is not None:
                 self._last = cf
-                return cf, tensors + extra
+                return cf, tensors + extra, root
         cf = self._traced(sig)
         extra = cf.guard_inputs(root)
         if extra is None:
             raise errors.InternalError(f"a new graph of {cf.signature} does not fit its call")
-        return cf, tensors + extra
+        return cf, tensors + extra, root
 
     def concrete_for(self, sig: signature.Signature) -> concrete.ConcreteFunction:
         """The ``ConcreteFunction`` for a signature the caller made (``tograph.autodiff`` does);
@@ -402,6 +429,49 @@ def _fast_key(values: Any, key: list[Any], leaves: list[Any]) -> bool:
             key.append((kind, len(a)))
             if not _fast_key(a, key, leaves):
                 return False
+        else:
+            return False
+    return True
+
+
+def _same_objects(these: Sequence[Any], those: Sequence[Any]) -> bool:
+    """Whether two sequences hold the very same objects, in order."""
+    return len(these) == len(those) and all(x is y for x, y in zip(these, those))
+
+
+_STATIC_KINDS = (int, float, bool, complex, str, bytes, type(None))
+
+
+def _layout_key(values: Any, key: list[Any], arrays: list[Any], seen: dict[int, int]) -> bool:
+    """Appends to ``key`` what ``signature.make_signature`` keys ``values`` by (list and tuple
+    lengths, dict keys; arrays by type, dtype, shape, layout and the earlier array they are;
+    Python values and user objects by ``static_key``) and to ``arrays`` the tensor leaves, in
+    signature order: equal keys are calls of one signature (its objects are kept alive by the
+    concrete functions stored under the key, so an ``id`` in it names one object). False for
+    anything else (a dask array, an ndarray subclass, a namedtuple, an eager tensor...), which
+    takes the full signature path."""
+    for a in values:
+        kind = type(a)
+        if kind is np.ndarray or isinstance(a, np.generic):
+            if a.dtype.kind not in "biufc":  # not a graph input (tensor.is_array_value)
+                return False
+            layout = "C" if a.ndim < 2 or a.flags.c_contiguous else None
+            twin = seen.get(id(a)) if kind is np.ndarray else None
+            seen.setdefault(id(a), len(arrays))
+            key.append((kind, a.dtype, a.shape, layout, twin))
+            arrays.append(a)
+        elif kind in _STATIC_KINDS:
+            key.append(signature.static_key(a))
+        elif kind is list or kind is tuple:
+            key.append((kind, len(a)))
+            if not _layout_key(a, key, arrays, seen):
+                return False
+        elif kind is dict:
+            key.append((kind, tuple(a)))
+            if not _layout_key(a.values(), key, arrays, seen):
+                return False
+        elif tensor.is_user_object(a) and not pytree.is_node(a) and not types_mod.is_dask_array(a):
+            key.append(signature.static_key(a))
         else:
             return False
     return True

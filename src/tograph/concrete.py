@@ -9,7 +9,6 @@ Dask backend (``backend.dask_exec``).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import inspect
@@ -179,8 +178,17 @@ class ConcreteFunction:
             found.extend(got)
         return found
 
-    def run(self, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def run(
+        self,
+        tensors: list[Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        arguments: tuple[Any, Any, Any] | None = None,
+    ) -> Any:
         """Runs the graph on a call's tensor leaves (or the eager fallback on the call).
+
+        ``arguments`` is the call's ``(args, kwargs, bound)`` as ``_arguments`` makes it, when
+        the caller has bound them already (else they are bound here, if the recipe needs them).
 
         A graph that writes into arguments runs them eagerly instead when two of them overlap
         in memory (a write through one would show in the other), and when it raises: the
@@ -197,7 +205,8 @@ class ConcreteFunction:
         if dask_exec.takes(tensors):
             return self._run_dask(self._recipe, tensors, args, kwargs)
         recipe = self._recipe
-        arguments = self._arguments(args, kwargs) if recipe.needs_arguments else None
+        if arguments is None and recipe.needs_arguments:
+            arguments = self._arguments(args, kwargs)
         if not recipe.writes_arguments:
             return recipe.unflatten(self._run(*tensors), tensors, arguments)
         if _overlapping(tensors, self.signature.input_twins):
@@ -205,13 +214,18 @@ class ConcreteFunction:
         held = io.StringIO()
         states = [(source, source.get_state()) for source in self._random_sources]
         try:
-            with contextlib.redirect_stdout(held):
+            shown, sys.stdout = sys.stdout, held  # contextlib.redirect_stdout, without its cost
+            try:
                 outputs = self._run(*tensors)
+            finally:
+                sys.stdout = shown
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects
             for source, state in states:  # so that it draws the very numbers the graph drew
                 source.set_state(state)
             return self._owner.python_function(*args, **kwargs)
-        sys.stdout.write(held.getvalue())
+        printed = held.getvalue()
+        if printed:
+            sys.stdout.write(printed)
         return recipe.unflatten(outputs, tensors, arguments)
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:

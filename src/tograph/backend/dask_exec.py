@@ -25,6 +25,7 @@ Requires: a graph that passes ``tograph.ir.check.check_graph``; ``dask[array]`` 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,8 +34,9 @@ from tograph.ir import core, types
 
 
 def takes(values: Sequence[Any]) -> bool:
-    """Whether the Dask backend should run a call on ``values`` (one of them is a dask array)."""
-    return any(types.is_dask_array(v) for v in values)
+    """Whether the Dask backend should run a call on ``values`` (one of them is a dask array):
+    never while ``dask.array`` is not imported, which every dask array's module needs."""
+    return "dask.array" in sys.modules and any(types.is_dask_array(v) for v in values)
 
 
 def execute(graph: core.Graph, *args: Any) -> tuple[Any, ...]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import inspect
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -182,16 +183,17 @@ class BuiltGraph:
             and all(isinstance(s, (int, signature.Static)) for s in self.out_slots)
         )
 
-    @property
+    @functools.cached_property
     def writes_arguments(self) -> bool:
-        """Whether a call writes into argument arrays, lists, dicts or objects."""
+        """Whether a call writes into argument arrays, lists, dicts or objects (computed once:
+        every call asks)."""
         return bool(self.write_backs or self.container_writes or self.attr_writes)
 
-    @property
+    @functools.cached_property
     def needs_arguments(self) -> bool:
         """Whether a call needs its arguments themselves (``unflatten``'s ``arguments``): the
         graph reads object attributes, or the result holds or changes a list, dict or object
-        of the arguments."""
+        of the arguments (computed once: every call asks)."""
         return bool(self.container_writes or self.reads or self.attr_writes) or any(
             isinstance(s, ArgRef) for s in self.out_slots
         )
@@ -271,10 +273,11 @@ class BuiltGraph:
             )
         # an output that is an argument's array holds its value from before the call: copied
         # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
-        outputs = [
-            value.copy() if i in self.check_outputs and _shares_memory(value, inputs) else value
-            for i, value in enumerate(outputs)
-        ]
+        if self.check_outputs:
+            outputs = [
+                value.copy() if i in self.check_outputs and _shares_memory(value, inputs) else value
+                for i, value in enumerate(outputs)
+            ]
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
         targets = [w.target.resolve(arguments) for w in self.container_writes]
@@ -304,6 +307,8 @@ class BuiltGraph:
         arguments: Any,
         made: dict[int, Any],
     ) -> Any:
+        if tree.kind is None:  # a single value (an attribute set to an array): no tree to build
+            return self._leaf(slots[0], outputs, inputs, arguments, made)
         return tree.unflatten([self._leaf(s, outputs, inputs, arguments, made) for s in slots])
 
     def _leaf(

@@ -47,7 +47,7 @@ Path = tuple[Any, ...]
 def resolve(root: Any, path: Path) -> Any:
     """The object at ``path`` from ``root``, the call's ``(args, kwargs, bound)``."""
     for key in path:
-        root = getattr(root, key.name) if isinstance(key, Attr) else root[key]
+        root = getattr(root, key.name) if type(key) is Attr else root[key]
     return root
 
 
@@ -55,6 +55,13 @@ _MISSING = object()
 
 
 # ---- what a read saw: the leaves of an attribute's value, checked at each call ---------------
+
+
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+# values of these exact types are leaves of every tree (``pytree.is_node`` need not be asked)
+_NEVER_NODES = frozenset({np.ndarray, float, int, bool, str, type(None)})
+# the types ``types.type_of`` gives every Python float and every int that fits in 64 bits
+_WEAK_TYPES = {float: types.type_of(0.0), int: types.type_of(0)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +73,21 @@ class InputLeaf:
     array0d: bool
 
     def accepts(self, value: Any) -> bool:
+        kind = type(value)
+        if kind is np.ndarray:  # every call's case, told without making its type
+            t = value.dtype
+            return (
+                t.kind in "biufc"
+                and t == self.type.dtype
+                and value.shape == self.type.shape
+                and not self.type.weak
+                and self.array0d == (value.ndim == 0)
+                and self.layout == ("C" if value.ndim < 2 or value.flags.c_contiguous else None)
+            )
+        if kind is float or kind is int:
+            if kind is int and not _INT64_MIN <= value <= _INT64_MAX:
+                return False  # no graph input holds it: the trace it asks for runs eagerly
+            return (self.type, self.layout, self.array0d) == (_WEAK_TYPES[kind], "C", False)
         if not tensor.is_number(value):
             return False
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
@@ -112,6 +134,12 @@ class Read:
         value = getattr(resolve(root, self.owner), self.name, _MISSING)
         if self.tree is None or value is _MISSING:
             return [] if self.tree is None and value is _MISSING else None
+        if self.tree.kind is None:  # a single value: the common case, without flattening
+            if not self.leaves[0].accepts(value) or (
+                type(value) not in _NEVER_NODES and pytree.is_node(value)
+            ):
+                return None
+            return [value] if type(self.leaves[0]) is InputLeaf else []
         leaves, tree = pytree.flatten(value)
         if tree != self.tree:
             return None
