@@ -80,6 +80,9 @@ def _python_zero_division(args: Sequence[Any], in_types: Sequence[Any], result: 
         return
     builder = result._builder
     division = builder.eqns.pop()  # the division, emitted just now, goes after the check
+    if division.outputs[0] is not result.graph_var:
+        builder.eqns.append(division)
+        raise _refused("divide")
     kinds.QUIET[0] = True
     try:
         python = [_python_on_path(a, t, _PYTHON) for a, t in zip(args, in_types)]
