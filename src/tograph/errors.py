@@ -107,6 +107,11 @@ def locate(exc: BaseException, loc: SourceLocation | None) -> None:
     exc.__dict__["_tograph_loc"] = loc
 
 
+def located_by_graph(exc: BaseException) -> bool:
+    """Whether a graph raised ``exc`` and recorded where (``locate``)."""
+    return "_tograph_loc" in exc.__dict__
+
+
 def location_of(exc: BaseException) -> SourceLocation | None:
     """The user's line an error belongs to: a ``ToGraphError``'s ``loc``, or where a graph
     raised it (``locate``)."""

@@ -130,10 +130,11 @@ def runtime_error(graph: core.Graph, eqn: core.Eqn, exc: Exception) -> Exception
     """
     message = f"while executing `{core.format_eqn(graph, eqn)}`: {type(exc).__name__}: {exc}"
     if not isinstance(exc, errors.ToGraphError):
-        if not _noted(exc):  # an inner graph's code noted it already
-            where = f"{eqn.loc}: " if eqn.loc is not None else ""
-            exc.add_note(f"tograph: {where}{message}")
+        if not errors.located_by_graph(exc):  # an inner graph's code placed it already
             errors.locate(exc, eqn.loc)
+            if hasattr(exc, "add_note"):  # Python 3.11+
+                where = f"{eqn.loc}: " if eqn.loc is not None else ""
+                exc.add_note(f"tograph: {where}{message}")
         return exc
     error = errors.GraphRuntimeError(message, loc=eqn.loc)
     error.__cause__ = exc
@@ -150,11 +151,6 @@ def _compiled(graph: core.Graph, options: Options = DEFAULT) -> _Compiled:
         linecache.cache.pop(old.filename, None)
     _CACHE[(id(graph), options)] = (graph, compiled)
     return compiled
-
-
-def _noted(exc: BaseException) -> bool:
-    """Whether ``exc`` already carries tograph's note."""
-    return any(str(n).startswith("tograph: ") for n in getattr(exc, "__notes__", ()))
 
 
 class _Failure:
