@@ -284,6 +284,7 @@ class ConcreteFunction:
             and slots == tuple(range(len(slots)))
             and self.graph is not None
             and len(self.graph.outputs) == len(slots)
+            and not recipe.apart
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -250,3 +250,36 @@ def test_the_gradient_of_an_argument_returned_on_some_paths(w):
     ahead, behind = argument_or_tripled(np.array(w + step)), argument_or_tripled(np.array(w - step))
     central = (ahead - behind) / (2 * step)
     np.testing.assert_allclose(grad, central, rtol=1e-6)
+
+
+# ---- results that are different arrays in eager code ------------------------------------------
+
+
+def copy_of_a_view_beside_the_view(x):
+    """Fuzz seed 5950: the copy is elided in the graph, so both results viewed one buffer."""
+    x = (x * 1)[::-1]
+    return x[::2], x[:2].copy()[::-1]
+
+
+def the_same_computation_twice(x):
+    """Two arrays eager makes apart, which CSE makes one graph value."""
+    a = x * 2
+    b = x * 2
+    return a, b
+
+
+def one_array_returned_twice_and_a_view(x):
+    a = x + 1
+    return a, a, a[1:], a.copy()
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        copy_of_a_view_beside_the_view,
+        the_same_computation_twice,
+        one_array_returned_twice_and_a_view,
+    ],
+)
+def test_results_that_are_different_arrays_in_eager_code_share_no_memory(fn):
+    assert_sharing_matches_eager(fn, np.array([-0.5, 1.5, -1.5, -1.5]))

@@ -14,7 +14,9 @@ leaves (graph inputs, typed by value or by ``input_spec``) and static values (ba
   tensor control flow only is chosen by its identity tag when the graph runs (``Tagged``,
   ``staging.identity``);
 * any other array result that could share memory with an argument at run time (a kernel's view,
-  where the function made a copy) is copied (``check_outputs``).
+  where the function made a copy) is copied (``check_outputs``);
+* two results that are different arrays in eager code but may share memory in the graph (a copy
+  elided beside a view, two computations CSE merged) are kept apart by a copy (``apart``).
 Requires: lowering.convert (the lowered function), staging.runtime (what it calls).
 """
 
@@ -173,6 +175,12 @@ class BuiltGraph:
     attr_writes: tuple[objects.Write, ...] = ()
     # ``id``s of the static arrays handed over that share memory with one another (``Fresh``)
     shared_statics: frozenset[int] = frozenset()
+    # per graph output, the array it is in eager code (``_eager_array``): outputs of two such
+    # arrays never share memory in eager code
+    arrays: tuple[int, ...] = ()
+    # pairs of graph outputs of two eager arrays that may share memory in the (optimised) graph:
+    # one elided copy (``x[:2].copy()`` beside ``x[::2]``), two computations CSE merged
+    apart: tuple[tuple[int, int], ...] = ()
 
     @property
     def plain(self) -> bool:
@@ -180,6 +188,7 @@ class BuiltGraph:
         return (
             not self.writes_arguments
             and not self.check_outputs
+            and not self.apart
             and all(isinstance(s, (int, signature.Static)) for s in self.out_slots)
         )
 
@@ -210,7 +219,8 @@ class BuiltGraph:
         with an argument or a constant are checked and copied at run time."""
         sharing = _may_share_inputs(graph)
         check = frozenset(i for i, atom in enumerate(graph.outputs) if atom in sharing)
-        return dataclasses.replace(self, graph=graph, check_outputs=check)
+        apart = _apart_outputs(graph, self.arrays)
+        return dataclasses.replace(self, graph=graph, check_outputs=check, apart=apart)
 
     def functional_graph(self) -> core.Graph:
         """The function as a pure graph: its outputs are the result's arrays in order (an
@@ -271,6 +281,8 @@ class BuiltGraph:
             return self.out_tree.unflatten(
                 [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
             )
+        if self.apart:
+            outputs = _kept_apart(outputs, self.apart, self.arrays)
         # an output that is an argument's array holds its value from before the call: copied
         # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
         if self.check_outputs:
@@ -441,6 +453,7 @@ def build_graph(
         reads=tuple(state.reads),
         attr_writes=tuple(attr_writes),
         shared_statics=_sharing_statics(published),
+        arrays=tuple(_eager_array(leaf) for leaf in outputs),
     )
 
 
@@ -714,6 +727,65 @@ def _write_backs(
         outputs.append(storage.current)
         found.append((slot, len(outputs) - 1))
     return found
+
+
+def _eager_array(leaf: Any) -> int:
+    """Which array a graph output is in eager code: its storage's (a view shares its base's), or
+    its own. Two outputs of different arrays never share memory in eager code."""
+    storage = getattr(leaf, "_storage", None)
+    return id(storage) if storage is not None else id(leaf)
+
+
+def _apart_outputs(graph: core.Graph, arrays: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """The pairs of ``graph``'s outputs of different eager ``arrays`` whose values may share
+    memory when it runs: one is, or views, a value the other views (``_view_roots``)."""
+    if len(arrays) != len(graph.outputs):
+        return ()
+    roots = _view_roots(graph)
+    sharing: dict[core.Var, list[int]] = {}  # each root: the outputs that may be its memory
+    for index, atom in enumerate(graph.outputs):
+        if isinstance(atom, core.Var):
+            for root in roots.get(atom, frozenset()):
+                sharing.setdefault(root, []).append(index)
+    pairs = {
+        (i, j)
+        for indices in sharing.values()
+        for n, j in enumerate(indices)
+        for i in indices[:n]
+        if arrays[i] != arrays[j]
+    }
+    return tuple(sorted(pairs))
+
+
+def _view_roots(graph: core.Graph) -> dict[core.Var, frozenset[core.Var]]:
+    """For each value of ``graph``, the values whose memory it may be (itself, or what a
+    view-returning kernel or control flow took it from)."""
+    roots: dict[core.Var, frozenset[core.Var]] = {v: frozenset({v}) for v in graph.inputs}
+    for eqn in graph.eqns:
+        operands = [roots.get(a, frozenset()) for a in eqn.inputs if isinstance(a, core.Var)]
+        if eqn.prim.views and eqn.inputs and isinstance(eqn.inputs[0], core.Var):
+            found = roots.get(eqn.inputs[0], frozenset())
+        elif list(eqn.subgraphs()):
+            found = frozenset().union(*operands)
+        else:
+            found = frozenset()
+        for out in eqn.outputs:
+            roots[out] = found | {out}
+    return roots
+
+
+def _kept_apart(
+    outputs: Sequence[Any], pairs: Sequence[tuple[int, int]], arrays: Sequence[int]
+) -> list[Any]:
+    """``outputs`` with a copy of one of each pair that shares memory at run time: of the
+    output whose eager array fewer outputs are (a copy in eager code, not a view others share)."""
+    outputs = list(outputs)
+    for i, j in pairs:
+        a, b = outputs[i], outputs[j]
+        if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.may_share_memory(a, b):
+            k = i if arrays.count(arrays[i]) < arrays.count(arrays[j]) else j
+            outputs[k] = outputs[k].copy()
+    return outputs
 
 
 def _may_share_inputs(graph: core.Graph) -> set[core.Atom]:
