@@ -283,3 +283,21 @@ def one_array_returned_twice_and_a_view(x):
 )
 def test_results_that_are_different_arrays_in_eager_code_share_no_memory(fn):
     assert_sharing_matches_eager(fn, np.array([-0.5, 1.5, -1.5, -1.5]))
+
+
+def views_of_an_array_made_a_constant(x, s, b):
+    """Fuzz seed 5123: ``b``'s name held an argument, so ``np.zeros(3)`` is a graph constant; its
+    two views are copied from one copy of it per call, and share memory as eager's do."""
+    x[None][0:1] -= s
+    x = b
+    b = np.zeros(3)
+    return b[..., None], b[::2]
+
+
+def test_views_of_a_constant_returned_together_share_memory_as_eager():
+    assert_sharing_matches_eager(
+        views_of_an_array_made_a_constant,
+        np.array([3.0, -3.0, 0.5, -2.0]),
+        np.float64(2.5),
+        np.array([True, False, True]),
+    )

@@ -286,10 +286,7 @@ class BuiltGraph:
         # an output that is an argument's array holds its value from before the call: copied
         # before the write-backs change that array (``c = y.copy(); y[0] = 0; return c``)
         if self.check_outputs:
-            outputs = [
-                value.copy() if i in self.check_outputs and _shares_memory(value, inputs) else value
-                for i, value in enumerate(outputs)
-            ]
+            outputs = self._copied_apart_from(outputs, inputs, made)
         for slot, index in self.write_backs:
             np.copyto(inputs[slot], outputs[index])
         targets = [w.target.resolve(arguments) for w in self.container_writes]
@@ -309,6 +306,31 @@ class BuiltGraph:
             )
         leaves = [self._leaf(s, outputs, inputs, arguments, made) for s in self.out_slots]
         return self.out_tree.unflatten(leaves)
+
+    def _copied_apart_from(
+        self, outputs: Sequence[Any], inputs: Sequence[Any], made: dict[int, Any]
+    ) -> list[Any]:
+        """``outputs`` with a copy of each checked one that shares memory with an argument or a
+        constant; outputs that are one array in eager code (views of it) are made from one copy
+        of their base (``Fresh.make``), so they still share memory with one another."""
+        copied = [
+            i for i in self.check_outputs if i < len(outputs) and _shares_memory(outputs[i], inputs)
+        ]
+        together = {
+            self.arrays[i]
+            for i in copied
+            if len(self.arrays) == len(outputs)
+            and sum(self.arrays[j] == self.arrays[i] for j in copied) > 1
+        }
+        outputs = list(outputs)
+        for i in copied:
+            value = outputs[i]
+            if together and self.arrays[i] in together:
+                outputs[i] = Fresh(value).make(made, frozenset({id(value)}))
+                outputs[i].flags.writeable = True  # a view of our own copy, not of a constant
+            else:
+                outputs[i] = value.copy()
+        return outputs
 
     def _value(
         self,
