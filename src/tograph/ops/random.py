@@ -36,7 +36,7 @@ from tograph.ir import core, primitives, types
 from tograph.ops import host_call, host_probe
 from tograph.ops import random_sources as sources
 from tograph.trace import builder as builder_mod
-from tograph.trace import functional, tensor
+from tograph.trace import dispatch, functional, tensor
 
 
 @dataclasses.dataclass(frozen=True)
@@ -279,7 +279,7 @@ def handler(fn: Any) -> Callable[..., Any] | None:
     """
     if isinstance(fn, BoundDraw):
         return fn
-    if not _hashable(fn):
+    if not dispatch.hashable(fn):
         return None
     if fn in _MAKERS:
         return functools.partial(make_local, _MAKERS[fn])
@@ -296,14 +296,6 @@ def handler(fn: Any) -> Callable[..., Any] | None:
     if name not in sources.METHODS[source.family]:
         raise _refuse(f"{source.label}.{name}", "is not a draw tograph compiles")
     return BoundDraw(source, name)
-
-
-def _hashable(fn: Any) -> bool:
-    try:
-        hash(fn)
-    except TypeError:
-        return False
-    return True
 
 
 def _refuse(name: str, why: str) -> errors.UnsupportedError:

@@ -22,6 +22,7 @@ Requires: lowering.convert (the lowered function), staging.runtime (what it call
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -316,16 +317,15 @@ class BuiltGraph:
         copied = [
             i for i in self.check_outputs if i < len(outputs) and _shares_memory(outputs[i], inputs)
         ]
-        together = {
-            self.arrays[i]
-            for i in copied
-            if len(self.arrays) == len(outputs)
-            and sum(self.arrays[j] == self.arrays[i] for j in copied) > 1
-        }
+        if not copied:
+            return list(outputs)
+        # ``arrays`` is empty for a recipe that does not know them (a loaded one)
+        known = len(self.arrays) == len(outputs)
+        counts = collections.Counter(self.arrays[i] for i in copied) if known else {}
         outputs = list(outputs)
         for i in copied:
             value = outputs[i]
-            if together and self.arrays[i] in together:
+            if known and counts[self.arrays[i]] > 1:
                 outputs[i] = Fresh(value).make(made, frozenset({id(value)}))
                 outputs[i].flags.writeable = True  # a view of our own copy, not of a constant
             else:

@@ -529,7 +529,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         containers.check_write(fn.__self__, f"{fn.__name__}()")
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
-    hashable = _hashable(fn)
+    hashable = dispatch.hashable(fn)
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
@@ -559,7 +559,7 @@ def _check_writes(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
         written.append(owner)
     if isinstance(owner, np.ufunc) and fn.__name__ == "at" and args:
         written.append(args[0])  # np.add.at(a, ...) writes a
-    if _hashable(fn) and fn in mutation.WRITERS and args:
+    if dispatch.hashable(fn) and fn in mutation.WRITERS and args:
         written.append(args[0])
     if any(isinstance(w, np.ndarray) for w in written):
         name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
@@ -583,11 +583,3 @@ def iop(op: str, target: Any, value: Any) -> Any:
             construct="in-place update of a NumPy array",
         )
     return getattr(operator, op)(target, value)
-
-
-def _hashable(fn: Any) -> bool:
-    try:
-        hash(fn)
-    except TypeError:
-        return False
-    return True

@@ -89,6 +89,15 @@ def implements_method(
     return register
 
 
+def hashable(fn: Any) -> bool:
+    """Whether ``fn`` can be looked up in the tables of handlers (a callable may be unhashable)."""
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True
+
+
 def is_numpy(obj: Any) -> bool:
     """Whether ``obj`` is NumPy's: a ufunc, a NumPy module, or a function or class from one."""
 
