@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from tograph import caching, concrete, eager, errors, origin
+from tograph import caching, concrete, eager, errors, layout_check, origin
 from tograph.analysis import types as type_inference
 from tograph.backend import backends
 from tograph.ir import pytree
@@ -71,13 +71,12 @@ class StaticFunction:
         self._fast: caching.LRU[tuple[Any, ...], Callable[[list[Any]], Any]] = caching.LRU(
             _FAST_LIMIT
         )
-        self._flat: caching.LRU[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = caching.LRU(
-            _FAST_LIMIT
-        )  # arrays only
-        self._last_flat: tuple[tuple[Any, ...] | None, Callable[[tuple[Any, ...]], Any] | None] = (
-            None,
-            None,
-        )
+        # Arrays only: per layout, the runner and the generated check of that layout, which
+        # serves a call repeating the layout last looked up without building its key.
+        self._flat: caching.LRU[
+            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check]
+        ] = caching.LRU(_FAST_LIMIT)
+        self._repeated: layout_check.Check = layout_check.never
         # Calls that take objects, dicts or lists (or need their arguments: attribute writes,
         # container writes) skip binding and the signature when their argument layout
         # (``_layout_key``) was seen: keyed by it, the concrete functions of its signature,
@@ -104,6 +103,10 @@ class StaticFunction:
         return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:  # the arrays' layout of the last keyed call, checked without a key
+            result = self._repeated(args)
+            if result is not layout_check.MISS:
+                return result
         fast = not kwargs and len(args) == self._fast_arity
         if fast:
             try:  # all arguments arrays: the quickest key
@@ -111,14 +114,9 @@ class StaticFunction:
             except AttributeError:
                 pass
             else:
-                # The layout called last is compared, not hashed: a loop calling with the same
-                # layout skips the table (one (layout, runner) pair, so threads see a whole one).
-                last_layout, last_runner = self._last_flat
-                if layout == last_layout:
-                    return last_runner(args)
-                runner = self._flat.get(layout)
-                if runner is not None:
-                    self._last_flat = (layout, runner)
+                entry = self._flat.get(layout)
+                if entry is not None:
+                    runner, self._repeated = entry
                     return runner(args)
         key: list[Any] = []
         leaves: list[Any] = []
@@ -148,7 +146,8 @@ class StaticFunction:
         runner = cf.leaves_runner() if simple else None
         if runner is not None and _same_objects(leaves, tensors):
             if _same_objects(leaves, args):
-                self._flat[tuple((type(a), a.dtype, a.shape) for a in args)] = runner
+                layout = tuple((type(a), a.dtype, a.shape) for a in args)
+                self._flat[layout] = (runner, layout_check.for_layout(args, runner))
             self._fast[tuple(key)] = runner
         if fast:
             # the concrete functions of this signature, tried in the order _lookup tries them

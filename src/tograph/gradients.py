@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from tograph import api, eager, errors
+from tograph import api, eager, errors, layout_check
 from tograph import concrete as concrete_module
 from tograph.autodiff import tape as tape_mod
 from tograph.autodiff import vjp
@@ -49,7 +49,11 @@ class GradFunction:
         self._signature = inspect.signature(self._python(target))
         self._cache: dict[Any, concrete_module.ConcreteFunction] = {}
         # calls whose arguments are all NumPy arrays, by their types: the compiled graph's runner
-        self._flat: dict[tuple[Any, ...], Callable[[tuple[Any, ...]], Any]] = {}
+        # and the generated check of that layout (``layout_check``), kept for the call after
+        self._flat: dict[
+            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check]
+        ] = {}
+        self._repeated: layout_check.Check = layout_check.never
         params = self._signature.parameters.values()
         positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
         self._arity = len(params) if all(p.kind in positional for p in params) else None
@@ -64,6 +68,10 @@ class GradFunction:
 
     # ---- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:  # the layout of the last keyed call, checked without a key
+            result = self._repeated(args)
+            if result is not layout_check.MISS:
+                return result
         flat = not kwargs and len(args) == self._arity
         if flat:  # the fast path of ``to_static``: arrays of types seen before
             try:
@@ -71,15 +79,16 @@ class GradFunction:
             except AttributeError:
                 flat = False
             else:
-                runner = self._flat.get(key)
-                if runner is not None:
+                entry = self._flat.get(key)
+                if entry is not None:
+                    runner, self._repeated = entry
                     return runner(args)
         args = self._prepare(args)
         cf, tensors = self._lookup(args, kwargs)
         if flat and all(type(a) is np.ndarray for a in args) and len(tensors) == len(args):
             runner = cf.leaves_runner()
             if runner is not None and all(t is a for t, a in zip(tensors, args)):
-                self._flat[key] = runner
+                self._flat[key] = (runner, layout_check.for_layout(args, runner))
         if any(isinstance(t, tensor.Symbolic) for t in tensors):
             return self._inline(cf, tensors)
         if any(isinstance(t, eager.EagerTensor) for t in tensors):

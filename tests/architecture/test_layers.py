@@ -16,7 +16,7 @@ ROOT = pathlib.Path(tograph.__file__).parent
 
 # Lowest first. Packages on one line share a layer and may import each other (without cycles).
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "origin", "caching"),
+    ("errors", "origin", "caching", "layout_check"),
     ("ir",),
     ("trace",),
     ("ops",),
