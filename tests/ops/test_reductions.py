@@ -242,3 +242,72 @@ def test_var_std_methods_and_correction():
     check(lambda x: (np.var(x > 0), np.std(x.astype(np.int8), ddof=1)), x)
     with pytest.raises(ValueError, match="ddof and correction"):
         trace(lambda x: np.var(x, ddof=1, correction=1), types.type_of(x))
+
+
+def _same_bits(got, want):
+    assert type(got) is type(want), (type(got), type(want))
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32, np.bool_])
+@pytest.mark.parametrize("size", [0, 1, 3, 7, 1000, 4097])
+def test_compiled_whole_reductions_are_numpys_to_the_bit(dtype, size):
+    """The executor calls ``ufunc.reduce`` and a short mean kernel instead of ``np.sum`` and
+    ``np.mean``: sums, products, extremes and means of whole arrays (the float32 mean divides in
+    float64, as NumPy's does), including empty ones, whose warnings and errors are NumPy's too."""
+    import warnings
+
+    import tograph as tg
+
+    def whole(x):
+        return np.sum(x), np.prod(x), x.mean(), x.sum(axis=0, keepdims=True)
+
+    def extremes(x):
+        return np.max(x), x.min(axis=0)
+
+    rng = np.random.default_rng(size)
+    x = (rng.normal(size=size) * 100).astype(dtype)
+    for fn in (whole, extremes):
+        with warnings.catch_warnings(record=True) as eager_warnings:
+            warnings.simplefilter("always")
+            try:
+                want, raised = fn(x), None
+            except ValueError as exc:
+                want, raised = None, exc
+        if raised is not None:  # a known empty shape: NumPy raises, and so does tograph
+            with pytest.raises(ValueError, match="zero-size"):
+                tg.to_static(fn)(x)
+            continue
+        compiled = tg.to_static(fn, fallback="error")
+        with warnings.catch_warnings(record=True) as got_warnings:
+            warnings.simplefilter("always")
+            got = compiled(x)
+        assert [str(w.message) for w in got_warnings] == [str(w.message) for w in eager_warnings]
+        for g, w in zip(got, want, strict=True):
+            _same_bits(g, w)
+
+
+def test_compiled_means_of_scalars_and_special_values():
+    import tograph as tg
+
+    def mean_of(x):
+        return np.mean(x), np.sum(x), np.max(x)
+
+    compiled = tg.to_static(mean_of, fallback="error")
+    cases = [
+        np.array(2.5),
+        np.array([np.nan, 1.0]),
+        np.array([np.inf, -np.inf]),
+        np.array([1e308, 1e308]),
+        np.float64(3.0),
+        np.float32(3.5),
+        np.arange(6.0).reshape(2, 3)[:, ::2],
+    ]
+    for x in cases:
+        with np.errstate(over="ignore", invalid="ignore"):
+            for g, w in zip(compiled(x), mean_of(x), strict=True):
+                _same_bits(g, w)
+    for value in (2, 2.5, True):
+        for g, w in zip(compiled(value), mean_of(value), strict=True):
+            _same_bits(g, w)

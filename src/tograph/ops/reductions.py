@@ -4,7 +4,10 @@ cumprod; ``count_nonzero`` is a sum of ``!= 0``.
 Stage: graph building. Input: NumPy reductions called on tensors (``np.sum(x, axis=0)``,
 ``x.max()``). Output: one equation per call whose params are normalised (``axis`` None or a sorted
 tuple of non-negative ints; a single int or None for argmax, argmin, cumsum and cumprod). The
-kernels are NumPy's functions themselves, called with those params. Result dtypes are NumPy's,
+kernels are NumPy's functions themselves, called with those params, but for the executor's
+shortcuts to the same computation: ``sum``, ``prod``, ``max`` and ``min`` are emitted as the
+``ufunc.reduce`` call NumPy's function makes, and ``mean`` of a whole float array is NumPy's sum
+and division without its Python-level steps (``mean_kernel``). Result dtypes are NumPy's,
 found by probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the result is
 strong.
 """
@@ -67,16 +70,64 @@ def _cumulative_rule(name: str, fn: Callable[..., Any]) -> primitives.TypeRule:
     return rule
 
 
+# ---- kernels -------------------------------------------------------------------------------
+
+
+def _ufunc_reduce(ufunc: np.ufunc) -> primitives.Emitter:
+    """Emits ``np.sum``, ``np.prod``, ``np.max`` or ``np.min`` as the ``ufunc.reduce`` call that
+    NumPy's function makes after its Python-level checks, which cost as much as the reduction of
+    a small array (``np.sum`` of 1000 floats: 1.5 us against 0.7 us)."""
+    reduce = ufunc.reduce
+
+    def emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> str:
+        params = dict(eqn.params)
+        axis = primitives.param_expr(ctx, params.pop("axis"))
+        dtype = primitives.param_expr(ctx, params.pop("dtype", None))
+        keepdims = primitives.param_expr(ctx, params.pop("keepdims"))
+        assert not params, f"unexpected params of {eqn.primitive}: {params}"
+        return f"{ctx.const(reduce)}({args[0]}, {axis}, {dtype}, None, {keepdims})"
+
+    return emit
+
+
+_add_reduce = np.add.reduce
+
+
+def mean_kernel(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    """``np.mean``; a float64 or float32 array averaged whole is the sum and division that
+    NumPy's ``_mean`` makes (the sum, then ``/`` by the count as an intp, in float64), without
+    its Python-level steps (1.5 us of the 2.5 a call on 1000 floats)."""
+    if axis is None and dtype is None and not keepdims and type(a) is np.ndarray and a.size:
+        kind = a.dtype.type
+        if kind is np.float64:
+            return _add_reduce(a, None) / a.size
+        if kind is np.float32:
+            return np.float32(float(_add_reduce(a, None)) / a.size)
+    return np.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
 # ---- primitives --------------------------------------------------------------------------
 
-sum_p = primitives.Primitive("sum", np.sum, _reduction_rule("sum", np.sum), layout="K")
-mean_p = primitives.Primitive("mean", np.mean, _reduction_rule("mean", np.mean), layout="K")
-prod_p = primitives.Primitive("prod", np.prod, _reduction_rule("prod", np.prod), layout="K")
+sum_p = primitives.Primitive(
+    "sum", np.sum, _reduction_rule("sum", np.sum), layout="K", emit=_ufunc_reduce(np.add)
+)
+mean_p = primitives.Primitive("mean", mean_kernel, _reduction_rule("mean", np.mean), layout="K")
+prod_p = primitives.Primitive(
+    "prod", np.prod, _reduction_rule("prod", np.prod), layout="K", emit=_ufunc_reduce(np.multiply)
+)
 max_p = primitives.Primitive(
-    "max", np.max, _reduction_rule("max", np.max, has_identity=False), layout="K"
+    "max",
+    np.max,
+    _reduction_rule("max", np.max, has_identity=False),
+    layout="K",
+    emit=_ufunc_reduce(np.maximum),
 )
 min_p = primitives.Primitive(
-    "min", np.min, _reduction_rule("min", np.min, has_identity=False), layout="K"
+    "min",
+    np.min,
+    _reduction_rule("min", np.min, has_identity=False),
+    layout="K",
+    emit=_ufunc_reduce(np.minimum),
 )
 any_p = primitives.Primitive("any", np.any, _reduction_rule("any", np.any), layout="K")
 all_p = primitives.Primitive("all", np.all, _reduction_rule("all", np.all), layout="K")
