@@ -276,7 +276,8 @@ class ConcreteFunction:
 
     def _returns_outputs_tuple(self, recipe: build_graph.BuiltGraph) -> bool:
         """Whether the result is the tuple of the graph's outputs, in order (``return x, n``),
-        but for copies of outputs that share an argument's memory (``_tuple_runner``)."""
+        but for copies of outputs that share an argument's or one another's memory
+        (``_tuple_runner``)."""
         tree, slots = recipe.out_tree, recipe.out_slots
         return (
             tree.kind is tuple
@@ -284,7 +285,6 @@ class ConcreteFunction:
             and slots == tuple(range(len(slots)))
             and self.graph is not None
             and len(self.graph.outputs) == len(slots)
-            and not recipe.apart
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -309,9 +309,10 @@ class ConcreteFunction:
 
 def _tuple_runner(run: Callable[..., Any], recipe: build_graph.BuiltGraph) -> Callable[..., Any]:
     """Runs a graph whose result is the tuple of its outputs: the tuple ``run`` returns, unless
-    an output that may share an argument's memory is an array (``recipe.unflatten`` then copies
-    it as it must): a scalar result, the loop case, skips the general path's work."""
-    checked = tuple(sorted(recipe.check_outputs))
+    an output that may share an argument's memory, or another output's (``recipe.apart``), is an
+    array (``recipe.unflatten`` then copies it as it must): a scalar result, the loop case,
+    skips the general path's work."""
+    checked = tuple(sorted(set(recipe.check_outputs).union(*recipe.apart)))
 
     def runner(leaves: list[Any]) -> Any:
         outputs = run(*leaves)

@@ -46,16 +46,18 @@ def _run(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def assert_sharing_matches_eager(fn: Any, *args: Any) -> None:
-    """``tg.to_static(fn)`` compiles and matches ``fn`` on values, sharing and arguments."""
+    """``tg.to_static(fn)`` compiles and matches ``fn`` on values, sharing and arguments, on the
+    call that traces and on the next, which takes the fast path of a call seen before."""
     eager = _run(fn, args)
     static = tg.to_static(fn)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", tg.FallbackWarning)
-        compiled = _run(static, args)
-    assert same(eager[0], compiled[0]), f"eager gave {eager[0]!r}, compiled {compiled[0]!r}"
-    assert same(eager[1], compiled[1]), f"arguments: eager {eager[1]!r}, compiled {compiled[1]!r}"
-    assert eager[2] == compiled[2], f"(is, shares memory): eager {eager[2]}, compiled {compiled[2]}"
-    assert same(eager[3], compiled[3]), "a write into the results reached other arrays"
+    for _ in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", tg.FallbackWarning)
+            compiled = _run(static, args)
+        assert same(eager[0], compiled[0]), f"eager gave {eager[0]!r}, compiled {compiled[0]!r}"
+        assert same(eager[1], compiled[1]), f"arguments: eager {eager[1]!r}, got {compiled[1]!r}"
+        assert eager[2] == compiled[2], f"(is, shares memory): eager {eager[2]}, got {compiled[2]}"
+        assert same(eager[3], compiled[3]), "a write into the results reached other arrays"
 
 
 def argument_or_double(x):
@@ -273,6 +275,15 @@ def one_array_returned_twice_and_a_view(x):
     return a, a, a[1:], a.copy()
 
 
+def scalars_of_one_loop(x):
+    """Two scalar results of one loop: kept apart only when they are arrays (a 0-d argument)."""
+    n = 0
+    while x > 1.0:
+        x = x * 0.5
+        n = n + 1
+    return x, n, x
+
+
 @pytest.mark.parametrize(
     "fn",
     [
@@ -283,6 +294,11 @@ def one_array_returned_twice_and_a_view(x):
 )
 def test_results_that_are_different_arrays_in_eager_code_share_no_memory(fn):
     assert_sharing_matches_eager(fn, np.array([-0.5, 1.5, -1.5, -1.5]))
+
+
+@pytest.mark.parametrize("x", [np.float64(40.0), np.array(40.0), 40.0])
+def test_scalar_results_of_one_loop_match_eager_on_every_call(x):
+    assert_sharing_matches_eager(scalars_of_one_loop, x)
 
 
 def views_of_an_array_made_a_constant(x, s, b):
@@ -301,3 +317,65 @@ def test_views_of_a_constant_returned_together_share_memory_as_eager():
         np.float64(2.5),
         np.array([True, False, True]),
     )
+
+
+# ---- arrays the function makes, carried out of control flow as graph literals ------------------
+
+GLOBAL_TABLE = np.arange(3.0)
+
+
+def new_array_on_one_branch(x):
+    """``np.zeros(3)`` is made while tracing and becomes a literal of the ``cond``: each call
+    must hand over a new array, not the literal, which a write by the caller would change."""
+    y = x * 2
+    if y.sum() > 0:
+        r = y
+    else:
+        r = np.zeros(3)
+    return r
+
+
+def new_array_before_a_loop_that_does_not_run(x, n):
+    r = np.ones(2)
+    i = 0
+    while i < n:
+        r = x[:2] * i
+        i += 1
+    return r
+
+
+def global_array_on_one_branch(x):
+    """A global array is handed over itself, as eager code does."""
+    y = x * 2
+    if y.sum() > 0:
+        r = y
+    else:
+        r = GLOBAL_TABLE
+    return r
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (new_array_on_one_branch, (np.array([-1.0, 0.0, 0.0]),)),
+        (new_array_on_one_branch, (np.array([1.0, 0.0, 0.0]),)),
+        (new_array_before_a_loop_that_does_not_run, (np.arange(3.0), np.int64(0))),
+        (new_array_before_a_loop_that_does_not_run, (np.arange(3.0), np.int64(2))),
+        (zero_d_argument_or_new, (POSITIVE, np.array(2.5))),
+    ],
+)
+def test_arrays_made_in_the_function_are_new_on_every_call(fn, args):
+    """The caller writes into each result; the next call's result is as eager's."""
+    static = tg.to_static(fn, fallback="error")
+    for _ in range(3):
+        eager, compiled = fn(*copy.deepcopy(args)), static(*copy.deepcopy(args))
+        assert same(eager, compiled)
+        for array in _arrays(compiled):
+            array += 1
+
+
+def test_a_global_array_on_one_branch_is_the_global_itself():
+    static = tg.to_static(global_array_on_one_branch, fallback="error")
+    x = np.array([-1.0, 0.0, 0.0])
+    for _ in range(2):
+        assert static(x) is global_array_on_one_branch(x) is GLOBAL_TABLE

@@ -182,6 +182,12 @@ class BuiltGraph:
     # pairs of graph outputs of two eager arrays that may share memory in the (optimised) graph:
     # one elided copy (``x[:2].copy()`` beside ``x[::2]``), two computations CSE merged
     apart: tuple[tuple[int, int], ...] = ()
+    # ``id``s of the graph's array literals that are objects outside the function (a global
+    # array): a result that is one is handed over itself, as eager code does
+    outside_literals: frozenset[int] = frozenset()
+    # the graph's writeable array literals made by the function while traced (``checking``):
+    # a result sharing memory with one is copied, since eager code makes it anew each call
+    literals: tuple[np.ndarray, ...] = ()
 
     @property
     def plain(self) -> bool:
@@ -221,7 +227,12 @@ class BuiltGraph:
         sharing = _may_share_inputs(graph)
         check = frozenset(i for i, atom in enumerate(graph.outputs) if atom in sharing)
         apart = _apart_outputs(graph, self.arrays)
-        return dataclasses.replace(self, graph=graph, check_outputs=check, apart=apart)
+        literals = tuple(
+            value for value in _array_literals(graph) if id(value) not in self.outside_literals
+        )
+        return dataclasses.replace(
+            self, graph=graph, check_outputs=check, apart=apart, literals=literals
+        )
 
     def functional_graph(self) -> core.Graph:
         """The function as a pure graph: its outputs are the result's arrays in order (an
@@ -315,7 +326,9 @@ class BuiltGraph:
         constant; outputs that are one array in eager code (views of it) are made from one copy
         of their base (``Fresh.make``), so they still share memory with one another."""
         copied = [
-            i for i in self.check_outputs if i < len(outputs) and _shares_memory(outputs[i], inputs)
+            i
+            for i in self.check_outputs
+            if i < len(outputs) and _shares_memory(outputs[i], inputs, self.literals)
         ]
         if not copied:
             return list(outputs)
@@ -355,7 +368,7 @@ class BuiltGraph:
     ) -> Any:
         if isinstance(slot, int):
             value = outputs[slot]
-            if slot in self.check_outputs and _shares_memory(value, inputs):
+            if slot in self.check_outputs and _shares_memory(value, inputs, self.literals):
                 return value.copy()
             return value
         if isinstance(slot, AliasOut):
@@ -391,13 +404,30 @@ class BuiltGraph:
         return self._leaf(slot.value, outputs, inputs, arguments, made)
 
 
-def _shares_memory(value: Any, inputs: Sequence[Any]) -> bool:
-    """Whether ``value`` shares memory with an argument, or is a read-only constant."""
+def _shares_memory(value: Any, inputs: Sequence[Any], literals: Sequence[np.ndarray] = ()) -> bool:
+    """Whether ``value`` shares memory with an argument or one of ``literals``, or is a
+    read-only constant."""
     if not isinstance(value, np.ndarray):
         return False
     if not value.flags.writeable:
         return True
+    if any(np.may_share_memory(value, a) for a in literals):
+        return True
     return any(isinstance(a, np.ndarray) and np.may_share_memory(value, a) for a in inputs)
+
+
+def _array_literals(graph: core.Graph, writeable: bool = True) -> list[np.ndarray]:
+    """The arrays among ``graph``'s literals, nested graphs' included; with ``writeable``, only
+    those that can be written (a read-only one, a folded constant, is copied anyway)."""
+    atoms = [a for eqn in graph.walk() for a in eqn.inputs]
+    atoms += [a for eqn in graph.walk() for sub in eqn.subgraphs() for a in sub.outputs]
+    atoms += graph.outputs
+    found: dict[int, np.ndarray] = {}
+    for atom in atoms:
+        if isinstance(atom, core.Lit) and isinstance(atom.value, np.ndarray):
+            if atom.value.flags.writeable or not writeable:
+                found.setdefault(id(atom.value), atom.value)
+    return list(found.values())
 
 
 def build_graph(
@@ -476,6 +506,9 @@ def build_graph(
         attr_writes=tuple(attr_writes),
         shared_statics=_sharing_statics(published),
         arrays=tuple(_eager_array(leaf) for leaf in outputs),
+        outside_literals=frozenset(
+            id(value) for value in _array_literals(graph) if id(value) in outside
+        ),
     )
 
 
@@ -818,7 +851,9 @@ def _may_share_inputs(graph: core.Graph) -> set[core.Atom]:
         operands = [a for a in eqn.inputs if a in sharing or isinstance(a, core.Lit)]
         if eqn.prim.views and eqn.inputs and eqn.inputs[0] in operands:
             sharing.update(eqn.outputs)
-        elif list(eqn.subgraphs()) and operands:
+        elif list(eqn.subgraphs()) and (
+            operands or any(_array_literals(sub, writeable=False) for sub in eqn.subgraphs())
+        ):
             sharing.update(eqn.outputs)
     sharing.update(a for a in graph.outputs if isinstance(a, core.Lit))
     return sharing
