@@ -4,8 +4,10 @@ Each compiled call must match its eager call on: the result (values, dtypes, sha
 types: a Python ``int`` is not a ``np.int64``, a NumPy scalar not a 0-d array), the exception
 (type and message), the printed output, the state of every argument afterwards (arrays, lists,
 dicts, object attributes), and memory sharing: which result arrays share memory with which
-argument arrays or with each other, and which are writeable. A function that falls back must
-say so with a ``FallbackWarning`` naming its line when the eager run succeeds.
+argument arrays or with each other, and which are writeable; and across calls, which results
+share memory with an earlier call's (a graph constant handed over on every call). A function
+that falls back must say so with a ``FallbackWarning`` naming its line when the eager run
+succeeds.
 
 A ``Verdict`` is one of ``compiled``, ``fell back``, ``differed`` or ``crashed`` (the compiled
 call raised an error of tograph's own where eager did not), with a reason.
@@ -50,6 +52,9 @@ def judge(trial: Trial) -> Verdict:
         if problem is not None:
             status = "crashed" if is_internal(eager, compiled) else "differed"
             return Verdict(status, f"call {number}: {problem}")
+    problem = _compare_sharing_across_calls(trial)
+    if problem is not None:
+        return Verdict("differed", problem)
     if not trial.fallbacks:
         return Verdict("compiled")
     silent = _silent_fallback(trial)
@@ -176,6 +181,30 @@ def _compare_sharing(eager: Run, compiled: Run) -> str | None:
     for path, want, have in zip(paths, writeable, compiled_writeable):
         if want != have:
             return f"{path}: writeable {have}, eager's {want}"
+    return None
+
+
+def _results_across_calls(runs: list[Run]) -> set[tuple[int, int, int, int]]:
+    """The pairs of result arrays of two different calls that share memory, as (call, array,
+    call, array): only a global, or an object the calls share, is handed over twice."""
+    found = [leaves(run.value, "result") if run.exception is None else [] for run in runs]
+    return {
+        (i, k, j, m)
+        for i, j in ((i, j) for i in range(len(runs)) for j in range(i + 1, len(runs)))
+        for k, (_, a) in enumerate(found[i])
+        for m, (_, b) in enumerate(found[j])
+        if np.shares_memory(a, b)
+    }
+
+
+def _compare_sharing_across_calls(trial: Trial) -> str | None:
+    """Whether a call's result shares memory with another call's where eager's do not (a graph
+    constant handed over on every call), or the other way round."""
+    expected = _results_across_calls([eager for eager, _ in trial.pairs])
+    actual = _results_across_calls([compiled for _, compiled in trial.pairs])
+    for i, k, j, m in sorted(expected ^ actual):
+        said = "shares" if (i, k, j, m) in actual else "does not share"
+        return f"result array {k} of call {i} {said} memory with result array {m} of call {j}"
     return None
 
 

@@ -49,6 +49,18 @@ def test_the_judge_compares_memory_sharing():
     assert judge.compare_runs(eager, _run(a[:], (a,))) is None
 
 
+def test_the_judge_compares_memory_sharing_across_calls():
+    constant, table = np.zeros(2), np.ones(2)
+    one_constant = execution.Trial(
+        pathlib.Path(), [(_run(np.zeros(2)), _run(constant)) for _ in range(2)], []
+    )
+    assert (
+        "of call 0 shares memory with result array 0 of call 1" in judge.judge(one_constant).reason
+    )
+    one_table = execution.Trial(pathlib.Path(), [(_run(table), _run(table))] * 2, [])
+    assert judge.judge(one_table).status == "compiled"
+
+
 def test_the_shrinker_keeps_what_still_fails():
     source = "def f(x):\n    a = 1\n    if x:\n        b = 2\n        print('bad')\n    return a\n"
     small = shrink.shrink(source, lambda text: "print('bad')" in text, seconds=10)
