@@ -329,15 +329,17 @@ def _reduce_to_rule(
 
 
 def _reduce_to_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> str:
-    """An array's ``.sum`` (and ``.reshape``) when both shapes are static, else the kernel."""
+    """The sum (``np.add.reduce``, what an array's ``.sum`` calls) and a ``.reshape`` when both
+    shapes are static, else the kernel."""
     g, target = eqn.inputs[0].type, eqn.params["shape"]
     lead = g.ndim - len(target)
     if g.weak or not g.is_static_shape or None in target or lead < 0:
         return f"{ctx.const(_reduce_to_impl)}({', '.join(args)}, shape={target!r})"
     ones = tuple(lead + i for i, d in enumerate(target) if d == 1 and g.shape[lead + i] != 1)
+    add = ctx.const(_add_reduce)
     if not ones:
-        return f"{args[0]}.sum(axis={tuple(range(lead))!r})"
-    summed = f"{args[0]}.sum(axis={tuple(range(lead)) + ones!r}, keepdims=True)"
+        return f"{add}({args[0]}, {tuple(range(lead))!r}, None, None, False)"
+    summed = f"{add}({args[0]}, {tuple(range(lead)) + ones!r}, None, None, True)"
     return summed if not lead else f"{summed}.reshape({target!r})"
 
 
