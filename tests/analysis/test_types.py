@@ -154,6 +154,39 @@ def test_a_static_loop_with_break_leaves_the_target_as_python_does():
     np.testing.assert_array_equal(got, want)
 
 
+def descend_until_small(w, x, y, epochs):
+    """A break on a tensor makes the rest of the static range a while_loop, so ``epoch`` is a
+    tensor in the body and ``if epoch % 10 == 0`` a cond (it was decided static and failed)."""
+    losses = []
+    for epoch in range(epochs):
+        err = x @ w - y
+        loss = float(np.mean(err**2))
+        w = w - 0.1 * x.T @ err
+        losses.append(loss)
+        if loss < 1e-3:
+            print(f"converged at {epoch}")
+            break
+        if epoch % 10 == 0:
+            print(f"epoch {epoch}: {loss:.4f}")
+    return w, losses, epoch
+
+
+def test_the_index_of_a_range_that_a_tensor_break_may_end_is_a_tensor():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(20, 3)) * 0.2
+    y = x @ np.array([1.0, -2.0, 0.5])
+    sf = tg.to_static(descend_until_small, fallback="error")
+    for scale, epochs in [(1.0, 30), (0.0, 30), (1.0, 1), (1.0, 0)]:
+        args = (np.zeros(3), x, y * scale, epochs)
+        if epochs == 0:  # ``epoch`` is never bound: eager raises, and so does the fallback
+            sf = tg.to_static(descend_until_small)
+        eager = compare.observe(lambda: descend_until_small(*args))
+        compiled = compare.observe(lambda: sf(*args))
+        compare.compare_outcomes(eager, compiled)
+    t = tg.to_static(descend_until_small).concrete(np.zeros(3), x, y, 30).types
+    assert t["epoch_1"] == "i64[]~"
+
+
 def counter_becomes_tensor(x):
     i = 0
     while i < 3:  # the carried i turns into a tensor in the body: not static

@@ -36,9 +36,9 @@ class Definition:
     expr: Any = None  # gast expression with renamed reads, or None for params and phis
     incoming: tuple[str, ...] = ()
     kind: str = "assign"  # "param", "assign", "phi", "loop-phi", "target", "append"
-    test: Any = (
-        None  # for phis: the condition (or loop iterable) deciding between the incoming values
-    )
+    # for phis: the condition (or loop iterable) deciding between the incoming values; for the
+    # target of a ``for`` that a break or return may end: that loop's test
+    test: Any = None
 
 
 @dataclasses.dataclass
@@ -222,7 +222,7 @@ class _SSA:
             self.lines.append([f"{inner}for ", stmt.target, " in ", test, ":"])
             iter_expr = test if isinstance(stmt.target, gast.Name) else None
             for var in sorted(names.targets(stmt.target)):
-                self.define(var, body_env, kind="target", expr=iter_expr)
+                self.define(var, body_env, kind="target", expr=iter_expr, test=extra_test)
         else:
             self.controls.append(Control("while", test=test))
             self.lines.append([f"{inner}while ", test, ":"])

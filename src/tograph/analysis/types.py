@@ -355,7 +355,13 @@ def _evaluate_definition(inference: _Inference, d: ssa.Definition) -> Any:
         incoming = [inference.env.get(n, UNKNOWN) for n in d.incoming if n != ssa.UNDEF]
         return inference.join(incoming, inference.evaluate(d.test))
     if d.kind == "target":
-        return values.loop_item(inference.evaluate(d.expr), inference.scratch)
+        iterable = inference.evaluate(d.expr)
+        if isinstance(values.example(iterable), range) and d.test is not None:
+            # a break on a tensor makes the rest of a range a while_loop: its index a tensor
+            test = inference.evaluate(d.test)
+            if test is UNKNOWN or values.is_tensorish(test):
+                return values.loop_item(values.TensorIterable(index_only=True), inference.scratch)
+        return values.loop_item(iterable, inference.scratch)
     if d.kind == "append":
         target = inference.env.get(d.incoming[0], UNKNOWN)
         return values.append(target, inference.evaluate(d.expr), inference.scratch)
