@@ -165,6 +165,20 @@ def test_fallback_warns_with_construct_and_line_and_stays_correct():
     assert "try/except" in sf.concrete(np.ones(2)).fallback
 
 
+def test_code_that_cannot_be_converted_runs_as_it_is_without_tracing_again():
+    """A construct in the code falls back whatever the arguments: one warning, then every call
+    (of any signature, kind or keyword) is the plain function's."""
+    sf = tg.to_static(uses_try)
+    with pytest.warns(tg.FallbackWarning, match="try/except"):
+        sf(np.ones(2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for args, kwargs in [((np.ones(3, np.float32),), {}), ((2.5,), {}), ((), {"x": [1]})]:
+            got, want = sf(*args, **kwargs), uses_try(*args, **kwargs)
+            assert type(got) is type(want) and np.array_equal(got, want)
+    assert len(sf.concrete_functions) == 1
+
+
 def test_fallback_error_and_silent_modes():
     with pytest.raises(tg.ConversionError, match="try/except"):
         tg.to_static(uses_try, fallback="error")(np.ones(2))

@@ -77,6 +77,9 @@ class StaticFunction:
             tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check]
         ] = caching.LRU(_FAST_LIMIT)
         self._repeated: layout_check.Check = layout_check.never
+        # Set when the function's code itself cannot be converted (a construct tograph does not
+        # handle, no source): every call runs the function as it is, without a lookup.
+        self._eager_only = False
         # Calls that take objects, dicts or lists (or need their arguments: attribute writes,
         # container writes) skip binding and the signature when their argument layout
         # (``_layout_key``) was seen: keyed by it, the concrete functions of its signature,
@@ -103,6 +106,8 @@ class StaticFunction:
         return BoundStaticFunction(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._eager_only:
+            return self.python_function(*args, **kwargs)
         if not kwargs:  # the arrays' layout of the last keyed call, checked without a key
             result = self._repeated(args)
             if result is not layout_check.MISS:
@@ -253,6 +258,15 @@ class StaticFunction:
             return self._fallback(sig, errors.UnsupportedError(sig.refuse, construct="argument"))
         try:
             analysis = convert.analyze(fn)
+        except errors.UnsupportedError as exc:  # the code itself, whatever the arguments
+            found = self._fallback(sig, exc)
+            self._eager_only = True
+            return found
+        except RecursionError as exc:
+            return self._fallback(sig, _too_deep(fn, exc))
+        except Exception as exc:  # noqa: BLE001 - see the docstring
+            return self._fallback(sig, exc)
+        try:
             inferred = None
             if analysis.has_controls:
                 inferred = type_inference.infer(analysis.ssa, fn, sig, fn.__globals__, bound)
