@@ -455,14 +455,21 @@ def _same_objects(these: Sequence[Any], those: Sequence[Any]) -> bool:
 _STATIC_KINDS = (int, float, bool, complex, str, bytes, type(None))
 
 
-def _layout_key(values: Any, key: list[Any], arrays: list[Any], seen: dict[int, int]) -> bool:
+def _layout_key(
+    values: Any,
+    key: list[Any],
+    arrays: list[Any],
+    seen: dict[int, int],
+    containers: set[int] | None = None,
+) -> bool:
     """Appends to ``key`` what ``signature.make_signature`` keys ``values`` by (list and tuple
     lengths, dict keys; arrays by type, dtype, shape, layout and the earlier array they are;
     Python values and user objects by ``static_key``) and to ``arrays`` the tensor leaves, in
     signature order: equal keys are calls of one signature (its objects are kept alive by the
     concrete functions stored under the key, so an ``id`` in it names one object). False for
-    anything else (a dask array, an ndarray subclass, a namedtuple, an eager tensor...), which
-    takes the full signature path."""
+    anything else (a dask array, an ndarray subclass, a namedtuple, an eager tensor, a list or
+    dict met twice: ``containers`` holds those met), which takes the full signature path."""
+    containers = set() if containers is None else containers
     for a in values:
         kind = type(a)
         if kind is np.ndarray or isinstance(a, np.generic):
@@ -476,12 +483,18 @@ def _layout_key(values: Any, key: list[Any], arrays: list[Any], seen: dict[int, 
         elif kind in _STATIC_KINDS:
             key.append(signature.static_key(a))
         elif kind is list or kind is tuple:
+            if kind is list and id(a) in containers:
+                return False  # one list passed twice: the signature refuses it
+            containers.add(id(a))
             key.append((kind, len(a)))
-            if not _layout_key(a, key, arrays, seen):
+            if not _layout_key(a, key, arrays, seen, containers):
                 return False
         elif kind is dict:
+            if id(a) in containers:
+                return False
+            containers.add(id(a))
             key.append((kind, tuple(a)))
-            if not _layout_key(a.values(), key, arrays, seen):
+            if not _layout_key(a.values(), key, arrays, seen, containers):
                 return False
         elif tensor.is_user_object(a) and not pytree.is_node(a) and not types_mod.is_dask_array(a):
             key.append(signature.static_key(a))

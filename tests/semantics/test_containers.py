@@ -3,6 +3,8 @@ list returned is the caller's own, and what a graph cannot record exactly (a cha
 if or loop over tensors, a container with two names, one from outside) runs eagerly; each case
 compared with its eager run (``eager_oracle``)."""
 
+import copy
+
 import numpy as np
 import pytest
 from eager_oracle import assert_matches_eager, outcome
@@ -117,18 +119,18 @@ def appends_to_a_global(x):
 
 
 @pytest.mark.parametrize(
-    "fn, args",
+    "fn, args, reason",
     [
-        (append_in_tensor_branch, ([], VEC)),
-        (append_in_tensor_loop, ([], VEC)),
-        (dict_written_in_tensor_branch, ({}, VEC)),
-        (alias_appended_in_tensor_branch, (VEC,)),
+        (append_in_tensor_branch, ([], VEC), "passed to the function"),
+        (append_in_tensor_loop, ([], VEC), "passed to the function"),
+        (dict_written_in_tensor_branch, ({}, VEC), "a dict of 1 in the if-branch"),
+        (alias_appended_in_tensor_branch, (VEC,), "known by two names"),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )
-def test_changes_a_graph_cannot_record_run_eagerly(fn, args):
+def test_changes_a_graph_cannot_record_run_eagerly(fn, args, reason):
     cf = assert_matches_eager(fn, *args, compiles=False)
-    assert "tensor control flow" in cf.fallback or "passed to the function" in cf.fallback
+    assert reason in cf.fallback
 
 
 def test_a_global_list_is_changed_once_per_call_eagerly():
@@ -139,3 +141,140 @@ def test_a_global_list_is_changed_once_per_call_eagerly():
     result, _, _ = outcome(tg.to_static(appends_to_a_global), (VEC,))
     np.testing.assert_array_equal(result, VEC + 1)
     assert len(GLOBAL_LOG) == 2 and all(isinstance(v, np.ndarray) for v in GLOBAL_LOG)
+
+
+# ---- a caller's dict as the state of tensor control flow ----------------------------------------
+
+
+def steps_counted_in_a_dict(state, x):
+    while x.sum() > 1:
+        x = x / 2
+        state["steps"] = state["steps"] + 1
+    return x
+
+
+def optimizer_state_in_a_branch(state, g):
+    for _ in range(3):
+        if g.sum() > 0:
+            state["m"] = 0.9 * state["m"] + g
+            state["t"] += 1
+        else:
+            state["skipped"] = state["skipped"] + 1
+        g = g - 1
+    return state["m"]
+
+
+def entry_changing_kind_in_a_loop(d, x):
+    """``d["a"]`` starts a Python float and becomes a Python int (or a NumPy scalar): the loop
+    is traced again with the entry tagged, and the caller's dict still gets the values."""
+    while x.min() > 0.5:
+        x = x - 1
+        d["a"] = d["n"]
+        d["b"] = d["n"] + x.sum()
+    return x
+
+
+def dict_set_on_both_paths(d, x):
+    if x.sum() > 0:
+        d["sign"] = 1.0
+    else:
+        d["sign"] = -1.0
+    return x * d["sign"]
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (steps_counted_in_a_dict, ({"steps": 0}, VEC * 8)),
+        (steps_counted_in_a_dict, ({"steps": 0}, -VEC)),
+        (optimizer_state_in_a_branch, ({"m": np.zeros(len(VEC)), "t": 0, "skipped": 0}, VEC * 2)),
+        (optimizer_state_in_a_branch, ({"m": np.ones(len(VEC)), "t": 0, "skipped": 0}, VEC / 2)),
+        (entry_changing_kind_in_a_loop, ({"a": -3.0, "b": 0.5, "n": 3}, VEC + 3)),
+        (entry_changing_kind_in_a_loop, ({"a": -3.0, "b": 0.5, "n": 3}, VEC)),
+        (dict_set_on_both_paths, ({}, VEC)),
+        (dict_set_on_both_paths, ({"sign": 0.0}, -VEC)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_item_assignments_to_a_dict_argument_in_tensor_control_flow(fn, args):
+    """The dict is the state a cond or while_loop carries: the caller's dict ends as eager's."""
+    assert_matches_eager(fn, *args)
+
+
+def dict_reached_through_a_holder(d, x):
+    holder = {"inner": d}
+    while x.sum() > 1:
+        x = x / 2
+        holder["inner"]["n"] = holder["inner"]["n"] + 1
+    return x
+
+
+def dict_with_two_names_in_a_loop(d, x):
+    e = d
+    while x.sum() > 1:
+        x = x / 2
+        e["n"] = e["n"] + 1
+    return d["n"]
+
+
+def nested_dict_in_a_loop(d, x):
+    while x.sum() > 1:
+        x = x / 2
+        d["sub"]["n"] = d["sub"]["n"] + 1
+    return x
+
+
+def dict_carried_with_its_holder(d, x):
+    holder = {"inner": d, "k": 0}
+    while x.sum() > 1:
+        x = x / 2
+        d["n"] = d["n"] + 1
+        holder["k"] = holder["k"] + 1
+    return holder["inner"]["n"]
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (dict_reached_through_a_holder, ({"n": 0}, VEC * 8)),
+        (dict_with_two_names_in_a_loop, ({"n": 0}, VEC * 8)),
+        (nested_dict_in_a_loop, ({"sub": {"n": 0}}, VEC * 8)),
+        (dict_carried_with_its_holder, ({"n": 0}, VEC * 8)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_a_dict_reached_otherwise_than_as_the_state_runs_eagerly(fn, args):
+    """Written inside tensor control flow through a second reference, or nested in the state,
+    the dict's copies would part from one another: these fall back."""
+    assert_matches_eager(fn, *args, compiles=False)
+
+
+def writes_one_and_reads_the_other(d, e, x):
+    d["a"] = x
+    return e["a"]
+
+
+def appends_to_one_and_counts_the_other(a, b, x):
+    a.append(x)
+    return len(b)
+
+
+@pytest.mark.parametrize(
+    "fn, make",
+    [
+        (writes_one_and_reads_the_other, lambda: [{"a": 0}] * 2),
+        (appends_to_one_and_counts_the_other, lambda: [[]] * 2),
+        (appends_to_one_and_counts_the_other, lambda: (lambda a: [a, [a]])([])),
+    ],
+)
+def test_one_container_passed_twice_runs_eagerly(fn, make):
+    """Graph copies of the two references would part; eager code sees one container."""
+    static = tg.to_static(fn)
+    separate = [copy.deepcopy(a) for a in make()]
+    static(*separate, VEC)  # a compiled graph for two different containers comes first
+    eager_args, compiled_args = make(), make()
+    want = fn(*eager_args, VEC)
+    with pytest.warns(tg.FallbackWarning, match="passed more than once"):
+        got = static(*compiled_args, VEC)
+    assert type(got) is type(want) and np.array_equal(got, want)
+    assert repr(compiled_args) == repr(eager_args)

@@ -104,7 +104,7 @@ def _trace(
         containers.register_copies(flat.values, values)
         result = fn(*values)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
-        same, other = _returned_containers(flat.values, values, result)
+        same, other = _returned_containers(flat.values, values, result, flat.names)
     promote = {
         id(leaf)
         for leaf, inner in zip(flat.leaves, leaves)
@@ -122,16 +122,18 @@ def _trace(
 
 
 def _returned_containers(
-    outer: Sequence[Any], entered: Sequence[Any], result: Any
+    outer: Sequence[Any], entered: Sequence[Any], result: Any, names: Sequence[str]
 ) -> tuple[set[int], set[int]]:
     """The positions of the variables holding a caller's list or dict that a trace returned
-    as the copy it was given, and those it returned as another value."""
+    as the copy it was given, and those it returned as another value (refused if it changed
+    the copy: ``containers.check_returned``)."""
     same, other = set(), set()
     if not isinstance(result, tuple) or len(result) < len(outer):
         return same, other
     for i, (value, copy, after) in enumerate(zip(outer, entered, result)):
         if type(value) in (list, dict) and containers.is_registered(value):
-            (same if after is copy else other).add(i)
+            containers.check_returned(copy, after, names[i] if i < len(names) else "a variable")
+            (same if containers.derives_from(after, copy) else other).add(i)
     return same, other
 
 

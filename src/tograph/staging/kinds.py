@@ -272,7 +272,7 @@ def _like(value: Any, start: Any) -> Any:
     (starts, tree), (items, out_tree) = _items(start), _items(value)
     if tree != out_tree or not any(isinstance(v, Kinded) for v in starts):
         return value
-    return out_tree.unflatten([_like(v, s) for v, s in zip(items, starts)])
+    return _rebuilt(value, out_tree.unflatten([_like(v, s) for v, s in zip(items, starts)]))
 
 
 # ---- results -----------------------------------------------------------------------------

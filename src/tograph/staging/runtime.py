@@ -362,7 +362,7 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
-    containers.check_write(target, "an item assignment")
+    containers.check_write(target, "an item assignment", item=True)
     target[index] = value
     return target
 
@@ -445,7 +445,7 @@ def shared(value: Any) -> Any:
     """``value``, about to have two names: a list or dict is marked as one whose identity
     matters (``trace.containers``), since tensor control flow copies the lists it carries."""
     if type(value) in (list, dict):
-        containers.register(value)
+        containers.register_shared(value)
     return value
 
 

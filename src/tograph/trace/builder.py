@@ -43,6 +43,15 @@ class GraphBuilder:
         self.containers: dict[int, Any] = {}
         # on the root builder: lists and dicts no change may reach, with the reason, by id
         self.frozen_containers: dict[int, tuple[Any, str]] = {}
+        # on the root builder: those of ``containers`` bound to two names, by id
+        self.shared_containers: dict[int, Any] = {}
+        # in a branch or loop body: the copies of the caller's dicts it carries as its state,
+        # and those of them it changed
+        self.carried_containers: dict[int, Any] = {}
+        self.changed_containers: dict[int, Any] = {}
+        # on the root builder: for a copy of one of ``containers``, by id, the container it
+        # was copied from (``containers.derives_from``)
+        self.copied_from: dict[int, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:

@@ -3,11 +3,16 @@
 Stage: trace. The function is traced on copies of the caller's lists and dicts (holding tensors
 where the caller's hold arrays); what it leaves in a copy at the end is written into the
 caller's container after each call (``staging.build_graph``). That is exact for changes made
-where the code runs once per call. A change made inside an ``if`` or loop over tensors would
-happen on some paths or some number of times only, which a Python container cannot record (the
-control flow carries copies of lists as values), so it is refused (``check_write``) and the
-function runs eagerly; the same holds for a local list or dict bound to two names (``b = a``),
-where a change through one name must show through the other. A variable that holds the
+where the code runs once per call. Inside an ``if`` or loop over tensors, a branch or loop body
+gets copies of the variables it carries as its state, and its results are their values after
+it (a dict of the caller's is refilled with them: ``staging.control_flow``): an item assignment
+to such a copy of a dict is that state changing, which a ``cond`` or ``while_loop`` carries. Any
+other change there would happen on some paths or some number of times only, which a Python
+container cannot record: a list that grows (the control flow carries lists as tensor lists), a
+key deleted, a container reached otherwise than as the body's state (an object's attribute). It
+is refused (``check_write``) and the function runs eagerly; so is every change there of a list
+or dict bound to two names (``b = a``), where a change through one name must show through the
+other. A variable that holds the
 caller's container on some paths of an ``if`` or loop over tensors and another on others is
 ``freeze``-d: a later change of it falls back. Branches and loop bodies read such
 a container as a copy that is marked too (``register_copies``), and a tensor list made from one
@@ -49,13 +54,16 @@ def register(container: Any) -> None:
 
 def register_copies(originals: Any, copies: Any) -> None:
     """Marks the lists and dicts in ``copies`` (a pytree rebuilt from ``originals``, as a branch
-    or loop body gets its variables) whose counterparts in ``originals`` are marked."""
+    or loop body gets its variables) whose counterparts in ``originals`` are marked (as the
+    caller's, or two-named), and those of them that are the body's state (``_carried``)."""
     builder = context.current()
     if builder is None:
         return
     registry = _registry(builder)
     if not registry:
         return
+    shared = _root(builder).shared_containers
+    copied_from = _root(builder).copied_from
     pending = [(originals, copies)]
     while pending:
         original, copy = pending.pop()
@@ -63,10 +71,77 @@ def register_copies(originals: Any, copies: Any) -> None:
             continue
         if type(original) in (list, dict) and id(original) in registry:
             registry[id(copy)] = copy
+            if copy is not original:
+                copied_from[id(copy)] = original
+            if id(original) in shared:
+                shared[id(copy)] = copy
         if isinstance(original, dict):
             pending.extend((original[k], copy[k]) for k in original if k in copy)
         else:
             pending.extend(zip(original, copy))
+    for copy in _carried(originals, copies, registry):
+        builder.carried_containers[id(copy)] = copy
+
+
+def _carried(originals: Any, copies: Any, registry: dict[int, Any]) -> list[Any]:
+    """The copies of the caller's dicts that are variables of the body's state: each the value
+    of a variable itself (a nested one is written back only with its holder), its original
+    found nowhere else in the state (two copies of one dict would part)."""
+    if not isinstance(originals, (list, tuple)) or not isinstance(copies, (list, tuple)):
+        return []
+    counts: dict[int, int] = {}
+    pending = list(originals)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (list, tuple, dict)):
+            counts[id(node)] = counts.get(id(node), 0) + 1
+            pending.extend(node.values() if isinstance(node, dict) else node)
+    return [
+        copy
+        for original, copy in zip(originals, copies)
+        if type(original) is dict
+        and type(copy) is dict
+        and id(original) in registry
+        and counts[id(original)] == 1
+    ]
+
+
+def derives_from(value: Any, container: Any) -> bool:
+    """Whether ``value`` is ``container`` or a copy of it made by ``register_copies`` (a body's
+    result rebuilt with its values tagged, say), at any remove."""
+    builder = context.current()
+    copied_from = _root(builder).copied_from if builder is not None else {}
+    seen: set[int] = set()
+    while value is not container:
+        if id(value) in seen or id(value) not in copied_from:
+            return False
+        seen.add(id(value))
+        value = copied_from[id(value)]
+    return True
+
+
+def check_returned(copy: Any, after: Any, name: str) -> None:
+    """Refuses a body that changed ``copy``, its state's copy of the caller's dict, and ends
+    with the variable holding another value (``after``): the change would not reach the caller."""
+    builder = context.current()
+    if builder is None or builder.changed_containers.get(id(copy)) is not copy:
+        return
+    if not derives_from(after, copy):
+        raise errors.UnsupportedError(
+            f"'{name}' is the caller's dict, changed inside an if or loop over tensors and then "
+            "bound to another value there: the change would not reach the caller",
+            loc=origin.current_location(),
+            construct="change of an argument list or dict inside tensor control flow",
+        )
+
+
+def register_shared(container: Any) -> None:
+    """Marks ``container`` (a list or dict) as bound to two names: no change inside tensor
+    control flow may reach it, since the copies the control flow carries are one per name."""
+    builder = context.current()
+    if builder is not None:
+        _registry(builder)[id(container)] = container
+        _root(builder).shared_containers[id(container)] = container
 
 
 def is_registered(value: Any) -> bool:
@@ -82,9 +157,10 @@ def freeze(container: Any, reason: str) -> None:
         _root(builder).frozen_containers[id(container)] = (container, reason)
 
 
-def check_write(container: Any, what: str) -> None:
+def check_write(container: Any, what: str, item: bool = False) -> None:
     """Refuses ``what``, an in-place change of ``container``, if it is frozen, or if it is the
-    caller's and the code runs inside control flow over tensors (see module docstring)."""
+    caller's and the code runs inside control flow over tensors, but for an ``item`` assignment
+    to a dict the current body carries as its state (see module docstring)."""
     builder = context.current()
     if builder is None:
         return
@@ -96,6 +172,14 @@ def check_write(container: Any, what: str) -> None:
             construct="change of an argument list or dict rebound on some paths",
         )
     if builder.parent is None or id(container) not in _registry(builder):
+        return
+    if (
+        item
+        and type(container) is dict
+        and builder.carried_containers.get(id(container)) is container
+        and id(container) not in _root(builder).shared_containers
+    ):
+        builder.changed_containers[id(container)] = container
         return
     raise errors.UnsupportedError(
         f"{what} changes a {type(container).__name__} passed to the function or known by two "

@@ -158,6 +158,24 @@ def bind(
     return tuple(bound.args), dict(bound.kwargs), names
 
 
+def _repeats_a_container(values: Any) -> bool:
+    """Whether one list or dict object occurs twice in ``values`` (an argument passed twice,
+    or inside another argument, or a container holding itself)."""
+    seen: set[int] = set()
+    pending = [values]
+    while pending:
+        node = pending.pop()
+        if type(node) in (list, dict):
+            if id(node) in seen:
+                return True
+            seen.add(id(node))
+        if isinstance(node, dict):
+            pending.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            pending.extend(node)
+    return False
+
+
 def make_signature(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
@@ -205,6 +223,12 @@ def make_signature(
         else:
             slots.append(Static(leaf))
             key.append(static_key(leaf))
+    if _repeats_a_container((args, kwargs)):
+        refuse = (
+            "one list or dict is passed more than once (or holds itself): a change through one "
+            "reference must show through the others, which the graph's copies of them do not"
+        )
+        key.append(("repeated container",))
     sig = Signature(
         (tree, tuple(key)),
         tree,
