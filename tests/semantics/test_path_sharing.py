@@ -379,3 +379,55 @@ def test_a_global_array_on_one_branch_is_the_global_itself():
     x = np.array([-1.0, 0.0, 0.0])
     for _ in range(2):
         assert static(x) is global_array_on_one_branch(x) is GLOBAL_TABLE
+
+
+# ---- results that are one array on some paths and two on others -------------------------------
+
+
+def one_array_twice_or_a_view_and_its_base(x, y):
+    """Fuzz seed 521: eager hands over ``b`` twice on one path, ``y[::2]`` and ``y`` on the
+    other; the graph cannot tell the two apart per path, so this falls back."""
+    b = x * 3
+    if np.any(y > 0):
+        return y[::2], y
+    return b, b
+
+
+def one_array_before_a_loop_two_after(x, n):
+    a = b = x * 2
+    i = 0
+    while i < n:
+        a = a + 1
+        i += 1
+    return a, b
+
+
+def one_array_on_every_path(x, n):
+    """One array twice on every path that returns: no fallback."""
+    i = 0
+    while i < n:
+        if x[i] > 1:
+            return x + 1, x[1:]
+        i += 1
+    return x * 2, x[1:]
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (one_array_twice_or_a_view_and_its_base, (np.ones(2), np.array([-1.0, -2.0]))),
+        (one_array_twice_or_a_view_and_its_base, (np.ones(2), np.array([1.0, 2.0]))),
+        (one_array_before_a_loop_two_after, (np.ones(2), np.int64(0))),
+        (one_array_before_a_loop_two_after, (np.ones(2), np.int64(2))),
+    ],
+)
+def test_results_one_array_on_some_paths_only_run_eagerly(fn, args):
+    eager = _run(fn, args)
+    with pytest.warns(tg.FallbackWarning, match="one array|same array as before"):
+        compiled = _run(tg.to_static(fn), args)
+    assert same(eager[0], compiled[0]) and eager[2] == compiled[2]
+
+
+def test_results_sharing_alike_on_every_path_compile():
+    assert_sharing_matches_eager(one_array_on_every_path, np.array([0.5, 2.0, 3.0]), np.int64(3))
+    assert_sharing_matches_eager(one_array_on_every_path, np.array([0.5, 0.5]), np.int64(2))

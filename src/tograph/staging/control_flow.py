@@ -34,7 +34,7 @@ from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
 from tograph.staging import carried, identity, kinds, optional
 from tograph.trace import builder as builder_mod
-from tograph.trace import containers, functional, tensor
+from tograph.trace import containers, context, functional, tensor
 
 _MAX_LOOP_TRACES = 16
 _MAX_RETRACES = 32  # traces of a loop finding new state to carry (written arrays, kinds, ...)
@@ -189,8 +189,11 @@ def _is_array(value: Any) -> bool:
 
 
 def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root: str) -> Any:
-    """The new graph input standing for ``leaf``, of the same kind of array or scalar."""
+    """The new graph input standing for ``leaf``, of the same kind of array or scalar (and for
+    a variable not set yet, if ``leaf`` is one: ``_unset``)."""
     inner = child.add_input(t, hint=root)
+    if _unset(leaf):
+        _root_of(child).unset_inputs[id(inner)] = inner
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
     if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
@@ -227,6 +230,10 @@ _AMBIGUOUS = (
     "'{}' is the same array as before on some paths and another array on others, so an "
     "in-place write to it (or a view of it) would reach the old array only on some paths"
 )
+_PATH_IDENTITY = (
+    "'{}' and '{}' are one array (or views of one) on some paths of the {} and two arrays on "
+    "others, so a write to either, or returning both, would match eager code on some paths only"
+)
 _PATH_ALIAS = (
     "'{}' is an array from before the {} (or a view of one) on some paths and another array on "
     "others, so an in-place write to either would reach the other only on some paths"
@@ -256,8 +263,9 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
         if not (_is_array(leaf) and isinstance(value, tensor.SymbolicTensor)) or value is leaf:
             continue
         if mixed is None or i in mixed:
-            functional.freeze(value, _AMBIGUOUS.format(path))
-            functional.freeze(leaf, _AMBIGUOUS.format(path))
+            # the result is the incoming array on some paths: returned beside it (another name
+            # of it), it is that array on those paths only
+            functional.freeze_path_alias(value, [leaf], _AMBIGUOUS.format(path))
 
 
 def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
@@ -275,6 +283,75 @@ def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
             return outer
     born = value._builder if storage is None else storage.born
     return None if _made_within(born, trace.builder) else value
+
+
+def _root_of(builder: builder_mod.GraphBuilder) -> builder_mod.GraphBuilder:
+    while builder.parent is not None:
+        builder = builder.parent
+    return builder
+
+
+def _unset(value: Any) -> bool:
+    """Whether ``value`` stands for a variable not set yet: a placeholder, or the input of a
+    branch or loop body made for one (its value is never read)."""
+    if isinstance(value, carried.Placeholder):
+        return True
+    current = context.current()
+    return current is not None and id(value) in _root_of(current).unset_inputs
+
+
+def _one_array_of(value: Any) -> Any:
+    """The array standing for ``value``'s group of control-flow outputs that are one array on
+    every path (``_freeze_path_identities``), or ``value`` itself."""
+    current = context.current()
+    groups = _root_of(current).one_array if current is not None else {}
+    while id(value) in groups and groups[id(value)] is not value:
+        value = groups[id(value)]
+    return value
+
+
+def _relation(a: Any, b: Any) -> tuple[bool, bool]:
+    """Whether two arrays are one, and whether they share memory (views of one array)."""
+    one = a is b or _one_array_of(a) is _one_array_of(b)
+    storage = a._storage
+    return (one, one or (storage is not None and storage is b._storage))
+
+
+def _outer_leaves(leaves: Sequence[Any], trace: _Trace, flat: carried.Flat) -> list[Any]:
+    """A path's ``leaves`` with each that entered the branch or body as a new input replaced by
+    the value from before it stands for."""
+    outer = {id(inner): leaf for inner, leaf in zip(trace.inner, flat.leaves)}
+    return [outer.get(id(leaf), leaf) for leaf in leaves]
+
+
+def _freeze_path_identities(
+    paths: Sequence[Sequence[Any]], after: Sequence[Any], names: Sequence[str], what: str
+) -> None:
+    """Refuses writes through, and returning together, two arrays after an ``if`` or loop
+    that are one array (or share memory) on some of its ``paths`` (each path's leaves, in the
+    order of ``after``) and not on others: the graph's results are apart or together alike on
+    every path (``BuiltGraph.apart`` copies one when they share), eager code's are not. A path
+    where either is not set yet (a return value) is not one that hands them over."""
+    arrays = [j for j, value in enumerate(after) if _is_array(value)]
+    for n, j in enumerate(arrays):
+        for k in arrays[n + 1 :]:
+            if after[j] is after[k]:
+                continue
+            relations = {
+                _relation(leaves[j], leaves[k])
+                for leaves in paths
+                if _is_array(leaves[j])
+                and _is_array(leaves[k])
+                and not _unset(leaves[j])
+                and not _unset(leaves[k])
+            }
+            if len(relations) > 1:
+                reason = _PATH_IDENTITY.format(names[j], names[k], what)
+                functional.freeze_path_alias(after[j], [after[k]], reason)
+                functional.freeze_path_alias(after[k], [after[j]], reason)
+            elif relations == {(True, True)}:  # the executor hands over one array for both
+                groups = _root_of(context.current()).one_array
+                groups[id(after[k])] = _one_array_of(after[j])
 
 
 def _freeze_path_aliases(
@@ -537,6 +614,12 @@ def cond(
     mixed = {i for i, j in position.items() if j in kept[0] ^ kept[1]}
     _freeze_ambiguous(flat, after_if, mixed)
     _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if", position)
+    _freeze_path_identities(
+        [_outer_leaves(out.leaves, t, flat) for out, t in zip((then_out, else_out), traces)],
+        leaves,
+        then_out.paths,
+        "if",
+    )
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -763,6 +846,9 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     _mark_arrays(leaves, stable, flat.leaves, body_out.leaves)
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
+    _freeze_path_identities(
+        (flat.leaves, _outer_leaves(body_out.leaves, body, flat)), leaves, flat.paths, "loop"
+    )
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)

@@ -52,6 +52,12 @@ class GraphBuilder:
         # on the root builder: for a copy of one of ``containers``, by id, the container it
         # was copied from (``containers.derives_from``)
         self.copied_from: dict[int, Any] = {}
+        # on the root builder: the inputs of branches and loop bodies standing for a variable
+        # not set yet (a return value before the return), by id
+        self.unset_inputs: dict[int, Any] = {}
+        # on the root builder: outputs of control flow that are one array on every path that
+        # sets them, by id, with the one standing for the group (``staging.control_flow``)
+        self.one_array: dict[int, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
