@@ -1,0 +1,112 @@
+"""Translating trees between Python's ``ast`` and ``gast``: gast's own translators, made faster.
+
+Stage: frontend. Input: an ``ast`` tree (``to_gast``, ``parse``) or a gast tree (``to_ast``).
+Output: the same tree as gast's ``ast_to_gast`` / ``gast_to_ast`` make it, node for node. The
+translators are gast's (``gast.ast3``), whose methods for the nodes that differ between the two
+forms are kept; only the generic part, which every other node goes through, is replaced: the
+method for a node's class is found in a table, and the fields are read without generators.
+Conversion parses every function and compiles every lowered one, so on long functions the
+translation was a large share of the time.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import gast
+from gast import ast3
+
+_AST = ast.AST
+_DEPRECATED_CONSTANTS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant")
+_DEPRECATED_CONSTANTS += ("visit_Ellipsis",)
+
+
+class _Fast:
+    """The generic part of gast's translators (``gast.astn``), with the same results."""
+
+    target: Any  # the module whose node classes the translation makes
+    classes: dict[type, Any]  # node class -> the target's class of that name (None: dropped)
+    methods: dict[type, Any]  # node class -> the translator's method for it (None: generic)
+
+    def visit(self, node: Any) -> Any:
+        kind = node.__class__
+        try:
+            method = self.methods[kind]
+        except KeyError:
+            method = self.methods[kind] = _method(type(self), kind)
+        if method is None:
+            return self.generic_visit(node)
+        return method(self, node)
+
+    def _visit(self, node: Any) -> Any:
+        if isinstance(node, _AST):
+            return self.visit(node)
+        if isinstance(node, list):
+            return [self._visit(n) for n in node]
+        return node
+
+    def generic_visit(self, node: Any) -> Any:
+        kind = node.__class__
+        try:
+            cls = self.classes[kind]
+        except KeyError:
+            cls = self.classes[kind] = getattr(self.target, kind.__name__, None)
+        if cls is None:
+            return None  # a node that is not part of the other form
+        fields = {}
+        for field in node._fields:
+            try:
+                value = getattr(node, field)
+            except AttributeError:
+                continue
+            if isinstance(value, _AST):
+                value = self.visit(value)
+            elif isinstance(value, list):
+                value = [self._visit(item) for item in value]
+            fields[field] = value
+        new = cls(**fields)
+        for attribute in node._attributes:
+            try:
+                setattr(new, attribute, getattr(node, attribute))
+            except AttributeError:
+                pass
+        return new
+
+
+def _method(translator: type, kind: type) -> Any:
+    """The translator's ``visit_<Class>`` for ``kind``; None where that is ``generic_visit``
+    (``ast.NodeVisitor.visit_Constant`` is, unless a deprecated constant visitor is defined)."""
+    method = getattr(translator, "visit_" + kind.__name__, None)
+    if method is getattr(ast.NodeVisitor, "visit_Constant", None) and not any(
+        hasattr(translator, name) for name in _DEPRECATED_CONSTANTS
+    ):
+        return None
+    return method
+
+
+class _ToGast(_Fast, ast3.Ast3ToGAst):
+    target = gast
+    classes: dict[type, Any] = {}
+    methods: dict[type, Any] = {}
+
+
+class _ToAst(_Fast, ast3.GAstToAst3):
+    target = ast
+    classes: dict[type, Any] = {}
+    methods: dict[type, Any] = {}
+
+
+def to_gast(tree: Any) -> Any:
+    """``gast.ast_to_gast(tree)``."""
+    return _ToGast().visit(tree)
+
+
+def to_ast(tree: Any) -> Any:
+    """``gast.gast_to_ast(tree)``."""
+    return _ToAst().visit(tree)
+
+
+def parse(source: str) -> Any:
+    """``gast.parse(source)``: the source's module as a gast tree."""
+    return to_gast(ast.parse(source))
