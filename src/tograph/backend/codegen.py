@@ -179,7 +179,7 @@ class _Writer:
         self.options = options
         self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self.namer = core.Namer()
-        core.print_lines(graph, namer=self.namer)  # use the printed graph's names
+        core.name_vars(graph, self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
         self.namespace: dict[str, Any] = {}
         self.lines: list[str] = []

@@ -19,7 +19,10 @@ on ``inf * 0``.
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -116,15 +119,31 @@ def _fits(atom: core.Atom, strong: list[np.dtype]) -> bool:
     if kind == "b":
         return True
     if isinstance(atom, core.Lit):
-        try:
-            with warnings.catch_warnings(), np.errstate(all="raise"):
-                warnings.simplefilter("error")
-                np.asarray(atom.value, dtype=np.result_type(*strong, atom.value))
-        except (ArithmeticError, ValueError, TypeError, Warning):
-            return False
-        return True
+        value = atom.value
+        if type(value) in (bool, int, float, complex):  # hashable: the answer is cached
+            return _number_fits(type(value).__name__, value, tuple(strong))
+        return _literal_fits(value, strong)
     target = np.result_type(*strong, _SAMPLES[kind])
     if target.kind in "iu":
         return kind in "iu" and target == np.int64
     wide = target.itemsize >= (8 if target.kind == "f" else 16)
     return wide and (target.kind == "c" or kind != "c")
+
+
+@functools.lru_cache(maxsize=1024)
+def _number_fits(kind: str, value: Any, strong: tuple[np.dtype, ...]) -> bool:
+    """``_literal_fits`` of a Python number ``value`` whose type is named ``kind`` (which the
+    cache key needs: ``1``, ``1.0`` and ``True`` are equal)."""
+    return _literal_fits(value, strong)
+
+
+def _literal_fits(value: Any, strong: Sequence[np.dtype]) -> bool:
+    """Whether ``value`` converts to the dtype NumPy computes ``value`` with ``strong`` in,
+    without overflow or warning."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            np.asarray(value, dtype=np.result_type(*strong, value))
+    except (ArithmeticError, ValueError, TypeError, Warning):
+        return False
+    return True
