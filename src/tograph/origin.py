@@ -76,8 +76,10 @@ def current_location() -> errors.SourceLocation | None:
     """The user location of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)
     while frame is not None:
-        if is_converted(frame.f_code):
-            return _location(frame.f_code, frame.f_lineno)
+        code = frame.f_code
+        ref = _CONVERTED.get(id(code))  # is_converted, inline: every equation built asks
+        if ref is not None and ref() is code:
+            return _location(code, frame.f_lineno)
         frame = frame.f_back
     return None
 

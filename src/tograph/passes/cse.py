@@ -65,6 +65,8 @@ def freeze(value: Any) -> Hashable:
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(freeze(v) for v in value))
     if isinstance(value, dict):
+        if not value:  # most equations' params
+            return ("dict", ())
         return ("dict", tuple(sorted((repr(k), freeze(v)) for k, v in value.items())))
     if isinstance(value, slice):
         return ("slice", freeze(value.start), freeze(value.stop), freeze(value.step))

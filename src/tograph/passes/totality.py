@@ -82,6 +82,8 @@ _REAL_FLOAT = frozenset(
 
 def is_total(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` can neither raise nor warn (see module docstring)."""
+    if eqn.prim not in _CANDIDATES:  # any other primitive may raise or warn: no need to look
+        return False
     if eqn.prim.effectful or next(eqn.subgraphs(), None) is not None:
         return False
     values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
@@ -107,6 +109,9 @@ def is_total(eqn: core.Eqn) -> bool:
         return bool(np.can_cast(source, eqn.params["dtype"], "safe"))
     return False
 
+
+# The primitives that are total on some operands.
+_CANDIDATES = _ANY_DTYPE | _INTEGER | _REAL_FLOAT | {indexing.getitem_p, ew.astype_p}
 
 # A sample Python number of each kind, for NumPy's promotion of Python numbers (NEP 50).
 _SAMPLES: dict[str, complex] = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
