@@ -88,3 +88,25 @@ def test_transformer_tables_are_kept_per_class():
     _Fast().visit(tree)  # a different class's table must not serve Upper
     Upper().visit(tree)
     assert {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)} == {"A", "B"}
+
+
+def test_a_deprecated_constant_visitor_is_still_called():
+    """``ast.NodeVisitor.visit_Constant`` hands numbers to ``visit_Num`` (with a deprecation
+    warning); a transformer that defines one must see it called as gast's transformer does."""
+
+    class Doubler:
+        def visit_Num(self, node):
+            return gast.Constant(value=node.value * 2, kind=None)
+
+    class Reference(Doubler, gast.NodeTransformer):
+        pass
+
+    class Fast(Doubler, nodes.Transformer):
+        pass
+
+    with pytest.warns(DeprecationWarning):
+        expected = Reference().visit(gast.parse("x = 21"))
+    with pytest.warns(DeprecationWarning):
+        got = Fast().visit(gast.parse("x = 21"))
+    assert ast.dump(got) == ast.dump(expected)
+    assert got.body[0].value.value == 42

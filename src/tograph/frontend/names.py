@@ -68,9 +68,18 @@ def writes(stmt: Any) -> set[str]:
 def _walk_scope(node: Any) -> list[Any]:
     """Nodes of ``node``, not descending into nested functions, lambdas or comprehensions."""
     out = [node]
+    append = out.append
     for current in out:  # the list grows while it is read
-        if not isinstance(current, _SCOPES):
-            out.extend(nodes.children(current))
+        if isinstance(current, _SCOPES):
+            continue
+        for field in current._fields:  # nodes.children, inline: the analyses call this a lot
+            value = getattr(current, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, gast.AST):
+                        append(item)
+            elif isinstance(value, gast.AST):
+                append(value)
     return out
 
 

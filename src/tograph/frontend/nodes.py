@@ -62,9 +62,11 @@ class Transformer(gast.NodeTransformer):
         try:
             method = table[kind]
         except KeyError:
-            method = table[kind] = getattr(type(self), "visit_" + kind.__name__, None)
+            method = table[kind] = _visitor(type(self), kind)
         if method is None:
             return self.generic_visit(node)
+        if method is _UNCHANGED:
+            return node
         return method(self, node)
 
     def generic_visit(self, node: Any) -> Any:
@@ -97,3 +99,32 @@ class Transformer(gast.NodeTransformer):
 
 # For each transformer class, its visitor method by node class (None: generic_visit).
 _visitor_tables: dict[type, dict[type, Any]] = {}
+# In a table: the node is its own result (a leaf, such as ``Load`` or ``Add``, that the
+# transformer neither visits nor has its own generic_visit for).
+_UNCHANGED = object()
+
+
+def _visitor(transformer: type, kind: type) -> Any:
+    """What ``transformer`` does with a node of class ``kind``: its ``visit_<Class>``, else
+    None (``generic_visit``), or ``_UNCHANGED`` where that is all ``generic_visit`` would do."""
+    method = visitor_method(transformer, kind)
+    generic = transformer.generic_visit is Transformer.generic_visit
+    if method is None and not kind._fields and generic:
+        return _UNCHANGED
+    return method
+
+
+_DEPRECATED_CONSTANTS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant")
+_DEPRECATED_CONSTANTS += ("visit_Ellipsis",)
+
+
+def visitor_method(visitor: type, kind: type) -> Any:
+    """The ``visit_<Class>`` method of the ``ast.NodeVisitor`` class ``visitor`` for nodes of
+    class ``kind``; None where visiting is ``generic_visit`` (``ast.NodeVisitor.visit_Constant``
+    is, unless a deprecated constant visitor such as ``visit_Num`` is defined)."""
+    method = getattr(visitor, "visit_" + kind.__name__, None)
+    if method is getattr(ast.NodeVisitor, "visit_Constant", None) and not any(
+        hasattr(visitor, name) for name in _DEPRECATED_CONSTANTS
+    ):
+        return None
+    return method

@@ -17,9 +17,9 @@ from typing import Any
 import gast
 from gast import ast3
 
+from tograph.frontend import nodes
+
 _AST = ast.AST
-_DEPRECATED_CONSTANTS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant")
-_DEPRECATED_CONSTANTS += ("visit_Ellipsis",)
 
 
 class _Fast:
@@ -34,7 +34,7 @@ class _Fast:
         try:
             method = self.methods[kind]
         except KeyError:
-            method = self.methods[kind] = _method(type(self), kind)
+            method = self.methods[kind] = nodes.visitor_method(type(self), kind)
         if method is None:
             return self.generic_visit(node)
         return method(self, node)
@@ -65,30 +65,34 @@ class _Fast:
             elif isinstance(value, list):
                 value = [self._visit(item) for item in value]
             fields[field] = value
-        new = cls(**fields)
+        located = {}
         for attribute in node._attributes:
             try:
-                setattr(new, attribute, getattr(node, attribute))
+                located[attribute] = getattr(node, attribute)
             except AttributeError:
                 pass
+        return self.make(cls, fields, located)
+
+    def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
+        """A new node of class ``cls``: ``cls(**fields)``, then the ``located`` attributes set."""
+        new = cls(**fields)
+        for attribute, value in located.items():
+            setattr(new, attribute, value)
         return new
-
-
-def _method(translator: type, kind: type) -> Any:
-    """The translator's ``visit_<Class>`` for ``kind``; None where that is ``generic_visit``
-    (``ast.NodeVisitor.visit_Constant`` is, unless a deprecated constant visitor is defined)."""
-    method = getattr(translator, "visit_" + kind.__name__, None)
-    if method is getattr(ast.NodeVisitor, "visit_Constant", None) and not any(
-        hasattr(translator, name) for name in _DEPRECATED_CONSTANTS
-    ):
-        return None
-    return method
 
 
 class _ToGast(_Fast, ast3.Ast3ToGAst):
     target = gast
     classes: dict[type, Any] = {}
     methods: dict[type, Any] = {}
+
+    def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
+        """The same node without the calls: a gast node's constructor puts its keyword fields
+        in the instance's dict and does nothing else, and its attributes are plain too."""
+        new = cls.__new__(cls)
+        new.__dict__.update(fields)
+        new.__dict__.update(located)
+        return new
 
 
 class _ToAst(_Fast, ast3.GAstToAst3):

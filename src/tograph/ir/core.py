@@ -88,8 +88,7 @@ class Eqn:
     def subgraphs(self) -> Iterator[Graph]:
         """Nested graphs held in this equation's params, in param-name order."""
         keys = [key for key, value in self.params.items() if isinstance(value, Graph)]
-        for key in sorted(keys):
-            yield self.params[key]
+        return iter([self.params[key] for key in sorted(keys)])
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)

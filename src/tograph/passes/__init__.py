@@ -36,12 +36,19 @@ def has_effects(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` is effectful or holds a nested graph with an effectful equation."""
     if eqn.prim.effectful:
         return True
-    return any(inner.prim.effectful for sub in eqn.subgraphs() for inner in sub.walk())
+    for sub in eqn.subgraphs():
+        if any(inner.prim.effectful for inner in sub.walk()):
+            return True
+    return False
 
 
 def touches_lists(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` takes or makes a tensor list (list values must never be shared)."""
-    return any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
+    for atoms in (eqn.inputs, eqn.outputs):
+        for a in atoms:
+            if isinstance(a.type, types.ListType):
+                return True
+    return False
 
 
 def substitute(

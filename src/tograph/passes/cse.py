@@ -36,7 +36,7 @@ def _visitor(_graph: core.Graph) -> passes.Visitor:
     def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | None:
         if passes.has_effects(eqn) or passes.touches_lists(eqn):
             return None
-        key = (eqn.prim.name, tuple(_atom_key(a) for a in eqn.inputs), freeze(eqn.params))
+        key = (eqn.prim.name, tuple([_atom_key(a) for a in eqn.inputs]), freeze(eqn.params))
         first = seen.setdefault(key, eqn)
         return None if first is eqn else first.outputs
 
