@@ -207,7 +207,8 @@ class _Analysis:
     # ---- walking the function ------------------------------------------------------------
     def run(self, tree: list[Any]) -> Mutation:
         for node in tree:
-            self.visit(node)
+            if isinstance(node, _VISITED):  # one test for the many nodes ``visit`` ignores
+                self.visit(node)
         written = {self.classes.find(n) for n in self.written}
         fresh, outside = set(), set()
         for node, targets, value in self.bindings:
@@ -276,6 +277,9 @@ class _Analysis:
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 self._write(arg)  # unknown code may write what it is given
 
+
+# The nodes ``_Analysis.visit`` looks at.
+_VISITED = (gast.Assign, gast.AnnAssign, gast.For, gast.NamedExpr, gast.AugAssign, gast.Call)
 
 # Methods whose result is a new array (or a Python value), never a view.
 _FRESH_METHODS = frozenset(

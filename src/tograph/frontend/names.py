@@ -89,6 +89,8 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
     out: set[str] = set()
     for stmt in stmts:
         for node in _walk_scope(stmt):
+            if not isinstance(node, _BINDERS):  # one test for the many nodes that bind nothing
+                continue
             if isinstance(node, gast.stmt):
                 out |= writes(node)
             elif isinstance(node, gast.NamedExpr):
@@ -99,6 +101,7 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
 
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_BINDERS = (gast.stmt, gast.NamedExpr, *_COMPREHENSIONS)
 
 
 def _comprehension_walrus(node: Any) -> set[str]:

@@ -74,11 +74,9 @@ class _Fast:
         return self.make(cls, fields, located)
 
     def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
-        """A new node of class ``cls``: ``cls(**fields)``, then the ``located`` attributes set."""
-        new = cls(**fields)
-        for attribute, value in located.items():
-            setattr(new, attribute, value)
-        return new
+        """A new node of class ``cls``: ``cls(**fields)``, then the ``located`` attributes set
+        (an ``ast`` node's constructor takes them as keywords too)."""
+        return cls(**fields, **located)
 
 
 class _ToGast(_Fast, ast3.Ast3ToGAst):
@@ -94,11 +92,35 @@ class _ToGast(_Fast, ast3.Ast3ToGAst):
         new.__dict__.update(located)
         return new
 
+    def visit_Name(self, node: Any) -> Any:
+        """A name (the most common node) as gast has it: with no annotation or type comment."""
+        fields = {"id": node.id, "ctx": self._visit(node.ctx), "annotation": None}
+        fields["type_comment"] = None
+        return self.make(gast.Name, fields, _location(node))
+
 
 class _ToAst(_Fast, ast3.GAstToAst3):
     target = ast
     classes: dict[type, Any] = {}
     methods: dict[type, Any] = {}
+
+    def visit_Name(self, node: Any) -> Any:
+        """A name as ``ast`` has it: its id and context only."""
+        return self.make(ast.Name, {"id": node.id, "ctx": self._visit(node.ctx)}, _location(node))
+
+
+def _location(node: Any) -> dict[str, Any]:
+    """The location ``ast.copy_location`` copies from a name: line and column where they are
+    set, the end line and column where present (even as None)."""
+    located = {}
+    for attribute in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        value = getattr(node, attribute, _MISSING)
+        if value is not _MISSING and (value is not None or attribute.startswith("end_")):
+            located[attribute] = value
+    return located
+
+
+_MISSING = object()
 
 
 def to_gast(tree: Any) -> Any:

@@ -122,9 +122,11 @@ def _static(atom: core.Atom) -> bool:
 
 def _scalar(atom: core.Atom, test: Any) -> bool:
     """Whether ``atom`` is a scalar literal for which ``test(value)`` holds."""
-    if not isinstance(atom, core.Lit) or np.ndim(atom.value) != 0:
+    if not isinstance(atom, core.Lit):
         return False
     value = atom.value
+    if type(value) not in (bool, int, float, complex) and np.ndim(value) != 0:
+        return False  # (a Python number is a scalar: np.ndim would convert it to find out)
     return not isinstance(value, (complex, np.complexfloating)) and bool(test(value))
 
 
