@@ -87,6 +87,8 @@ class Eqn:
 
     def subgraphs(self) -> Iterator[Graph]:
         """Nested graphs held in this equation's params, in param-name order."""
+        if not self.params:  # most equations
+            return iter(())
         keys = [key for key, value in self.params.items() if isinstance(value, Graph)]
         return iter([self.params[key] for key in sorted(keys)])
 
