@@ -5,6 +5,7 @@ object given the same id is not taken for converted code.
 """
 
 import gc
+import linecache
 
 from tograph import origin
 
@@ -51,3 +52,23 @@ def test_current_location_finds_the_converted_frame():
     origin.register([located.__code__])
     loc = located()
     assert (loc.line, loc.function) == (2, "located")
+
+
+def test_a_location_shows_its_line_as_linecache_has_it_now():
+    """Locations are shared between equations of one line, never across a change of the text
+    (an edited file that linecache has read again)."""
+    filename = "<test_origin edited>"
+    source = "def edited():\n    return origin.current_location()\n"
+    namespace = {"origin": origin}
+    exec(compile(source, filename, "exec"), namespace)
+    edited = namespace["edited"]
+    origin.register([edited.__code__])
+    lines = source.splitlines(True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    try:
+        first, again = edited(), edited()
+        assert first.source_line == lines[1] and again == first
+        linecache.cache[filename] = (len(source), None, [lines[0], "    # changed\n"], filename)
+        assert edited().source_line == "    # changed\n"
+    finally:
+        linecache.cache.pop(filename, None)

@@ -53,7 +53,13 @@ def is_converted(code: types.CodeType) -> bool:
 
 def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
     line = linecache.getline(code.co_filename, lineno)
-    return errors.SourceLocation(code.co_filename, lineno, 0, line, _user_function(code))
+    return _shared_location(code.co_filename, lineno, line, _user_function(code))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared_location(file: str, lineno: int, line: str, function: str) -> errors.SourceLocation:
+    """One (immutable) location for equal fields: every equation built on a line has it."""
+    return errors.SourceLocation(file, lineno, 0, line, function)
 
 
 def location(file: str, lineno: int) -> errors.SourceLocation:
