@@ -1,5 +1,6 @@
 """End-to-end behaviour of tograph.to_static: decorators, caching, specs, fallback and errors."""
 
+import gc
 import inspect
 import warnings
 
@@ -342,3 +343,25 @@ def test_warnings_point_at_the_user_call_site():
     ]:
         (warning,) = [w for w in caught if issubclass(w.category, category)]
         assert (warning.filename, warning.lineno) == (__file__, here + offset), str(warning)
+
+
+def collector_state(x):
+    """Reads the collector's state while traced: a host value the graph keeps."""
+    return x * (2.0 if gc.isenabled() else 3.0)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_compiling_leaves_the_collector_as_the_program_set_it(enabled):
+    """The compiler holds garbage collection off while its own stages run, never while the
+    user's function is traced (it sees the program's setting, as eager code does), and gives
+    the program back the setting it had."""
+    x = np.ones(3)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        expected = collector_state(x)
+        got = tg.to_static(collector_state, fallback="error")(x)
+        np.testing.assert_array_equal(got, expected)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

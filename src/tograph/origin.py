@@ -9,6 +9,7 @@ user's line that called into tograph.
 
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
@@ -22,8 +23,10 @@ from tograph import errors
 
 # Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
 # of two functions would compare equal. An entry goes with its code object (a conversion dropped
-# from the cache), before its id can be reused.
-_CONVERTED: weakref.WeakValueDictionary[int, types.CodeType] = weakref.WeakValueDictionary()
+# from the cache), and a lookup checks that the entry's code is the very one asked about. A plain
+# dict of weak references rather than a ``WeakValueDictionary``: every equation built looks up
+# the frames above it here, and the latter's lookups run in Python.
+_CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -32,17 +35,31 @@ def register(codes: Iterable[types.CodeType]) -> None:
     todo = list(codes)
     while todo:
         code = todo.pop()
-        _CONVERTED[id(code)] = code
+        key = id(code)
+        _CONVERTED[key] = weakref.ref(code, functools.partial(_forget, key))
         todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
 
 
+def _forget(key: int, ref: weakref.ref[types.CodeType]) -> None:
+    """Drops the entry of a code object that is gone (unless the id has a newer entry)."""
+    if _CONVERTED.get(key) is ref:
+        del _CONVERTED[key]
+
+
 def is_converted(code: types.CodeType) -> bool:
-    return id(code) in _CONVERTED
+    ref = _CONVERTED.get(id(code))
+    return ref is not None and ref() is code
 
 
 def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
     line = linecache.getline(code.co_filename, lineno)
-    return errors.SourceLocation(code.co_filename, lineno, 0, line, _user_function(code))
+    return _shared_location(code.co_filename, lineno, line, _user_function(code))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared_location(file: str, lineno: int, line: str, function: str) -> errors.SourceLocation:
+    """One (immutable) location for equal fields: every equation built on a line has it."""
+    return errors.SourceLocation(file, lineno, 0, line, function)
 
 
 def location(file: str, lineno: int) -> errors.SourceLocation:
@@ -52,16 +69,23 @@ def location(file: str, lineno: int) -> errors.SourceLocation:
 
 def _user_function(code: types.CodeType) -> str:
     """The user's function a converted code object belongs to (not the generated helper's name)."""
-    parts = getattr(code, "co_qualname", code.co_name).split(".<locals>.")
-    return parts[1] if len(parts) > 1 else code.co_name
+    return _function_name(getattr(code, "co_qualname", code.co_name), code.co_name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _function_name(qualname: str, name: str) -> str:
+    parts = qualname.split(".<locals>.")
+    return parts[1] if len(parts) > 1 else name
 
 
 def current_location() -> errors.SourceLocation | None:
     """The user location of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)
     while frame is not None:
-        if id(frame.f_code) in _CONVERTED:
-            return _location(frame.f_code, frame.f_lineno)
+        code = frame.f_code
+        ref = _CONVERTED.get(id(code))  # is_converted, inline: every equation built asks
+        if ref is not None and ref() is code:
+            return _location(code, frame.f_lineno)
         frame = frame.f_back
     return None
 
@@ -82,7 +106,7 @@ def current_module() -> str | None:
     """The module name of the innermost converted-code frame on the stack, if any."""
     frame = sys._getframe(1)
     while frame is not None:
-        if id(frame.f_code) in _CONVERTED:
+        if is_converted(frame.f_code):
             return frame.f_globals.get("__name__")
         frame = frame.f_back
     return None
@@ -97,7 +121,7 @@ def traceback_location(tb: types.TracebackType | None) -> errors.SourceLocation 
     """The innermost converted-code frame of a traceback (where a build-time error arose)."""
     found = None
     while tb is not None:
-        if id(tb.tb_frame.f_code) in _CONVERTED:
+        if is_converted(tb.tb_frame.f_code):
             found = _location(tb.tb_frame.f_code, tb.tb_lineno)
         tb = tb.tb_next
     return found

@@ -64,7 +64,9 @@ def test_format_eqn_uses_the_graph_names():
         core.format_eqn(graph.replace(eqns=()), graph.eqns[0])
 
 
-def test_nested_control_flow_prints_then_else_cond_body_in_reading_order():
+def nested_graph():
+    """A while loop holding a cond: nested graphs two deep."""
+
     def f(x, n):
         def body(i, x):
             x = control_flow.cond(i > 2, lambda x: (-x,), lambda x: (x,), (x,), ("x",))[0]
@@ -74,10 +76,13 @@ def test_nested_control_flow_prints_then_else_cond_body_in_reading_order():
 
     b = builder.GraphBuilder("loop")
     with b.active():
-        graph = b.finish(
+        return b.finish(
             [f(b.add_input(F64_3, "x"), b.add_input(types.TensorType(np.int64, ()), "n"))]
         )
-    assert str(graph) == dedent("""
+
+
+def test_nested_control_flow_prints_then_else_cond_body_in_reading_order():
+    assert str(nested_graph()) == dedent("""
         graph loop(x:f64[3], n:i64[]):
           i:i64[]~, x_1:f64[3], x_identity:i64[] = while_loop[num_consts=1] n 0 x 0:i64
             cond(n_1:i64[], i_1:i64[]~, x_2:f64[3], x_identity_1:i64[]):
@@ -114,3 +119,15 @@ def test_namer_fresh_names_avoid_hints_builtins_and_each_other():
         "len_1",
     ]
     assert namer.name(core.Var(F64, "tanh_1")) == "tanh_1_1"
+
+
+def test_name_vars_gives_the_names_the_printed_graph_shows():
+    """The code generator names values with ``name_vars`` alone; each equation's outputs must be
+    named as its printed line names them (nested graphs' too)."""
+    namer = core.Namer()
+    graph = nested_graph()
+    core.name_vars(graph, namer)
+    for text, shown in core.print_lines(graph):
+        if isinstance(shown, core.Eqn) and shown.outputs:
+            declared = text.strip().split(" = ")[0].split(", ")
+            assert [d.split(":")[0] for d in declared] == [namer.name(v) for v in shown.outputs]

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from pass_harness import F64_3, I64, check, cond, interpret, trace, while_loop
 
-from tograph.ir import types
-from tograph.ops import effects
+from tograph.ir import core, types
+from tograph.ops import effects, elementwise
 from tograph.passes import licm, manager, totality
 
 F64_33 = types.TensorType(np.float64, (3, 3))
@@ -144,3 +144,21 @@ def test_a_run_time_python_number_is_total_only_into_a_wide_dtype(dtype, weak, t
         types.TensorType(weak, (), weak=True),
     )
     assert [totality.is_total(e) for e in graph.eqns] == [total and dtype != np.int64, total]
+
+
+def test_literal_number_totality_tells_equal_numbers_of_other_types_apart():
+    """``x < 300`` converts 300 to int8, which overflows; ``x < 300.0`` compares in float64: the
+    remembered answer for one must not serve the other, though ``300 == 300.0``."""
+    i8 = types.TensorType(np.int8, (3,))
+    x = core.Var(i8, "x")
+
+    def less(number):
+        out = core.Var(elementwise.less_p.out_types([i8, core.Lit.of(number).type], {})[0])
+        return core.Eqn(elementwise.less_p, (x, core.Lit.of(number)), {}, (out,))
+
+    assert [totality.is_total(less(n)) for n in (300, 300.0, 300, 100)] == [
+        False,
+        True,
+        False,
+        True,
+    ]

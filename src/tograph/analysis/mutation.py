@@ -27,7 +27,7 @@ from typing import Any
 import gast
 import numpy as np
 
-from tograph.frontend import names
+from tograph.frontend import names, nodes
 
 # Methods that write their array in place.
 IN_PLACE_METHODS = frozenset(
@@ -102,16 +102,14 @@ class _Classes:
 
 
 class _Analysis:
-    def __init__(self, fn: gast.FunctionDef, globals_: dict[str, Any]):
+    def __init__(self, tree: list[Any], globals_: dict[str, Any]):
         self.globals = globals_
         # The names bound anywhere in the tree, nested functions included: one name in two
         # scopes is one class, which is conservative (more values made tensors, never fewer).
-        defs = [n for n in gast.walk(fn) if isinstance(n, (gast.FunctionDef, gast.Lambda))]
+        defs = [n for n in tree if isinstance(n, (gast.FunctionDef, gast.Lambda))]
         self.locals = {p for d in defs for p in names.params(d)}
         self.locals |= {
-            n.id
-            for n in gast.walk(fn)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+            n.id for n in tree if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
         }
         self.classes = _Classes()
         self.written: set[str] = set()
@@ -179,9 +177,7 @@ class _Analysis:
                 return _is_numpy(target) and target not in _VIEW_FUNCTIONS
             return isinstance(expr.func, gast.Attribute) and expr.func.attr in ("copy", "astype")
         if isinstance(expr, (gast.BinOp, gast.UnaryOp, gast.IfExp, gast.BoolOp)):
-            return any(
-                self.fresh(e) for e in gast.iter_child_nodes(expr) if isinstance(e, gast.expr)
-            )
+            return any(self.fresh(e) for e in nodes.children(expr) if isinstance(e, gast.expr))
         if isinstance(expr, (gast.List, gast.Tuple, gast.Set)):
             return any(self.fresh(e) for e in expr.elts)
         if isinstance(expr, gast.Dict):
@@ -206,12 +202,13 @@ class _Analysis:
             if target is not None:
                 return not (_is_numpy(target) or _is_builtin(target))
             return isinstance(expr.func, gast.Attribute) and self.outside(expr.func.value)
-        return any(self.outside(e) for e in gast.iter_child_nodes(expr) if isinstance(e, gast.expr))
+        return any(self.outside(e) for e in nodes.children(expr) if isinstance(e, gast.expr))
 
     # ---- walking the function ------------------------------------------------------------
-    def run(self, fn: gast.FunctionDef) -> Mutation:
-        for node in gast.walk(fn):
-            self.visit(node)
+    def run(self, tree: list[Any]) -> Mutation:
+        for node in tree:
+            if isinstance(node, _VISITED):  # one test for the many nodes ``visit`` ignores
+                self.visit(node)
         written = {self.classes.find(n) for n in self.written}
         fresh, outside = set(), set()
         for node, targets, value in self.bindings:
@@ -281,6 +278,9 @@ class _Analysis:
                 self._write(arg)  # unknown code may write what it is given
 
 
+# The nodes ``_Analysis.visit`` looks at.
+_VISITED = (gast.Assign, gast.AnnAssign, gast.For, gast.NamedExpr, gast.AugAssign, gast.Call)
+
 # Methods whose result is a new array (or a Python value), never a view.
 _FRESH_METHODS = frozenset(
     "copy astype sum mean prod max min std var any all argmax argmin argsort cumsum cumprod "
@@ -299,6 +299,15 @@ def _is_builtin(obj: Any) -> bool:
     )
 
 
-def analyze(fn: gast.FunctionDef, globals_: dict[str, Any]) -> Mutation:
-    """The wrapping each binding of ``fn`` needs; see module docstring."""
-    return _Analysis(fn, globals_).run(fn)
+def analyze(
+    fn: gast.FunctionDef, globals_: dict[str, Any], tree: list[Any] | None = None
+) -> Mutation:
+    """The wrapping each binding of ``fn`` needs; see module docstring.
+
+    Args:
+      fn: the function.
+      globals_: the globals its names resolve in.
+      tree: every node of ``fn`` (``frontend.nodes.walk(fn)``), if the caller has walked it.
+    """
+    tree = nodes.walk(fn) if tree is None else tree
+    return _Analysis(tree, globals_).run(tree)

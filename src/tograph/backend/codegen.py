@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import cmath
 import dataclasses
+import functools
 import itertools
 import linecache
 import re
@@ -179,7 +180,7 @@ class _Writer:
         self.options = options
         self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self.namer = core.Namer()
-        core.print_lines(graph, namer=self.namer)  # use the printed graph's names
+        core.name_vars(graph, self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
         self.namespace: dict[str, Any] = {}
         self.lines: list[str] = []
@@ -535,15 +536,25 @@ def _converted_literal(eqn: core.Eqn, atom: core.Atom) -> np.ndarray | None:
         or t.weak
         or t.ndim == 0
         or t.dtype.kind != "f"
-        or np.result_type(t.dtype, atom.value) != t.dtype
     ):
         return None
-    with np.errstate(all="ignore"):
-        value = np.asarray(atom.value, dtype=t.dtype)
-    if float(value) != atom.value:  # rounded, overflowed or NaN: NumPy's conversion decides
+    if not _held_exactly(type(atom.value).__name__, atom.value, t.dtype):
         return None
+    value = np.asarray(atom.value, dtype=t.dtype)  # exact: no overflow to warn about
     value.flags.writeable = False
     return value
+
+
+@functools.lru_cache(maxsize=1024)
+def _held_exactly(kind: str, number: float, dtype: np.dtype) -> bool:
+    """Whether NumPy computes with the Python number ``number`` in the float ``dtype`` and that
+    holds it exactly. ``kind`` names the number's type, which the cache key needs (``1 == 1.0``);
+    equal numbers of one type (``0.0`` and ``-0.0``) have one answer."""
+    if np.result_type(dtype, number) != dtype:
+        return False
+    with np.errstate(all="ignore"):
+        value = np.asarray(number, dtype=dtype)
+    return float(value) == number  # rounded, overflowed or NaN: NumPy's conversion decides
 
 
 # ---- control flow as statements ------------------------------------------------------------

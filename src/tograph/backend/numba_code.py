@@ -91,7 +91,7 @@ class _Writer:
     def __init__(self, graph: core.Graph):
         self.graph = graph
         self.namer = core.Namer()
-        core.print_lines(graph, namer=self.namer)
+        core.name_vars(graph, self.namer)
         self.env: dict[int, str] = {}
         self.lines: list[str] = []
         self.consts: list[Any] = []

@@ -14,6 +14,8 @@ from typing import Any
 
 import gast
 
+from tograph.frontend import nodes
+
 _SCOPES = (
     gast.FunctionDef,
     gast.Lambda,
@@ -27,7 +29,7 @@ _SCOPES = (
 def reads(node: Any) -> set[str]:
     """Names loaded anywhere in ``node`` (nested scopes included: their free variables are read)."""
     return {
-        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+        n.id for n in nodes.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
     }
 
 
@@ -63,14 +65,22 @@ def writes(stmt: Any) -> set[str]:
     return set()
 
 
-def _walk_scope(node: Any) -> Iterable[Any]:
+def _walk_scope(node: Any) -> list[Any]:
     """Nodes of ``node``, not descending into nested functions, lambdas or comprehensions."""
-    todo = [node]
-    while todo:
-        current = todo.pop()
-        yield current
-        if not isinstance(current, _SCOPES):
-            todo.extend(gast.iter_child_nodes(current))
+    out = [node]
+    append = out.append
+    for current in out:  # the list grows while it is read
+        if isinstance(current, _SCOPES):
+            continue
+        for field in current._fields:  # nodes.children, inline: the analyses call this a lot
+            value = getattr(current, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, gast.AST):
+                        append(item)
+            elif isinstance(value, gast.AST):
+                append(value)
+    return out
 
 
 def assigned(stmts: Iterable[Any]) -> set[str]:
@@ -79,6 +89,8 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
     out: set[str] = set()
     for stmt in stmts:
         for node in _walk_scope(stmt):
+            if not isinstance(node, _BINDERS):  # one test for the many nodes that bind nothing
+                continue
             if isinstance(node, gast.stmt):
                 out |= writes(node)
             elif isinstance(node, gast.NamedExpr):
@@ -89,18 +101,19 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
 
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_BINDERS = (gast.stmt, gast.NamedExpr, *_COMPREHENSIONS)
 
 
 def _comprehension_walrus(node: Any) -> set[str]:
     """The names ``:=`` binds inside a comprehension (and comprehensions nested in it)."""
     out: set[str] = set()
-    todo = list(gast.iter_child_nodes(node))
+    todo = nodes.children(node)
     while todo:
         current = todo.pop()
         if isinstance(current, gast.NamedExpr):
             out |= targets(current.target)
         if not isinstance(current, (gast.FunctionDef, gast.Lambda)):
-            todo.extend(gast.iter_child_nodes(current))
+            todo.extend(nodes.children(current))
     return out
 
 
@@ -113,6 +126,8 @@ def captured(fn: Any) -> set[str]:
             found |= reads(node) - set(params(node)) - assigned(node.body)
         elif isinstance(node, gast.Lambda) and not getattr(node, "called_at_once", False):
             found |= reads(node.body) - set(params(node))
+    if not found:
+        return found  # no nested function reads anything: the function's names need no walk
     return found & (assigned(fn.body) | set(params(fn)))
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import gast
 
 from tograph import errors
+from tograph.frontend import translate
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,7 +41,7 @@ class ParsedFunction:
     def tree(self) -> gast.FunctionDef:
         """A new gast tree of the function, with the user's line numbers."""
         # Blank lines in front put every node on its line in the file, with no pass over the tree.
-        module = gast.parse("\n" * self.line_offset + self.source)
+        module = translate.parse("\n" * self.line_offset + self.source)
         return _find_function(module, self.fn)
 
     @property

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import itertools
 import keyword
 import re
@@ -86,10 +87,10 @@ class Eqn:
 
     def subgraphs(self) -> Iterator[Graph]:
         """Nested graphs held in this equation's params, in param-name order."""
-        for key in sorted(self.params):
-            value = self.params[key]
-            if isinstance(value, Graph):
-                yield value
+        if not self.params:  # most equations
+            return iter(())
+        keys = [key for key, value in self.params.items() if isinstance(value, Graph)]
+        return iter([self.params[key] for key in sorted(keys)])
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -176,7 +177,7 @@ class Namer:
         """The name of ``var``: its hint made unique, or the next free ``tN``."""
         if var.id in self._names:
             return self._names[var.id]
-        base = re.sub(r"\W", "_", var.hint) if var.hint else None
+        base = _identifier_base(var.hint) if var.hint else None
         if base and not base[0].isdigit():
             candidate = self.fresh(base)
         else:
@@ -197,6 +198,12 @@ class Namer:
             candidate = f"{base}_{k}"
         self._used.add(candidate)
         return candidate
+
+
+@functools.lru_cache(maxsize=4096)
+def _identifier_base(hint: str) -> str:
+    """``hint`` with each character that cannot be in an identifier made ``_``."""
+    return re.sub(r"\W", "_", hint)
 
 
 def format_lit(lit: Lit) -> str:
@@ -239,10 +246,36 @@ def print_lines(graph: Graph, locs: bool = False, namer: Namer | None = None) ->
         generator) reuse the printed names.
     """
     namer = namer or Namer()
+    name_vars(graph, namer)
     params = ", ".join(_decl(namer, v) for v in graph.inputs)
     lines: list[PrintedLine] = [(f"graph {graph.name}({params}):", graph)]
     _body(graph, namer, lines, "  ", locs)
     return lines
+
+
+def name_vars(graph: Graph, namer: Namer) -> None:
+    """Names every var of ``graph`` in ``namer`` as ``print_lines`` shows them, without the text:
+    inputs, then each equation's outputs and operands followed by its nested graphs' (in
+    reading order), then the outputs."""
+    for var in graph.inputs:
+        namer.name(var)
+    _name_body(graph, namer)
+
+
+def _name_body(graph: Graph, namer: Namer) -> None:
+    for eqn in graph.eqns:
+        for var in eqn.outputs:
+            namer.name(var)
+        for atom in eqn.inputs:
+            if isinstance(atom, Var):
+                namer.name(atom)
+        for _, sub in subgraph_params(eqn):
+            for var in sub.inputs:
+                namer.name(var)
+            _name_body(sub, namer)
+    for atom in graph.outputs:
+        if isinstance(atom, Var):
+            namer.name(atom)
 
 
 def format_eqn(graph: Graph, eqn: Eqn) -> str:

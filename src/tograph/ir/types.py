@@ -67,13 +67,13 @@ class TensorType:
     @property
     def size(self) -> int | None:
         """Number of elements, or None when a dimension is unknown."""
-        if any(d is None for d in self.shape):
+        if None in self.shape:
             return None
         return math.prod(d for d in self.shape if d is not None)
 
     @property
     def is_static_shape(self) -> bool:
-        return all(d is not None for d in self.shape)
+        return None not in self.shape
 
     def with_shape(self, shape: Sequence[Dim]) -> TensorType:
         return TensorType(self.dtype, tuple(shape), self.weak and tuple(shape) == ())

@@ -28,7 +28,7 @@ import gast
 import numpy as np
 
 from tograph.analysis import mutation
-from tograph.frontend import names
+from tograph.frontend import names, nodes
 from tograph.lowering import templates
 from tograph.trace import dispatch
 
@@ -125,15 +125,16 @@ def _root_name(node: Any) -> str | None:
     return node.id if isinstance(node, gast.Name) else None
 
 
-class _Canonicalize(gast.NodeTransformer):
+class _Canonicalize(nodes.Transformer):
     def __init__(self, globals_: dict[str, Any], fn: gast.FunctionDef):
         self.globals = globals_
         self.temporaries = 0
         # Only a function's own variables may be rebound by a functional update; a global or
         # closure list or dict is mutated in place, as Python would.
         self.locals = [_local_names(fn)]
-        self.mutation = mutation.analyze(fn, globals_)
-        self.changed_aliases = _changed_aliases(fn)
+        tree = nodes.walk(fn)  # one walk serves both analyses
+        self.mutation = mutation.analyze(fn, globals_, tree)
+        self.changed_aliases = _changed_aliases(tree)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
@@ -456,13 +457,13 @@ class _Canonicalize(gast.NodeTransformer):
         return node
 
 
-def _changed_aliases(fn: gast.FunctionDef) -> set[str]:
+def _changed_aliases(tree: list[Any]) -> set[str]:
     """The names, among those joined by ``a = b`` or ``a = b = v``, whose value some name of
     them changes in place as a list or dict would be changed: ``x.append(v)``, ``x[i] = v``,
-    ``del x[i]``."""
+    ``del x[i]``. ``tree`` holds every node of the function."""
     links: dict[str, set[str]] = {}
     changed: set[str] = set()
-    for node in gast.walk(fn):
+    for node in tree:
         if isinstance(node, gast.Assign):
             group = [t.id for t in node.targets if isinstance(t, gast.Name)]
             if isinstance(node.value, gast.Name):
@@ -494,7 +495,7 @@ def _unpacks_into_items(target: Any) -> bool:
 
 
 def _has_call(node: Any) -> bool:
-    return any(isinstance(n, gast.Call) for n in gast.walk(node))
+    return any(isinstance(n, gast.Call) for n in nodes.walk(node))
 
 
 # Methods that change a list, dict, set or deque in place.

@@ -24,6 +24,7 @@ from typing import Any
 
 import gast
 
+from tograph.frontend import nodes
 from tograph.lowering import templates
 
 _NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
@@ -49,7 +50,7 @@ def _convertible(comp: Any) -> bool:
     return simple and not any(isinstance(n, (*_NESTED, gast.GeneratorExp)) for n in inner)
 
 
-class _Rename(gast.NodeTransformer):
+class _Rename(nodes.Transformer):
     def __init__(self, mapping: dict[str, str]):
         self.mapping = mapping
 
@@ -58,7 +59,7 @@ class _Rename(gast.NodeTransformer):
         return node
 
 
-class _Rewriter(gast.NodeTransformer):
+class _Rewriter(nodes.Transformer):
     def __init__(self, taken: set[str]):
         self.taken = taken
         self.counter = itertools.count(1)

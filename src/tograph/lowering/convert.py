@@ -28,7 +28,8 @@ import gast
 
 from tograph import caching, errors, origin
 from tograph.analysis import ssa
-from tograph.frontend import fence, names, parse
+from tograph.frontend import fence, names, parse, translate
+from tograph.frontend import nodes as frontend_nodes
 from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates
 from tograph.lowering.canonicalize import RUNTIME
 
@@ -78,7 +79,7 @@ class Conversion:
     @functools.cached_property
     def source(self) -> str:
         """The lowered function as Python source (what ``cf.code`` shows)."""
-        return astor.to_source(gast.gast_to_ast(self.lowered), pretty_source="".join)
+        return astor.to_source(translate.to_ast(self.lowered), pretty_source="".join)
 
     def instantiate(self, fn: Callable[..., Any], runtime: types.ModuleType) -> Callable[..., Any]:
         """The lowered function bound to ``fn``'s current closure values and to ``runtime``, the
@@ -105,7 +106,7 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
     cached = _analyses.get(key)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
-        nodes = list(gast.walk(tree))  # one walk serves the fence, the flag names and the defs
+        nodes = frontend_nodes.walk(tree)  # one walk serves the fence, the flag names and the defs
         fence.check_supported(parsed, nodes)
         cached = Analysis(parsed, _lower_jumps(tree, nodes))
         with _lock:
@@ -138,10 +139,10 @@ def _lower_jumps(tree: gast.FunctionDef, nodes: list[Any] | None = None) -> gast
     """``tree`` (and the functions nested in it) with filtered list comprehensions made loops
     and jumps made flags, in place; ``nodes`` are all of its nodes, if the caller has walked it
     already."""
-    nodes = list(gast.walk(tree)) if nodes is None else nodes
+    nodes = frontend_nodes.walk(tree) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
     if comprehensions.desugar_filtered(tree, taken):
-        nodes = list(gast.walk(tree))
+        nodes = frontend_nodes.walk(tree)
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)
     return tree
@@ -197,7 +198,7 @@ def _compile(
     ]:
         templates.locate_node(part, node)
     module = gast.Module(body=[factory_def], type_ignores=[])
-    tree = gast.gast_to_ast(module)
+    tree = translate.to_ast(module)
     try:
         try:
             code = compile(tree, parsed.filename, "exec")

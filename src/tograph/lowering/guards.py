@@ -17,13 +17,14 @@ from typing import Any
 
 import gast
 
+from tograph.frontend import nodes
 from tograph.lowering import templates
 from tograph.lowering.canonicalize import RUNTIME
 
 _MARK = "tograph_reader"
 
 
-class _Mark(gast.NodeTransformer):
+class _Mark(nodes.Transformer):
     """Marks reads with the owner's key and rewrites ``is None`` tests; nested functions are
     left to their own lowering."""
 
@@ -56,7 +57,7 @@ def _is_none(node: Any) -> bool:
     return isinstance(node, gast.Constant) and node.value is None
 
 
-class _Guard(gast.NodeTransformer):
+class _Guard(nodes.Transformer):
     def __init__(self, key: int, names: set[str]):
         self.key, self.names = key, names
 

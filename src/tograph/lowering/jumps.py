@@ -17,6 +17,7 @@ from typing import Any
 
 import gast
 
+from tograph.frontend import nodes
 from tograph.lowering import templates
 from tograph.lowering.canonicalize import RUNTIME
 
@@ -55,7 +56,7 @@ class _Names:
         self.taken = (
             taken
             if taken is not None
-            else {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+            else {n.id for n in nodes.walk(fn) if isinstance(n, gast.Name)}
         )
         self.counter = itertools.count(1)
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import gast
 
+from tograph.frontend import nodes, translate
+
 
 def name(id_: str, store: bool = False) -> gast.Name:
     return gast.Name(
@@ -44,7 +46,7 @@ def set_location(tree: Any, origin: Any) -> Any:
         if node is not tree and getattr(node, "lineno", None) is not None:
             continue
         locate_node(node, origin)
-        todo.extend(gast.iter_child_nodes(node))
+        todo.extend(nodes.children(node))
     return tree
 
 
@@ -58,7 +60,7 @@ def locate_node(node: Any, origin: Any) -> Any:
     return node
 
 
-class _Substitute(gast.NodeTransformer):
+class _Substitute(nodes.Transformer):
     def __init__(self, subs: dict[str, Any]):
         self.subs = subs
 
@@ -115,8 +117,8 @@ def _set_ctx(node: Any, ctx: Any) -> None:
 
 def quote(template: str, origin: Any = None, **subs: Any) -> list[Any]:
     """Statements parsed from ``template`` with ``subs`` substituted; see module docstring."""
-    module = gast.parse(textwrap.dedent(template))
-    for node in gast.walk(module):
+    module = translate.parse(textwrap.dedent(template))
+    for node in nodes.walk(module):
         if "lineno" in node._attributes:
             node.lineno = node.end_lineno = None
     body = [_Substitute(subs).visit(stmt) for stmt in module.body]

@@ -49,15 +49,23 @@ def _probe_dtype(
 def elementwise_rule(
     name: str, fn: Callable[..., Any], pyop: Callable[..., Any] | None = None
 ) -> Callable[..., types.TensorType]:
-    """Type rule of an elementwise op: broadcast shapes, NumPy's dtype; weak if Python's op is."""
+    """Type rule of an elementwise op: broadcast shapes, NumPy's dtype; weak if Python's op is.
+
+    The rule's answer is remembered per tuple of input types (types are immutable values, and
+    an error is raised again each time)."""
+    what = f"operands of {name}"
+
+    @functools.lru_cache(maxsize=4096)
+    def typed(in_types: tuple[types.TensorType, ...]) -> types.TensorType:
+        shape = types.broadcast_shapes(*(t.shape for t in in_types), what=what)
+        if pyop is not None and all(t.weak for t in in_types):
+            dtype, weak = _probe_dtype(name, pyop, in_types)
+        else:
+            dtype, weak = _probe_dtype(name, fn, in_types)[0], False
+        return types.TensorType(dtype, shape, weak and shape == ())
 
     def rule(*in_types: types.TensorType) -> types.TensorType:
-        shape = types.broadcast_shapes(*(t.shape for t in in_types), what=f"operands of {name}")
-        if pyop is not None and all(t.weak for t in in_types):
-            dtype, weak = _probe_dtype(name, pyop, tuple(in_types))
-        else:
-            dtype, weak = _probe_dtype(name, fn, tuple(in_types))[0], False
-        return types.TensorType(dtype, shape, weak and shape == ())
+        return typed(in_types)
 
     return rule
 

@@ -15,6 +15,7 @@ A pass that changes nothing returns the very same graph object.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Sequence
 
 from tograph.ir import core, types
@@ -35,18 +36,27 @@ def has_effects(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` is effectful or holds a nested graph with an effectful equation."""
     if eqn.prim.effectful:
         return True
-    return any(inner.prim.effectful for sub in eqn.subgraphs() for inner in sub.walk())
+    for sub in eqn.subgraphs():
+        if any(inner.prim.effectful for inner in sub.walk()):
+            return True
+    return False
 
 
 def touches_lists(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` takes or makes a tensor list (list values must never be shared)."""
-    return any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
+    for atoms in (eqn.inputs, eqn.outputs):
+        for a in atoms:
+            if isinstance(a.type, types.ListType):
+                return True
+    return False
 
 
 def substitute(
     env: dict[core.Var, core.Atom], atoms: tuple[core.Atom, ...]
 ) -> tuple[core.Atom, ...]:
     """``atoms`` with each var that ``env`` maps replaced."""
+    if env.keys().isdisjoint(atoms):  # atoms hash by identity: a literal is never a key
+        return tuple(atoms)
     return tuple(env.get(a, a) if isinstance(a, core.Var) else a for a in atoms)
 
 
@@ -93,16 +103,17 @@ def _updated(
     memo: dict[int, core.Graph],
 ) -> core.Eqn:
     inputs = substitute(env, eqn.inputs)
-    params = dict(eqn.params)
+    graphs: dict[str, core.Graph] = {}
     for key, value in eqn.params.items():
         if isinstance(value, core.Graph):
             if id(value) not in memo:
                 memo[id(value)] = rewrite(value, new_visitor, memo)
-            params[key] = memo[id(value)]
-    if _same(inputs, eqn.inputs) and all(params[k] is v for k, v in eqn.params.items()):
+            if memo[id(value)] is not value:
+                graphs[key] = memo[id(value)]
+    if not graphs and (inputs is eqn.inputs or _same(inputs, eqn.inputs)):
         return eqn
-    return dataclasses.replace(eqn, inputs=inputs, params=params)
+    return dataclasses.replace(eqn, inputs=inputs, params={**eqn.params, **graphs})
 
 
 def _same(a: Sequence[object], b: Sequence[object]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return len(a) == len(b) and all(map(operator.is_, a, b))

@@ -36,7 +36,7 @@ def _visitor(_graph: core.Graph) -> passes.Visitor:
     def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | None:
         if passes.has_effects(eqn) or passes.touches_lists(eqn):
             return None
-        key = (eqn.prim.name, tuple(_atom_key(a) for a in eqn.inputs), freeze(eqn.params))
+        key = (eqn.prim.name, tuple([_atom_key(a) for a in eqn.inputs]), freeze(eqn.params))
         first = seen.setdefault(key, eqn)
         return None if first is eqn else first.outputs
 
@@ -65,6 +65,8 @@ def freeze(value: Any) -> Hashable:
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, tuple(freeze(v) for v in value))
     if isinstance(value, dict):
+        if not value:  # most equations' params
+            return ("dict", ())
         return ("dict", tuple(sorted((repr(k), freeze(v)) for k, v in value.items())))
     if isinstance(value, slice):
         return ("slice", freeze(value.start), freeze(value.stop), freeze(value.step))

@@ -58,10 +58,10 @@ def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
         return _prune_cond(eqn, used)
     if eqn.prim is control.while_loop_p:
         return _prune_while(eqn, used)
-    params = {k: _sweep(v) if isinstance(v, core.Graph) else v for k, v in eqn.params.items()}
-    if all(params[k] is v for k, v in eqn.params.items()):
+    swept = {k: _sweep(v) for k, v in eqn.params.items() if isinstance(v, core.Graph)}
+    if all(swept[k] is eqn.params[k] for k in swept):
         return eqn
-    return dataclasses.replace(eqn, params=params)
+    return dataclasses.replace(eqn, params={**eqn.params, **swept})
 
 
 def _prune_cond(eqn: core.Eqn, used: list[bool]) -> core.Eqn:

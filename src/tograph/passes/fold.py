@@ -31,6 +31,8 @@ MAX_ELEMENTS = 1 << 20
 
 def fold_constants(graph: core.Graph) -> passes.PassResult:
     """Folds the equations of ``graph`` and its nested graphs on literals; see module docstring."""
+    if not any(_on_literals(eqn) for eqn in graph.walk()):
+        return passes.PassResult(graph, False)  # no equation to start from: nothing folds
     new = passes.rewrite(graph, _visitor, {})
     return passes.PassResult(new, new is not graph)
 
@@ -40,8 +42,13 @@ def _visitor(graph: core.Graph) -> passes.Visitor:
     return lambda eqn: _fold(eqn, returned)
 
 
+def _on_literals(eqn: core.Eqn) -> bool:
+    """Whether ``eqn`` has operands and all are literals (what folding needs, among more)."""
+    return bool(eqn.inputs) and all(isinstance(a, core.Lit) for a in eqn.inputs)
+
+
 def _fold(eqn: core.Eqn, returned: set[core.Var]) -> tuple[core.Atom, ...] | None:
-    if not eqn.inputs or not all(isinstance(a, core.Lit) for a in eqn.inputs):
+    if not _on_literals(eqn):
         return None
     if passes.has_effects(eqn) or passes.touches_lists(eqn) or next(eqn.subgraphs(), None):
         return None

@@ -38,6 +38,8 @@ from tograph.passes import cse, totality
 
 def hoist_loop_invariants(graph: core.Graph) -> passes.PassResult:
     """Moves loop-invariant and branch-common total equations out; see module docstring."""
+    if not any(isinstance(v, core.Graph) for eqn in graph.eqns for v in eqn.params.values()):
+        return passes.PassResult(graph, False)  # no loop or branch: nothing to move
     new = _graph(graph, {})
     return passes.PassResult(new, new is not graph)
 

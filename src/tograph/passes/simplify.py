@@ -103,14 +103,14 @@ def _rewrite(
 def _unbroadcast_operands(eqn: core.Eqn, producers: dict[core.Var, core.Eqn]) -> core.Eqn | None:
     """The elementwise ``eqn`` reading each ``broadcast_to`` operand's own operand instead (the
     visitor keeps it only if the result's type is unchanged)."""
-    if not _static(eqn.outputs[0]):
-        return None
     inputs = list(eqn.inputs)
     for i, atom in enumerate(inputs):
         inner = producers.get(atom) if isinstance(atom, core.Var) else None
         if inner is not None and inner.prim is shape.broadcast_to_p and _static(inner.inputs[0]):
             inputs[i] = inner.inputs[0]
-    if not all(_static(atom) for atom in inputs) or inputs == list(eqn.inputs):
+    if inputs == list(eqn.inputs):  # no broadcast operand (the common case, checked first)
+        return None
+    if not _static(eqn.outputs[0]) or not all(_static(atom) for atom in inputs):
         return None
     return dataclasses.replace(eqn, inputs=tuple(inputs))
 
@@ -122,9 +122,11 @@ def _static(atom: core.Atom) -> bool:
 
 def _scalar(atom: core.Atom, test: Any) -> bool:
     """Whether ``atom`` is a scalar literal for which ``test(value)`` holds."""
-    if not isinstance(atom, core.Lit) or np.ndim(atom.value) != 0:
+    if not isinstance(atom, core.Lit):
         return False
     value = atom.value
+    if type(value) not in (bool, int, float, complex) and np.ndim(value) != 0:
+        return False  # (a Python number is a scalar: np.ndim would convert it to find out)
     return not isinstance(value, (complex, np.complexfloating)) and bool(test(value))
 
 

@@ -19,7 +19,10 @@ on ``inf * 0``.
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -79,6 +82,8 @@ _REAL_FLOAT = frozenset(
 
 def is_total(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` can neither raise nor warn (see module docstring)."""
+    if eqn.prim not in _CANDIDATES:  # any other primitive may raise or warn: no need to look
+        return False
     if eqn.prim.effectful or next(eqn.subgraphs(), None) is not None:
         return False
     values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
@@ -105,6 +110,9 @@ def is_total(eqn: core.Eqn) -> bool:
     return False
 
 
+# The primitives that are total on some operands.
+_CANDIDATES = _ANY_DTYPE | _INTEGER | _REAL_FLOAT | {indexing.getitem_p, ew.astype_p}
+
 # A sample Python number of each kind, for NumPy's promotion of Python numbers (NEP 50).
 _SAMPLES: dict[str, complex] = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 
@@ -116,15 +124,31 @@ def _fits(atom: core.Atom, strong: list[np.dtype]) -> bool:
     if kind == "b":
         return True
     if isinstance(atom, core.Lit):
-        try:
-            with warnings.catch_warnings(), np.errstate(all="raise"):
-                warnings.simplefilter("error")
-                np.asarray(atom.value, dtype=np.result_type(*strong, atom.value))
-        except (ArithmeticError, ValueError, TypeError, Warning):
-            return False
-        return True
+        value = atom.value
+        if type(value) in (bool, int, float, complex):  # hashable: the answer is cached
+            return _number_fits(type(value).__name__, value, tuple(strong))
+        return _literal_fits(value, strong)
     target = np.result_type(*strong, _SAMPLES[kind])
     if target.kind in "iu":
         return kind in "iu" and target == np.int64
     wide = target.itemsize >= (8 if target.kind == "f" else 16)
     return wide and (target.kind == "c" or kind != "c")
+
+
+@functools.lru_cache(maxsize=1024)
+def _number_fits(kind: str, value: Any, strong: tuple[np.dtype, ...]) -> bool:
+    """``_literal_fits`` of a Python number ``value`` whose type is named ``kind`` (which the
+    cache key needs: ``1``, ``1.0`` and ``True`` are equal)."""
+    return _literal_fits(value, strong)
+
+
+def _literal_fits(value: Any, strong: Sequence[np.dtype]) -> bool:
+    """Whether ``value`` converts to the dtype NumPy computes ``value`` with ``strong`` in,
+    without overflow or warning."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            np.asarray(value, dtype=np.result_type(*strong, value))
+    except (ArithmeticError, ValueError, TypeError, Warning):
+        return False
+    return True

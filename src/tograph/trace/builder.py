@@ -127,23 +127,24 @@ class GraphBuilder:
 
         ``hints`` name the outputs after the user's variables (the printer's names).
         """
-        inputs = tuple(self.atom(a) for a in args)
+        inputs = tuple([self.atom(a) for a in args])
+        in_types = [a.type for a in inputs]
         try:
-            out_types = prim.out_types([a.type for a in inputs], params)
+            out_types = prim.out_types(in_types, params)
         except errors.ToGraphError as exc:  # a type rule's complaint, at the user's line
             raise exc.located(loc or origin.current_location()) from None
         names = list(hints) + [None] * (len(out_types) - len(hints))
-        outputs = tuple(core.Var(t, h) for t, h in zip(out_types, names))
+        outputs = tuple([core.Var(t, h) for t, h in zip(out_types, names)])
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
-        results = tuple(tensor.wrap(v, self) for v in outputs)
+        results = tuple([tensor.wrap(v, self) for v in outputs])
         if prim.layout is not None:
             layout = "C" if prim.layout == "C" or _all_c_contiguous(args) else None
             for result in results:
                 if isinstance(result, tensor.SymbolicTensor):
                     result.layout = layout
         result = results if prim.multiple_results else results[0]
-        if any(getattr(a, "kind_tag", None) is not None for a in args):
-            _KIND_RULE[0](prim, args, [a.type for a in inputs], params, result)
+        if any([getattr(a, "kind_tag", None) is not None for a in args]):
+            _KIND_RULE[0](prim, args, in_types, params, result)
         return result
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:

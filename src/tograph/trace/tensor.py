@@ -569,22 +569,35 @@ class SymbolicTensor(Symbolic, TensorBase):
         "identity",
         "kind_options",
     )
+    _var: core.Var
+    _builder: builder_mod.GraphBuilder
+    _storage: functional.Storage | None
+    _path: tuple[functional.ViewStep, ...]
+    _seen: int
+    array0d: bool
+    layout: str | None
+    kind_tag: Any
+    identity: Any
+    kind_options: frozenset[int]
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
-        self._var = var
-        self._builder = builder
-        self._storage: functional.Storage | None = None
-        self._path: tuple[functional.ViewStep, ...] = ()
-        self._seen = 0
-        self.array0d = False
-        self.layout: str | None = None  # "C" when known C-contiguous (a reshape is then a view)
+        # Set past ``TensorBase.__setattr__`` (which guards only names no slot has): every
+        # equation built makes a tensor.
+        init = object.__setattr__
+        init(self, "_var", var)
+        init(self, "_builder", builder)
+        init(self, "_storage", None)  # a functional.Storage once written in place or viewed
+        init(self, "_path", ())  # the functional.ViewSteps from the storage's base
+        init(self, "_seen", 0)
+        init(self, "array0d", False)
+        init(self, "layout", None)  # "C" when known C-contiguous (a reshape is then a view)
         # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
         # which Python number or NumPy scalar it is; None when its kind is its type's
-        self.kind_tag: Any = None
+        init(self, "kind_tag", None)
         # an int64 code, or a symbolic int64 tag, naming the array this is on the path taken
         # (``staging.identity``); None when it is itself
-        self.identity: Any = None
-        self.kind_options: frozenset[int] = frozenset()
+        init(self, "identity", None)
+        init(self, "kind_options", frozenset())
 
     @property
     def graph_var(self) -> core.Var:

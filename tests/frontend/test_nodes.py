@@ -1,0 +1,112 @@
+"""frontend.nodes: walking and transforming gast trees as gast's own walker and transformer do.
+
+``walk`` must list exactly the nodes ``gast.walk`` yields, in its order, and ``children`` those of
+``gast.iter_child_nodes``; ``Transformer`` must leave a tree as ``gast.NodeTransformer`` leaves it,
+for visitors that replace, delete and splice.
+"""
+
+import ast
+import copy
+
+import gast
+import pytest
+import syntax_sample
+
+from tograph.frontend import nodes
+
+
+def sample_tree() -> gast.AST:
+    return gast.parse(syntax_sample.SOURCE)
+
+
+def test_walk_lists_the_nodes_of_gast_walk_in_its_order():
+    tree = sample_tree()
+    expected = list(gast.walk(tree))
+    assert [id(n) for n in nodes.walk(tree)] == [id(n) for n in expected]
+
+
+def test_walk_of_a_leaf_is_the_leaf():
+    leaf = gast.Load()
+    assert nodes.walk(leaf) == [leaf]
+
+
+def test_children_are_those_of_iter_child_nodes():
+    for node in gast.walk(sample_tree()):
+        assert [id(c) for c in nodes.children(node)] == [id(c) for c in gast.iter_child_nodes(node)]
+
+
+class _Edits:
+    """Visitors that use every kind of answer a transformer may give."""
+
+    def visit_Name(self, node):  # replaces
+        if node.id == "x":
+            return gast.Name(id="renamed", ctx=node.ctx, annotation=None, type_comment=None)
+        return node
+
+    def visit_Pass(self, node):  # deletes
+        return None
+
+    def visit_Expr(self, node):  # splices two statements for one
+        self.generic_visit(node)
+        return [node, gast.Pass()]
+
+    def visit_Constant(self, node):  # rewrites in place, after its (absent) children
+        self.generic_visit(node)
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            node.value += 1
+        return node
+
+    def visit_Starred(self, node):  # deletes a required field's node: the field goes
+        return None if isinstance(node.ctx, gast.Store) else self.generic_visit(node)
+
+
+class _Reference(_Edits, gast.NodeTransformer):
+    pass
+
+
+class _Fast(_Edits, nodes.Transformer):
+    pass
+
+
+@pytest.mark.parametrize("start", ["module", "function"])
+def test_transformer_leaves_the_tree_as_gast_node_transformer_does(start):
+    tree = sample_tree()
+    if start == "function":
+        tree = next(n for n in gast.walk(tree) if isinstance(n, gast.FunctionDef))
+    expected = _Reference().visit(copy.deepcopy(tree))
+    got = _Fast().visit(copy.deepcopy(tree))
+    assert ast.dump(got, include_attributes=True) == ast.dump(expected, include_attributes=True)
+
+
+def test_transformer_tables_are_kept_per_class():
+    class Upper(nodes.Transformer):
+        def visit_Name(self, node):
+            node.id = node.id.upper()
+            return node
+
+    tree = gast.parse("a = b")
+    _Fast().visit(tree)  # a different class's table must not serve Upper
+    Upper().visit(tree)
+    assert {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)} == {"A", "B"}
+
+
+def test_a_deprecated_constant_visitor_is_still_called():
+    """``ast.NodeVisitor.visit_Constant`` hands numbers to ``visit_Num`` (with a deprecation
+    warning); a transformer that defines one must see it called as gast's transformer does."""
+
+    class Doubler:
+        def visit_Num(self, node):
+            return gast.Constant(value=node.value * 2, kind=None)
+
+    class Reference(Doubler, gast.NodeTransformer):
+        pass
+
+    class Fast(Doubler, nodes.Transformer):
+        pass
+
+    with pytest.warns(DeprecationWarning):
+        expected = Reference().visit(gast.parse("x = 21"))
+    with pytest.warns(DeprecationWarning):
+        got = Fast().visit(gast.parse("x = 21"))
+    assert ast.dump(got) == ast.dump(expected)
+    assert got.body[0].value.value == 42

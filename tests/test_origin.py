@@ -1,0 +1,74 @@
+"""origin: which code objects are converted user code, and finding their frames.
+
+Entries are keyed by the code object's id and must go with the code object, so that a later code
+object given the same id is not taken for converted code.
+"""
+
+import gc
+import linecache
+
+from tograph import origin
+
+
+def fresh_code(name: str):
+    namespace: dict = {}
+    exec(f"def {name}():\n    return 1\n", namespace)
+    return namespace[name].__code__
+
+
+def test_registered_code_and_the_code_nested_in_it_are_converted():
+    namespace: dict = {}
+    exec("def outer():\n    def inner():\n        return 1\n    return inner\n", namespace)
+    outer = namespace["outer"].__code__
+    origin.register([outer])
+    inner = next(c for c in outer.co_consts if hasattr(c, "co_code"))
+    assert origin.is_converted(outer) and origin.is_converted(inner)
+    assert not origin.is_converted(fresh_code("other"))
+
+
+def test_an_entry_goes_with_its_code_object():
+    code = fresh_code("short_lived")
+    origin.register([code])
+    key = id(code)
+    assert key in origin._CONVERTED
+    del code
+    gc.collect()
+    assert key not in origin._CONVERTED
+
+
+def test_registering_again_keeps_the_entry():
+    code = fresh_code("twice")
+    origin.register([code])
+    origin.register([code])
+    gc.collect()
+    assert origin.is_converted(code)
+
+
+def test_current_location_finds_the_converted_frame():
+    namespace = {"origin": origin}
+    exec("def located():\n    return origin.current_location()\n", namespace)
+    located = namespace["located"]
+    assert located() is None
+    origin.register([located.__code__])
+    loc = located()
+    assert (loc.line, loc.function) == (2, "located")
+
+
+def test_a_location_shows_its_line_as_linecache_has_it_now():
+    """Locations are shared between equations of one line, never across a change of the text
+    (an edited file that linecache has read again)."""
+    filename = "<test_origin edited>"
+    source = "def edited():\n    return origin.current_location()\n"
+    namespace = {"origin": origin}
+    exec(compile(source, filename, "exec"), namespace)
+    edited = namespace["edited"]
+    origin.register([edited.__code__])
+    lines = source.splitlines(True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    try:
+        first, again = edited(), edited()
+        assert first.source_line == lines[1] and again == first
+        linecache.cache[filename] = (len(source), None, [lines[0], "    # changed\n"], filename)
+        assert edited().source_line == "    # changed\n"
+    finally:
+        linecache.cache.pop(filename, None)
