@@ -278,3 +278,18 @@ def test_one_container_passed_twice_runs_eagerly(fn, make):
         got = static(*compiled_args, VEC)
     assert type(got) is type(want) and np.array_equal(got, want)
     assert repr(compiled_args) == repr(eager_args)
+
+
+def counts_until_a_return(y, d):
+    """Fuzz seed 541: the loop also carries the return value, whose placeholder made the loop
+    rebuild its state, and the dict's changes were lost."""
+    for v in y:
+        if v > 0:
+            d["n"] += 1
+        else:
+            return 0
+
+
+@pytest.mark.parametrize("y", [np.array([1.0, 2.0, 3.0]), np.array([1.0, -1.0, 3.0])])
+def test_a_dict_changed_in_a_loop_with_a_return(y):
+    assert_matches_eager(counts_until_a_return, y, {"n": 2})

@@ -50,7 +50,9 @@ class Placeholder(Undefined):
 
 def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
     """``a`` and ``b`` with each ``Placeholder`` facing a container replaced by that container's
-    structure filled with placeholders, so the two have the same structure where they can."""
+    structure filled with placeholders, so the two have the same structure where they can. A
+    container with no placeholder to replace is kept itself (a caller's dict is known by its
+    identity: ``trace.containers``)."""
     if isinstance(a, Placeholder) and pytree.is_node(b):
         return _placeholders_like(b, a.name), b
     if isinstance(b, Placeholder) and pytree.is_node(a):
@@ -60,10 +62,21 @@ def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
             if set(a) != set(b):
                 return a, b
             pairs = {k: align_placeholders(a[k], b[k]) for k in a}
-            return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+            new_a = {k: p[0] for k, p in pairs.items()}
+            new_b = {k: p[1] for k, p in pairs.items()}
+            return _kept(a, new_a, a.values()), _kept(b, new_b, b.values())
         pairs = [align_placeholders(x, y) for x, y in zip(a, b)]
-        return pytree.rebuild(a, [p[0] for p in pairs]), pytree.rebuild(b, [p[1] for p in pairs])
+        new_a = pytree.rebuild(a, [p[0] for p in pairs])
+        new_b = pytree.rebuild(b, [p[1] for p in pairs])
+        return _kept(a, new_a, a), _kept(b, new_b, b)
     return a, b
+
+
+def _kept(old: Any, new: Any, old_items: Any) -> Any:
+    """``old`` itself where ``new``, its rebuilt copy, holds the very same items."""
+    new_items = new.values() if isinstance(new, dict) else new
+    same = all(x is y for x, y in zip(old_items, new_items))
+    return old if same else new
 
 
 def _placeholders_like(value: Any, name: str) -> Any:

@@ -166,7 +166,9 @@ def _restore_containers(
 
 
 def _refill(original: Any, values: Any) -> Any:
-    """``original`` (a list or dict) holding the items of ``values`` instead."""
+    """``original`` (a list or dict) holding the items of ``values`` instead (a change of it,
+    if it is the state of the body around: ``containers.note_changed``)."""
+    containers.note_changed(original)
     if type(original) is dict:
         original.clear()
         original.update(values)

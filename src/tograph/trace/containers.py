@@ -120,6 +120,14 @@ def derives_from(value: Any, container: Any) -> bool:
     return True
 
 
+def note_changed(container: Any) -> None:
+    """Notes that ``container``, a copy the current body carries, was changed (refilled after a
+    nested ``if`` or loop), so that ``check_returned`` holds the body to handing it back."""
+    builder = context.current()
+    if builder is not None and builder.carried_containers.get(id(container)) is container:
+        builder.changed_containers[id(container)] = container
+
+
 def check_returned(copy: Any, after: Any, name: str) -> None:
     """Refuses a body that changed ``copy``, its state's copy of the caller's dict, and ends
     with the variable holding another value (``after``): the change would not reach the caller."""
