@@ -54,6 +54,8 @@ def _len(value: Any) -> Any:
 
 def _scalar_cast(kind: type) -> Callable[..., Any]:
     def cast(value: Any = 0, *rest: Any) -> Any:
+        if kind is bool:
+            value = lists.truth(value)
         if tensor.is_symbolic(value) and not rest:
             return scalars.cast(value, kind)
         return kind(value, *rest)

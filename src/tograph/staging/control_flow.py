@@ -425,6 +425,7 @@ def _current_builder(what: str) -> builder_mod.GraphBuilder:
 
 def _truth(value: Any, what: str) -> Any:
     """The truth of a condition: a bool scalar tensor, or a Python bool when it is static."""
+    value = lists.truth(value)
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
     t = value.graph_var.type

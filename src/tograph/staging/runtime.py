@@ -77,6 +77,7 @@ def if_stmt(
     The branches take and return the values of all of ``names``; only ``outputs`` are live after.
     """
     _check_defined(test, "an if condition")
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
@@ -97,6 +98,7 @@ def while_stmt(
         mark = _mark()
         cond = test(*state)
         _check_defined(cond, "a while condition")
+        cond = lists.truth(cond)
         if tensor.is_symbolic(cond):
             _drop_effects_since(mark)
             break
@@ -279,6 +281,7 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 def not_(value: Any) -> Any:
     """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
+    value = lists.truth(value)
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
     return not value
@@ -287,6 +290,7 @@ def not_(value: Any) -> Any:
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()``."""
     _check_defined(test, "a conditional expression")
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         return _select(test, body, orelse)
     return body() if test else orelse()
@@ -354,6 +358,8 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     if tensor.is_tensor(target):
         target[optional.used(index)] = optional.used(value)
         return target
+    if isinstance(target, lists.SymbolicList):
+        return lists.set_item(target, optional.used(index), optional.used(value))
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
             "an item assignment writes in place into a NumPy array that tograph does not track "
@@ -372,10 +378,17 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
     ``x[i] = written`` for a container holding it. Nothing for an array whose view shares its
     storage (the write reached ``x`` already) or whose advanced index (``x[[0]]``, a mask) gave a
     copy (eager never sees that write in ``x``); any other array item is written back."""
-    if tensor.is_symbolic(target) and tensor.is_symbolic(written):
+    if isinstance(target, tensor.SymbolicTensor) and isinstance(written, tensor.SymbolicTensor):
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
             return target
+    if isinstance(target, lists.SymbolicList):
+        raise errors.UnsupportedError(
+            "an in-place write into an item of a list that grows in a loop over tensors (a "
+            "tensor list): the item is an array other names may share",
+            loc=origin.current_location(),
+            construct="in-place write into an item of a tensor list",
+        )
     return setitem(target, index, written)
 
 
@@ -491,6 +504,7 @@ def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
 
 def assert_(test: Any, message: Callable[[], Any]) -> None:
     """``assert test, message``: checked when the graph runs if the test is a tensor."""
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         effects.assert_(test, *text.message_parts(message()))
         return
