@@ -146,7 +146,13 @@ def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
 
 def _sum(items: Any, start: Any = 0) -> Any:
     """``sum`` of a tensor or tensor list along its first axis, after ``start``: Python numbers
-    (a list of them, a Python ``start``) sum to a Python number, as eagerly."""
+    (a list of them, a Python ``start``) sum to a Python number, as eagerly.
+
+    Python adds one item at a time, left to right, from ``start``; NumPy's ``np.sum`` adds in
+    pairs and rounds differently, and widens small integers. So the sum is the last entry of a
+    cumulative sum (NumPy's is sequential) over ``start`` then the items, in the dtype Python's
+    first addition gives, which rounds as each of Python's additions does.
+    """
     python = (
         isinstance(items, lists.SymbolicList)
         and isinstance(items.type.elem, types.TensorType)
@@ -158,11 +164,27 @@ def _sum(items: Any, start: Any = 0) -> Any:
         items = lists.stack(items)
     if not isinstance(items, tensor.SymbolicTensor):
         return builtins.sum(items, start)
-    total = np.sum(items, axis=0)
+    if items.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    if items.type.shape[0] == 0:
+        return start
+    if not _real_scalar(start) and not (tensor.is_number(start) and np.ndim(start) == 0):
+        raise errors.UnsupportedError(
+            "sum() from an array start: Python adds each item to it in turn, which tograph does "
+            "not reproduce",
+            origin.current_location(),
+            construct="sum() from an array",
+        )
+    if count is None and items.type.shape[0] is None:
+        count = items.shape[0]
+    dtype = (start + items[:0]).dtype
+    head = start.astype(dtype) if tensor.is_tensor(start) else np.asarray(start, dtype=dtype)
+    first = np.broadcast_to(head, (1, *items.shape[1:]))
+    running = np.cumsum(np.concatenate([first, items.astype(dtype)]), axis=0, dtype=dtype)
+    total = running[-1]
     if python and total.ndim == 0:
         total = elementwise.astype_p.bind(total, dtype=total.dtype, weak=True)
-    total = total if isinstance(start, int) and start == 0 else start + total
-    if count is not None and total.ndim == 0 and _real_scalar(start):
+    if count is not None and total.ndim == 0:
         total = kinds.select(count == 0, start, total)  # an empty list sums to start itself
     return total
 
