@@ -41,7 +41,6 @@ FALLBACKS: dict[str, str] = {
             "goertzel_power",
             "irr_newton",
             "coordinate_descent",
-            "integer_moments",
         ],
         "would depend on the path taken",
     ),

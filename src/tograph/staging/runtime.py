@@ -218,11 +218,11 @@ def _tensor_for(
 ) -> State:
     if isinstance(loop.length, int) and loop.length <= start:
         return state  # no item left, as the loop's static length says
-    if _peel_first(loop, extra_test, state, start):
+    surely_runs = _surely_runs(loop, extra_test, state, start)
+    if surely_runs and any(v is None for v in state):
         # A variable starting as None (``best = None``) takes its tensor type in the first
         # iteration, which runs here in Python; the rest of the loop is a while_loop.
-        state = body(loop.item(start), *state)
-        return _tensor_for(loop, extra_test, body, state, names, start + 1)
+        return _peeled(loop, extra_test, body, state, names, start)
 
     def test(index: Any, *carried: Any) -> Any:
         more = loop.has_next(index)
@@ -233,17 +233,41 @@ def _tensor_for(
     def step(index: Any, *carried: Any) -> State:
         return (index + 1, *body(loop.item(index), *carried))
 
-    final = control_flow.while_loop(
-        test, step, (start, *_tensor_lists(state)), ("loop index", *names)
-    )
+    try:
+        final = control_flow.while_loop(
+            test,
+            step,
+            (start, *_tensor_lists(state)),
+            ("loop index", *names),
+            peelable=surely_runs and start == 0,
+        )
+    except control_flow.PeelFirst:
+        # A variable that starts as a Python number and becomes a NumPy scalar (``total = 0.0``
+        # summing float32 items) has its NumPy kind from the first iteration on: run that one
+        # here, and the loop carries one kind.
+        return _peeled(loop, extra_test, body, state, names, start)
     return tuple(final[1:])
 
 
-def _peel_first(
+def _peeled(
+    loop: iterables.TensorIterable,
+    extra_test: Callable[..., Any] | None,
+    body: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+    start: int,
+) -> State:
+    """Iteration ``start`` run here, then the rest of the loop."""
+    state = body(loop.item(start), *state)
+    return _tensor_for(loop, extra_test, body, state, names, start + 1)
+
+
+def _surely_runs(
     loop: iterables.TensorIterable, extra_test: Callable[..., Any] | None, state: State, start: int
 ) -> bool:
-    """Whether to run iteration ``start`` in Python: it surely runs and a variable is still None."""
-    if not (isinstance(loop.length, int) and start < loop.length and any(v is None for v in state)):
+    """Whether iteration ``start`` surely runs: the loop's static length says so, and no break
+    can have ended it yet."""
+    if not (isinstance(loop.length, int) and start < loop.length):
         return False
     return extra_test is None or extra_test(*state) is True
 
