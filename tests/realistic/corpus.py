@@ -24,7 +24,6 @@ def all_cases() -> list[case_mod.Case]:
 FALLBACKS: dict[str, str] = {
     "quicksort_iterative": "has no value while the graph is being built",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
-    "dominant_frequency": "has no value while the graph is being built",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
     "top_k_by_list": "use as a Python index needs a concrete value",

@@ -369,6 +369,50 @@ def _weak_number(value: Any) -> bool:
     return tensor.is_number(value) and not isinstance(value, np.ndarray)
 
 
+def getitem(value: Any, index: Any) -> Any:
+    """``value[index]``. A NumPy array made while the graph is built (a global lookup table, one
+    computed from static values) or a Python list or tuple of numbers of one type, indexed by a
+    tensor, becomes a constant of the graph first, where the result is a copy (one element, or
+    an index array): a view would share memory with the array eager code indexes."""
+    if not tensor.contains_symbolic(index):
+        return value[index]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
+        if _copying_index(index, value.ndim):
+            return creation.constant(value, frozen=_TABLE_FROZEN)[index]
+    elif type(value) in (list, tuple) and _numbers_of_one_type(value) and _integer(index):
+        table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
+        return builtin_calls.as_weak(table[index])
+    return value[index]
+
+
+_TABLE_FROZEN = "an array made while converting, indexed by a tensor, is read only"
+
+
+def _copying_index(index: Any, ndim: int) -> bool:
+    """Whether NumPy's ``x[index]`` for an ``x`` of rank ``ndim`` is a copy: an integer for every
+    axis, or an array among the index items."""
+    items = index if isinstance(index, tuple) else (index,)
+    if any(getattr(item, "ndim", 0) > 0 or isinstance(item, list) for item in items):
+        return True
+    return all(_integer(item) for item in items) and len(items) == ndim
+
+
+def _integer(item: Any) -> bool:
+    """Whether ``item`` is one integer (a Python or NumPy int or an integer 0-d tensor)."""
+    if tensor.is_tensor(item):
+        return item.ndim == 0 and item.dtype.kind in "iu"
+    return isinstance(item, (int, np.integer)) and not isinstance(item, bool)
+
+
+def _numbers_of_one_type(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are Python ints (within int64) or floats, all of one type, as a
+    list of numbers indexed by a tensor must be to become an array of its items."""
+    kinds_seen = {type(v) for v in values}
+    if len(kinds_seen) != 1 or kinds_seen.pop() not in (int, float):
+        return False
+    return not isinstance(values[0], int) or all(-(2**63) <= v < 2**63 for v in values)
+
+
 def setitem(target: Any, index: Any, value: Any) -> Any:
     """``target[index] = value``, in place as Python does it; returns ``target``.
 
