@@ -38,9 +38,15 @@ _WHY = {
     **dict.fromkeys(_NO_FORM | _HOST, "ONNX has no equivalent op"),
     **dict.fromkeys(_NO_OUTPUTS, "no tensor result"),
 }
-# The realistic routines use what ONNX lacks (math.*, FFTs, medians by sorting) or, on Python
-# number inputs, have no tensor result: each that does not export must say one of these.
-_REALISTIC_WHY = ("ONNX has no equivalent op", "complex numbers", "no tensor result")
+# The realistic routines use what ONNX lacks (math.*, FFTs, medians by sorting, a seeded
+# generator's draws) or, on Python number inputs, have no tensor result: each that does not export
+# must say one of these.
+_REALISTIC_WHY = (
+    "ONNX has no equivalent op",
+    "complex numbers",
+    "no tensor result",
+    "which ONNX's random operators cannot reproduce",
+)
 
 
 def _why(entry):

@@ -63,6 +63,8 @@ _UNSAVEABLE = {
     *("welford_object", "adam_object", "alpha_beta_tracker_object", "ring_buffer_object"),
     # a generator passed as an argument is static too, and the graph draws from that very object
     *("dropout_with_generator_argument", "shuffle_argument_in_place", "draw_only_on_taken_branch"),
+    # a raise of np.linalg.LinAlgError: a file holds only built-in exception classes
+    "gauss_partial_pivoting",
 }
 
 
