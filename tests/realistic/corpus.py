@@ -71,6 +71,9 @@ FALLBACKS: dict[str, str] = {
     # the dynamic-programming table is a list of lists, and (r, c) != (0, 0) tests a tuple
     "lcs_with_backtrack": "a Python list as an item of a list that grows in a loop over tensors",
     "min_path_sum": "the truth value of tensor .* is only known when the graph runs",
+    # h stays a Python float when every probability is zero, else is an np.float64: round(h, 3)
+    # rounds the one in decimal, the other in binary
+    "shannon_entropy": r"round\(x, ndigits\) of a number that is a Python number on some paths",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
     # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:

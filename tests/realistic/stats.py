@@ -308,3 +308,22 @@ def histogram_and_format(x, bins):
     for k in range(bins):
         print(f"[{edges[k]:6.2f}, {edges[k + 1]:6.2f}) {'#' * int(counts[k])}")
     return counts, edges
+
+
+@CASES.case(
+    args=[
+        (np.array([0.5, 0.25, 0.25]),),
+        (np.array([0.1, 0.0, 0.9]),),
+        (np.array([0.0, 0.0]),),
+    ]
+)
+def shannon_entropy(p):
+    """Entropy in bits by a loop that skips zero probabilities, and its value to three places;
+    a distribution that does not sum to one raises."""
+    if abs(p.sum() - 1.0) > 1e-9 and p.sum() != 0:
+        raise ValueError(f"probabilities sum to {p.sum()}")
+    h = 0.0
+    for q in p:
+        if q > 0:
+            h -= q * math.log2(q)
+    return h, round(h, 3)

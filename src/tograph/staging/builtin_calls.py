@@ -222,15 +222,40 @@ def eager_type(value: tensor.TensorBase) -> type:
 _PYTHON_TYPES: dict[str, type] = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
+def _eager_types(value: tensor.SymbolicTensor) -> set[type]:
+    """The types ``value`` may have in eager code: one, or each kind a kind-tagged value (a
+    Python number on some paths, a NumPy scalar on others: ``staging.kinds``) may hold."""
+    if value.kind_tag is not None:
+        return {builtins.type(types.of_kind(code, 0)) for code in value.kind_options}
+    return {eager_type(value)}
+
+
+def _path_dependent(name: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{name} of a number that is a Python number on some paths and a NumPy scalar on "
+        "others: the answer would depend on the path taken",
+        origin.current_location(),
+        hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
+        construct="operation on a number whose kind depends on the path",
+    )
+
+
 def _type(value: Any, *rest: Any) -> Any:
     if isinstance(value, tensor.SymbolicTensor) and not rest:
-        return eager_type(value)
+        found = _eager_types(value)
+        if len(found) > 1:
+            raise _path_dependent("type()")
+        return found.pop()
     return builtins.type(value, *rest)
 
 
 def _isinstance(value: Any, classes: Any) -> bool:
-    if isinstance(value, tensor.SymbolicTensor) and builtins.issubclass(eager_type(value), classes):
-        return True
+    if isinstance(value, tensor.SymbolicTensor):
+        answers = {builtins.issubclass(t, classes) for t in _eager_types(value)}
+        if len(answers) > 1:
+            raise _path_dependent("isinstance()")
+        if answers.pop():
+            return True
     return builtins.isinstance(value, classes)
 
 

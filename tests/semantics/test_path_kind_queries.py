@@ -1,0 +1,56 @@
+"""Questions about a number that is a Python float on some paths and a NumPy scalar on others
+(``h = 0.0`` raised by NumPy values in a branch or loop over tensors: a kind-tagged value).
+``round(h, 3)`` rounds a Python float in decimal and returns a Python float, an ``np.float64`` in
+binary and returns one, so it runs eagerly (it came back a NumPy float on the Python path);
+``type(h)`` and ``isinstance(h, np.floating)``, whose answers depend on the path, run eagerly too,
+while ``isinstance(h, float)``, true on every path, compiles."""
+
+import math
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+
+def entropy_rounded(p):
+    h = 0.0
+    for q in p:
+        if q > 0:
+            h -= q * math.log2(q)
+    return round(h, 3)
+
+
+def type_name(p):
+    h = 0.0
+    if p[0] > 0:
+        h = p[0] * 2
+    return type(h).__name__
+
+
+def is_numpy_float(p):
+    h = 0.0
+    if p[0] > 0:
+        h = p[0] * 2
+    return isinstance(h, np.floating)
+
+
+def is_float(p):
+    h = 0.0
+    if p[0] > 0:
+        h = p[0] * 2
+    return isinstance(h, float), h
+
+
+ZEROS, POSITIVE = np.array([0.0, 0.0]), np.array([0.1, 0.2])
+
+
+@pytest.mark.parametrize("fn", [entropy_rounded, type_name, is_numpy_float])
+@pytest.mark.parametrize("p", [ZEROS, POSITIVE], ids=["python path", "numpy path"])
+def test_a_question_whose_answer_depends_on_the_path_runs_eagerly(fn, p):
+    cf = assert_matches_eager(fn, p, compiles=False)
+    assert "a Python number on some paths and a NumPy scalar on others" in cf.fallback
+
+
+@pytest.mark.parametrize("p", [ZEROS, POSITIVE], ids=["python path", "numpy path"])
+def test_isinstance_true_on_every_path_compiles(p):
+    assert_matches_eager(is_float, p)
