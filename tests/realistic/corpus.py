@@ -73,6 +73,8 @@ FALLBACKS: dict[str, str] = {
     "min_path_sum": "the truth value of tensor .* is only known when the graph runs",
     # h stays a Python float when every probability is zero, else is an np.float64: round(h, 3)
     # rounds the one in decimal, the other in binary
+    # second starts as -math.inf (a Python float) and may become an np.float64; returned or None
+    "second_largest": "a Python number on some paths, a NumPy scalar on others in the if-branch",
     "shannon_entropy": r"round\(x, ndigits\) of a number that is a Python number on some paths",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int

@@ -1,6 +1,8 @@
 """Sorting and searching as people write them: in-place sorts over indices, binary search,
 bisection, quickselect, merging and two-pointer scans."""
 
+import math
+
 import numpy as np
 
 from tograph_conformance.case import Registry
@@ -256,3 +258,15 @@ def counting_rank(a, k):
     else:
         raise ValueError(f"k={k} is out of range")
     return a[i]
+
+
+@CASES.case(args=[(SHUFFLED,), (np.array([2.0, 2.0]),), (INTS,)])
+def second_largest(x):
+    """The second largest distinct value in one pass, None when every value is the same."""
+    first = second = -math.inf
+    for v in x:
+        if v > first:
+            first, second = v, first
+        elif first > v > second:
+            second = v
+    return second if second != -math.inf else None

@@ -83,3 +83,20 @@ def test_repr_of_a_number_whose_kind_depends_on_the_path_prints_its_kind(p, caps
             result = str(exc)
         outcomes.append((result, capsys.readouterr().out))
     assert outcomes[0] == outcomes[1]
+
+
+def second_largest(x):
+    first = second = -math.inf
+    for v in x:
+        if v > first:
+            first, second = v, first
+        elif first > v > second:
+            second = v
+    return second if second != -math.inf else None
+
+
+@pytest.mark.parametrize("x", [np.array([3.0, -1.5, 7.5]), np.array([2.0, 2.0])])
+def test_such_a_number_or_none_falls_back_saying_what_it_is(x):
+    cf = assert_matches_eager(second_largest, x, compiles=False)
+    assert "a Python number on some paths, a NumPy scalar on others" in cf.fallback
+    assert "Kinded" not in cf.fallback
