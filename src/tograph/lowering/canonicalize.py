@@ -31,7 +31,7 @@ import numpy as np
 
 from tograph.analysis import mutation
 from tograph.frontend import names
-from tograph.lowering import templates
+from tograph.lowering import comprehensions, templates
 from tograph.trace import dispatch
 
 RUNTIME = "_t"
@@ -308,6 +308,8 @@ class _Canonicalize(gast.NodeTransformer):
         """Whether ``node`` gives a second name to a value that some name of it changes in
         place as a container (``b = a`` then ``b.append(x)``, or ``a = b = []``)."""
         targets = [t.id for t in node.targets if isinstance(t, gast.Name)]
+        if isinstance(node.value, gast.Name) and comprehensions.is_accumulator(node.value.id):
+            return False  # a comprehension's list handed to its target: the list's one name
         if isinstance(node.value, gast.Name) and self._is_local(node.value) and targets:
             targets.append(node.value.id)
         return len(targets) > 1 and any(t in self.changed_aliases for t in targets)
@@ -486,6 +488,19 @@ class _Canonicalize(gast.NodeTransformer):
             )[0]
         self.generic_visit(node)
         return node
+
+
+def changed_in_place(fn: gast.FunctionDef) -> set[str]:
+    """The names whose value ``fn`` changes in place as a list or dict would be changed:
+    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``."""
+    changed: set[str] = set()
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+            if node.func.attr in _CONTAINER_MUTATORS:
+                changed.add(_root_name(node.func.value) or "")
+        elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            changed.add(_root_name(node) or "")
+    return changed - {""}
 
 
 def _changed_aliases(fn: gast.FunctionDef) -> set[str]:

@@ -527,6 +527,15 @@ def shared(value: Any) -> Any:
     matters (``trace.containers``), since tensor control flow copies the lists it carries."""
     if type(value) in (list, dict):
         containers.register(value)
+    if isinstance(value, lists.SymbolicList):
+        # a tensor list is a value: a change through one name would not reach the other
+        raise errors.UnsupportedError(
+            "a list that grows in a loop or branch over tensors (a tensor list) is given a "
+            "second name (b = a) and changed in place through one of them: the change would "
+            "not reach the other name",
+            loc=origin.current_location(),
+            construct="tensor list known by two names",
+        )
     return value
 
 
