@@ -7,7 +7,9 @@ than the caller's own (a package's code calling its own helpers is user code whe
 installed). On static values library code is evaluated while the graph is built, and NumPy
 dispatches tensors to tograph's primitives. A user function that cannot be converted also runs as
 it is, which works unless it branches on a tensor (then the enclosing function falls back, naming
-it).
+it). A list or dict given to a converted function that changes that parameter in place is
+marked as known by two names (``trace.containers``), so that such a change inside tensor control
+flow falls back rather than happening once while the graph is built.
 """
 
 from __future__ import annotations
