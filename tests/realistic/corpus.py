@@ -9,13 +9,39 @@ from __future__ import annotations
 from tograph_conformance import case as case_mod
 from tograph_conformance.cases import realistic
 
-from . import filters, finance, fuzzy, optimizers, search, spectral, stats
+from . import (
+    dynamic,
+    filters,
+    finance,
+    fuzzy,
+    interpolation,
+    linalg,
+    odes,
+    optimizers,
+    roots,
+    search,
+    spectral,
+    stats,
+)
 
-_MODULES = (optimizers, filters, search, spectral, finance, fuzzy, stats)
+_MODULES = (
+    optimizers,
+    filters,
+    search,
+    spectral,
+    finance,
+    fuzzy,
+    stats,
+    interpolation,
+    roots,
+    odes,
+    linalg,
+    dynamic,
+)
 
 
 def all_cases() -> list[case_mod.Case]:
-    """Every routine's case: the twenty of the conformance suite's realistic category, then
+    """Every routine's case: the thirty of the conformance suite's realistic category, then
     each domain module's."""
     return [*realistic.CASES.cases, *(c for module in _MODULES for c in module.CASES.cases)]
 
@@ -24,7 +50,6 @@ def all_cases() -> list[case_mod.Case]:
 FALLBACKS: dict[str, str] = {
     "quicksort_iterative": "has no value while the graph is being built",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
-    "dominant_frequency": "has no value while the graph is being built",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
     "top_k_by_list": "use as a Python index needs a concrete value",
@@ -32,6 +57,25 @@ FALLBACKS: dict[str, str] = {
     "temperature_labels": "truth value of tensor .* is only known when the graph runs",
     "mode_by_dict": "is hashed",
     "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
+    # a list comprehension filtered by tensors has a length known only at run time, so the
+    # recursion on it has no end while the graph is built
+    "quicksort_recursive": "recursion too deep to trace",
+    # a string chosen by a tensor, and one repeated a tensor number of times ('#' * count)
+    "fuzzy_similarity": "is 'identical' in the if-branch but 'different' in the else-branch",
+    "histogram_and_format": "use as a Python index needs a concrete value",
+    # a one-entry table: xs[i + 1] is out of range on a path eager never takes
+    "lerp_table": "index 1 is out of bounds for axis 0 with size 1",
+    "secant": "try/except is not supported",
+    # ts starts as [0.0] (a Python float), then gets NumPy floats: a list of two kinds
+    "rk4_scalar": r"cannot push a value of type f64\[\] onto list\[f64\[\]~\]",
+    # the dynamic-programming table is a list of lists, and (r, c) != (0, 0) tests a tuple
+    "lcs_with_backtrack": "a Python list as an item of a list that grows in a loop over tensors",
+    "min_path_sum": "the truth value of tensor .* is only known when the graph runs",
+    # h stays a Python float when every probability is zero, else is an np.float64: round(h, 3)
+    # rounds the one in decimal, the other in binary
+    # second starts as -math.inf (a Python float) and may become an np.float64; returned or None
+    "second_largest": "a Python number on some paths, a NumPy scalar on others in the if-branch",
+    "shannon_entropy": r"round\(x, ndigits\) of a number that is a Python number on some paths",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
     # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:
@@ -41,7 +85,6 @@ FALLBACKS: dict[str, str] = {
             "goertzel_power",
             "irr_newton",
             "coordinate_descent",
-            "integer_moments",
         ],
         "would depend on the path taken",
     ),

@@ -154,3 +154,76 @@ def ring_buffer_mean(ring, xs):
     for v in xs:
         ring.push(v)
     return ring.buf.mean() if ring.full else ring.buf[: ring.pos].mean()
+
+
+def _savgol_coefficients(window, order):
+    half = window // 2
+    offsets = np.arange(-half, half + 1)
+    design = np.vander(offsets, order + 1, increasing=True)
+    return np.linalg.pinv(design)[0]
+
+
+@CASES.case(args=[(NOISY, 5, 2), (NOISY, 7, 3), (NOISY, 4, 2), (NOISY[:3], 5, 2)])
+def savgol_general(x, window, order):
+    """Savitzky-Golay smoothing for any odd window, coefficients from a least-squares fit;
+    edges are mirrored."""
+    if window % 2 == 0 or window <= order:
+        raise ValueError(f"window {window} must be odd and larger than order {order}")
+    half = window // 2
+    if len(x) <= half:
+        raise ValueError("signal shorter than half the window")
+    coeffs = _savgol_coefficients(window, order)
+    padded = np.concatenate([x[half:0:-1], x, x[-2 : -half - 2 : -1]])
+    out = np.empty(len(x))
+    for i in range(len(x)):
+        out[i] = np.dot(coeffs, padded[i : i + window])
+    return out
+
+
+@CASES.case(args=[(NOISY, 3), (np.array([1.0, 9.0, 2.0, 8.0, 3.0]), 5), (np.array([4.0]), 3)])
+def median_filter(x, k):
+    """A median filter with ``np.median`` on windows that shrink at the edges."""
+    half = k // 2
+    out = []
+    for i in range(len(x)):
+        window = x[max(i - half, 0) : i + half + 1]
+        out.append(np.median(window))
+    return np.array(out)
+
+
+@CASES.case(args=[(STEPS, 0.3, 0.1), (NOISY, 2.0, 0.5), (np.array([1.0, np.nan, 1.0]), 0.5, 0.1)])
+def schmitt_trigger(x, high, low):
+    """A comparator with hysteresis: the state flips up above ``high``, down below ``low``;
+    the number of flips is counted."""
+    state = False
+    flips = 0
+    out = np.zeros(len(x), dtype=bool)
+    for i in range(len(x)):
+        if not state and x[i] > high:
+            state = True
+            flips += 1
+        elif state and x[i] < low:
+            state = False
+            flips += 1
+        out[i] = state
+    return out, flips
+
+
+class LowPass:
+    """A first-order low-pass filter object with a time constant and the last output."""
+
+    def __init__(self, tau, dt):
+        self.alpha = dt / (tau + dt)
+        self.y = None
+
+    def __call__(self, x):
+        if self.y is None:
+            self.y = x
+        else:
+            self.y = self.y + self.alpha * (x - self.y)
+        return self.y
+
+
+@CASES.case(args=[(LowPass(0.5, 0.1), NOISY), (LowPass(0.0, 1.0), STEPS[:3])])
+def low_pass_object(lp, xs):
+    return np.array([lp(x) for x in xs]), lp.y

@@ -153,3 +153,106 @@ def budget_purchases(costs, budget):
         bought.append(i)
         i += 1
     return bought, spent, budget - spent
+
+
+@CASES.case(
+    args=[
+        (1000.0, 0.05, 10, 0.04),
+        (np.float64(100.0), 0.0, 3, 0.02, 1),
+        (1000.0, 0.06, 5, 0.06, 2),
+    ]
+)
+def bond_price_duration(face, coupon_rate, years, ytm, freq=2):
+    """Price, Macaulay and modified duration of a fixed-coupon bond from its cash flows."""
+    periods = years * freq
+    coupon = face * coupon_rate / freq
+    rate = ytm / freq
+    price = 0.0
+    weighted = 0.0
+    for n in range(1, periods + 1):
+        flow = coupon + (face if n == periods else 0.0)
+        pv = flow / (1 + rate) ** n
+        price += pv
+        weighted += n * pv
+    macaulay = weighted / price / freq
+    return round(price, 4), macaulay, macaulay / (1 + rate)
+
+
+@CASES.case(args=[(PRICES,), (PRICES[::-1],), (np.array([5.0, 5.0, 5.0]),), (np.array([]),)])
+def drawdown_durations(prices):
+    """The longest stretch below a running peak and the deepest drawdown, by one pass."""
+    if len(prices) == 0:
+        return 0, 0.0
+    peak = prices[0]
+    longest = current = 0
+    deepest = 0.0
+    for p in prices[1:]:
+        if p >= peak:
+            peak = p
+            current = 0
+        else:
+            current += 1
+            longest = max(longest, current)
+            deepest = min(deepest, (p - peak) / peak)
+    return longest, deepest
+
+
+def _norm_pdf(x):
+    return math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+def _norm_cdf(x):
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+GREEKS = {"s": 100.0, "k": 105.0, "t": 0.5, "r": 0.01, "sigma": 0.25}
+
+
+@CASES.case(args=[(GREEKS,), ({**GREEKS, "t": 0.0},), ({**GREEKS, "sigma": np.float64(0.4)},)])
+def call_greeks(params):
+    """Delta, gamma, vega and theta of a European call from a dict of parameters; expiry raises."""
+    s, k, t, r, sigma = (params[name] for name in ("s", "k", "t", "r", "sigma"))
+    if t <= 0:
+        raise ValueError("option has expired")
+    d1 = (math.log(s / k) + (r + sigma**2 / 2) * t) / (sigma * math.sqrt(t))
+    d2 = d1 - sigma * math.sqrt(t)
+    greeks = {
+        "delta": _norm_cdf(d1),
+        "gamma": _norm_pdf(d1) / (s * sigma * math.sqrt(t)),
+        "vega": s * _norm_pdf(d1) * math.sqrt(t) / 100,
+        "theta": (
+            -s * _norm_pdf(d1) * sigma / (2 * math.sqrt(t))
+            - r * k * math.exp(-r * t) * _norm_cdf(d2)
+        )
+        / 365,
+    }
+    return {name: round(value, 6) for name, value in greeks.items()}
+
+
+@CASES.case(args=[(PRICES, 4), (PRICES, 0), (PRICES[:3], 2)])
+def cagr_and_report(prices, periods_per_year):
+    """Compound annual growth with a printed report line; bad input raises."""
+    if periods_per_year <= 0:
+        raise ValueError("periods_per_year must be positive")
+    years = (len(prices) - 1) / periods_per_year
+    growth = prices[-1] / prices[0]
+    cagr = growth ** (1 / years) - 1
+    print(f"{len(prices)} prices over {years:.2f} years: CAGR {cagr:.2%}, total {growth - 1:+.1%}")
+    return cagr
+
+
+@CASES.case(args=[(FLOWS, 0.08), (np.array([-50.0, 0.0, 0.0, 80.0]), 0.0), (FLOWS, -1.0)])
+def npv_and_payback(flows, rate):
+    """Net present value by a discount loop and the payback period (None when never repaid)."""
+    if rate <= -1:
+        raise ValueError(f"rate {rate} must exceed -100%")
+    npv = 0.0
+    cumulative = 0.0
+    payback = None
+    for t, cf in enumerate(flows):
+        npv += cf / (1 + rate) ** t
+        previous = cumulative
+        cumulative += cf
+        if payback is None and cumulative >= 0 > previous:
+            payback = t - 1 + (-previous / cf)
+    return npv, payback

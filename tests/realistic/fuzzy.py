@@ -170,3 +170,64 @@ def temperature_labels(readings):
         labels.append(label)
         grades.append(scores[label])
     return labels, grades
+
+
+def gaussian_mf(x, mean, sigma):
+    return np.exp(-0.5 * ((x - mean) / sigma) ** 2)
+
+
+RULES = [
+    ("cold", "high"),
+    ("warm", "medium"),
+    ("hot", "low"),
+]
+TEMPERATURE_SETS = {"cold": (0.0, 8.0), "warm": (20.0, 6.0), "hot": (35.0, 7.0)}
+HEATER_LEVELS = {"low": 10.0, "medium": 50.0, "high": 90.0}
+
+
+@CASES.case(args=[(18.0,), (np.float64(-5.0),), (np.float32(30.0),), (100.0,)])
+def sugeno_heater(temperature):
+    """Zero-order Sugeno inference: rule strengths from Gaussian sets in a dict, output a
+    weighted average of crisp levels; no firing rule raises."""
+    num = 0.0
+    den = 0.0
+    for antecedent, consequent in RULES:
+        mean, sigma = TEMPERATURE_SETS[antecedent]
+        w = gaussian_mf(temperature, mean, sigma)
+        num += w * HEATER_LEVELS[consequent]
+        den += w
+    if den < 1e-9:
+        raise ValueError(f"no rule fires at {temperature}")
+    return num / den
+
+
+@CASES.case(
+    args=[(UNIVERSE, 0.7, 0.2), (UNIVERSE, 0.0, 0.0), (UNIVERSE.astype(np.float32), 1.0, 0.5)]
+)
+def mamdani_two_rules_centroid(universe, strength_low, strength_high):
+    """Clipped output sets aggregated by max, then the centroid by a loop over the universe;
+    an empty aggregate gives the universe's midpoint."""
+    low = np.maximum(0, 1 - universe / 5.0)
+    high = np.clip((universe - 5.0) / 5.0, 0, 1)
+    aggregate = np.fmax(np.fmin(low, strength_low), np.fmin(high, strength_high))
+    area = 0.0
+    moment = 0.0
+    for x, mu in zip(universe, aggregate):
+        area += mu
+        moment += x * mu
+    if area == 0:
+        return (universe[0] + universe[-1]) / 2
+    return moment / area
+
+
+@CASES.case(
+    args=[(np.array([0.2, 0.9, 0.5]), np.array([0.6, 0.3, 0.8])), (np.zeros(2), np.ones(2))]
+)
+def fuzzy_similarity(a, b):
+    """Jaccard similarity and the Hamming distance between two fuzzy sets; two empty sets are
+    identical."""
+    union = np.maximum(a, b).sum()
+    inter = np.minimum(a, b).sum()
+    jaccard = 1.0 if union == 0 else inter / union
+    hamming = float(np.abs(a - b).sum())
+    return jaccard, hamming, "identical" if hamming == 0 else "different"

@@ -1,6 +1,8 @@
 """Sorting and searching as people write them: in-place sorts over indices, binary search,
 bisection, quickselect, merging and two-pointer scans."""
 
+import math
+
 import numpy as np
 
 from tograph_conformance.case import Registry
@@ -153,3 +155,118 @@ def top_k_by_list(a, k):
         if len(best) > k:
             best.pop()
     return [b[0] for b in best], [b[1] for b in best]
+
+
+def _quicksort(values):
+    if len(values) <= 1:
+        return values
+    pivot = values[len(values) // 2]
+    less = [v for v in values if v < pivot]
+    equal = [v for v in values if v == pivot]
+    greater = [v for v in values if v > pivot]
+    return _quicksort(less) + equal + _quicksort(greater)
+
+
+@CASES.case(args=[(list(SHUFFLED),), ([3, 1, 2, 3, 0],), ([],)])
+def quicksort_recursive(values):
+    """The textbook three-way list quicksort, recursive, on a Python list."""
+    return _quicksort(values)
+
+
+def _merge_sort(a):
+    if len(a) < 2:
+        return a.copy()
+    mid = len(a) // 2
+    left = _merge_sort(a[:mid])
+    right = _merge_sort(a[mid:])
+    out = np.empty_like(a)
+    i = j = k = 0
+    while i < len(left) and j < len(right):
+        if left[i] <= right[j]:
+            out[k] = left[i]
+            i += 1
+        else:
+            out[k] = right[j]
+            j += 1
+        k += 1
+    out[k : k + len(left) - i] = left[i:]
+    k += len(left) - i
+    out[k:] = right[j:]
+    return out
+
+
+@CASES.case(args=[(SHUFFLED,), (INTS,), (np.array([2.5]),), (np.array([np.nan, 1.0, -1.0]),)])
+def merge_sort(a):
+    """Top-down merge sort on arrays: recursion on static halves, merging by two pointers."""
+    return _merge_sort(a)
+
+
+def _search(a, target, lo, hi):
+    if lo > hi:
+        return -1
+    mid = (lo + hi) // 2
+    if a[mid] == target:
+        return mid
+    if a[mid] < target:
+        return _search(a, target, mid + 1, hi)
+    return _search(a, target, lo, mid - 1)
+
+
+@CASES.case(args=[(SORTED, 2.5), (SORTED, 3.0), (SORTED, -3.0), (np.arange(10), 9)])
+def binary_search_recursive(a, target):
+    """Recursive binary search: the recursion depth depends on the data."""
+    return _search(a, target, 0, len(a) - 1)
+
+
+@CASES.case(
+    args=[
+        (np.array([1, 4, 9, 16, 25, 36, 49]), 25),
+        (np.array([1, 4, 9, 16, 25, 36, 49]), 10),
+        (np.array([5, 5, 5]), 5),
+    ]
+)
+def interpolation_search(a, target):
+    """Interpolation search on uniformly spread sorted integers."""
+    lo, hi = 0, len(a) - 1
+    while lo <= hi and a[lo] <= target <= a[hi]:
+        if a[hi] == a[lo]:
+            return lo if a[lo] == target else -1
+        pos = lo + (target - a[lo]) * (hi - lo) // (a[hi] - a[lo])
+        if a[pos] == target:
+            return pos
+        if a[pos] < target:
+            lo = pos + 1
+        else:
+            hi = pos - 1
+    return -1
+
+
+@CASES.case(args=[(SHUFFLED, 2), (INTS, 0), (SORTED, 6)])
+def counting_rank(a, k):
+    """The k-th smallest by counting, for each candidate, how many are smaller (an O(n^2) scan
+    with ``for ... else``)."""
+    for i in range(len(a)):
+        smaller = 0
+        equal = 0
+        for j in range(len(a)):
+            if a[j] < a[i]:
+                smaller += 1
+            elif a[j] == a[i]:
+                equal += 1
+        if smaller <= k < smaller + equal:
+            break
+    else:
+        raise ValueError(f"k={k} is out of range")
+    return a[i]
+
+
+@CASES.case(args=[(SHUFFLED,), (np.array([2.0, 2.0]),), (INTS,)])
+def second_largest(x):
+    """The second largest distinct value in one pass, None when every value is the same."""
+    first = second = -math.inf
+    for v in x:
+        if v > first:
+            first, second = v, first
+        elif first > v > second:
+            second = v
+    return second if second != -math.inf else None

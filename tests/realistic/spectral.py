@@ -129,3 +129,54 @@ def peak_picking(x, min_gap):
             peaks.append(i)
             last = i
     return np.array(peaks, dtype=int), len(peaks)
+
+
+@CASES.case(args=[(TONE, 3), (TONE, 5, 16.0), (SHORT, 1), (TONE.astype(np.float32), 2)])
+def goertzel_magnitude(x, k, fs=1.0):
+    """One DFT bin by Goertzel's recurrence with NumPy accumulators; returns the bin's frequency
+    and magnitude."""
+    n = len(x)
+    w = 2.0 * np.pi * k / n
+    coeff = 2.0 * np.cos(w)
+    s_prev = np.float64(0.0)
+    s_prev2 = np.float64(0.0)
+    for sample in x:
+        s = sample + coeff * s_prev - s_prev2
+        s_prev2 = s_prev
+        s_prev = s
+    power = s_prev2**2 + s_prev**2 - coeff * s_prev * s_prev2
+    return k * fs / n, np.sqrt(power)
+
+
+@CASES.case(args=[(TONE, 8), (TONE, 4, 2), (SHORT, 8)])
+def welch_hann(x, nperseg, step=None):
+    """Welch's averaged periodogram with a Hann window; a too-short signal raises."""
+    if step is None:
+        step = nperseg // 2
+    if len(x) < nperseg:
+        raise ValueError(f"signal of {len(x)} samples is shorter than a segment ({nperseg})")
+    window = np.hanning(nperseg)
+    scale = 1.0 / np.sum(window**2)
+    psd = np.zeros(nperseg // 2 + 1)
+    count = 0
+    for start in range(0, len(x) - nperseg + 1, step):
+        seg = x[start : start + nperseg]
+        seg = (seg - seg.mean()) * window
+        spec = np.fft.rfft(seg)
+        psd += scale * np.abs(spec) ** 2
+        count += 1
+    return psd / count
+
+
+@CASES.case(args=[(TONE, 16.0), (np.zeros(8), 1.0), (SHORT, 4.0)])
+def spectral_centroid(x, fs):
+    """Centroid and rolloff frequency of the magnitude spectrum; silence gives 0."""
+    mags = np.abs(np.fft.rfft(x))
+    freqs = np.fft.rfftfreq(len(x), 1.0 / fs)
+    total = mags.sum()
+    if total == 0:
+        return 0.0, 0.0
+    centroid = np.sum(freqs * mags) / total
+    cumulative = np.cumsum(mags)
+    rolloff = freqs[np.searchsorted(cumulative, 0.85 * total)]
+    return centroid, rolloff

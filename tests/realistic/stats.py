@@ -199,3 +199,131 @@ def integer_moments(a):
         total += v
         product *= v
     return total, product, total / len(a), total // 2
+
+
+@CASES.case(args=[(DATA, 0.25), (DATA, 0.5), (DATA, 1.0), (np.array([3.0]), 0.9), (DATA, 1.5)])
+def quantile_linear(x, q):
+    """The linear-interpolation quantile (NumPy's default) by sorting and indexing by hand."""
+    if not 0 <= q <= 1:
+        raise ValueError(f"q={q} outside [0, 1]")
+    s = np.sort(x)
+    pos = q * (len(s) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(s) - 1)
+    frac = pos - lo
+    return s[lo] + (s[hi] - s[lo]) * frac
+
+
+@CASES.case(
+    args=[
+        (DATA, np.linspace(0.0, 10.0, 11)),
+        (DATA, np.array([2.5]), 0.5),
+        (np.array([1.0]), np.arange(3.0)),
+    ]
+)
+def gaussian_kde(samples, grid, bandwidth=None):
+    """A Gaussian kernel density estimate by loops, Silverman's bandwidth by default."""
+    n = len(samples)
+    if bandwidth is None:
+        std = np.std(samples, ddof=1) if n > 1 else 1.0
+        bandwidth = 1.06 * std * n ** (-1 / 5)
+    norm = 1.0 / (n * bandwidth * math.sqrt(2 * math.pi))
+    density = np.zeros_like(grid)
+    for j, g in enumerate(grid):
+        total = 0.0
+        for s in samples:
+            u = (g - s) / bandwidth
+            total += math.exp(-0.5 * u * u)
+        density[j] = norm * total
+    return density
+
+
+@CASES.case(args=[(DATA, OTHER), (DATA, DATA), (DATA[:1], OTHER[:1])])
+def paired_t(a, b):
+    """The paired t statistic with its degrees of freedom; identical samples give t = 0 and a
+    single pair raises."""
+    if len(a) != len(b):
+        raise ValueError("samples must be paired")
+    d = a - b
+    n = len(d)
+    if n < 2:
+        raise ValueError("need at least two pairs")
+    mean = d.mean()
+    sd = d.std(ddof=1)
+    if sd == 0:
+        return 0.0, n - 1
+    return mean / (sd / math.sqrt(n)), n - 1
+
+
+@CASES.case(args=[(np.array([18, 22, 20, 40]),), (np.array([10, 10, 10]),), (np.array([0, 0]),)])
+def chi_square_uniform(observed):
+    """Pearson's chi-square statistic against a uniform expectation, summed in a Python float."""
+    total = observed.sum()
+    if total == 0:
+        raise ZeroDivisionError("no observations")
+    expected = total / len(observed)
+    chi2 = 0.0
+    for o in observed:
+        chi2 += (o - expected) ** 2 / expected
+    return chi2, len(observed) - 1
+
+
+class Welford:
+    """Streaming mean and variance (Welford), updated one value at a time."""
+
+    def __init__(self):
+        self.count = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+
+    def update(self, x):
+        self.count += 1
+        delta = x - self.mean
+        self.mean += delta / self.count
+        self.m2 += delta * (x - self.mean)
+
+    def variance(self):
+        return self.m2 / (self.count - 1) if self.count > 1 else float("nan")
+
+
+@CASES.case(
+    args=[(Welford(), DATA), (Welford(), DATA[:1]), (Welford(), np.array([], dtype=np.float32))]
+)
+def welford_object(acc, xs):
+    for x in xs:
+        acc.update(x)
+    return acc.mean, acc.variance()
+
+
+@CASES.case(args=[(DATA, 4), (np.array([1.0, 1.0, 1.0]), 2), (DATA, 1)])
+def histogram_and_format(x, bins):
+    """Equal-width bin counts with np.searchsorted and a printed text bar chart."""
+    lo, hi = x.min(), x.max()
+    if lo == hi:
+        hi = lo + 1.0
+    edges = np.linspace(lo, hi, bins + 1)
+    idx = np.searchsorted(edges, x, side="right") - 1
+    idx = np.minimum(idx, bins - 1)
+    counts = np.bincount(idx, minlength=bins)
+    for k in range(bins):
+        print(f"[{edges[k]:6.2f}, {edges[k + 1]:6.2f}) {'#' * int(counts[k])}")
+    return counts, edges
+
+
+@CASES.case(
+    args=[
+        (np.array([0.5, 0.25, 0.25]),),
+        (np.array([0.1, 0.0, 0.9]),),
+        (np.array([0.0, 0.0]),),
+    ]
+)
+def shannon_entropy(p):
+    """Entropy in bits by a loop that skips zero probabilities, and its value to three places;
+    a distribution that does not sum to one raises."""
+    if abs(p.sum() - 1.0) > 1e-9 and p.sum() != 0:
+        raise ValueError(f"probabilities sum to {p.sum()}")
+    h = 0.0
+    for q in p:
+        if q > 0:
+            h -= q * math.log2(q)
+    return h, round(h, 3)

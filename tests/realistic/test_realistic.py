@@ -28,9 +28,9 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_sixty_routines_in_seven_domains_and_twenty_conformance_cases():
-    assert len(CASES) >= 60 and len({c.name for c in CASES}) == len(CASES)
-    assert len({c.category for c in CASES}) == 8 and len(realistic.CASES.cases) == 20
+def test_the_corpus_has_150_routines_in_twelve_domains_and_thirty_conformance_cases():
+    assert len(CASES) >= 150 and len({c.name for c in CASES}) == len(CASES)
+    assert len({c.category for c in CASES}) == 13 and len(realistic.CASES.cases) == 30
 
 
 def _kalman_energy(zs):

@@ -482,9 +482,22 @@ def test_a_long_static_range_is_a_while_loop(fn):
     assert sum(cf.op_counts().values()) < 60
 
 
+def keys_a_dict_in_a_long_range(x):
+    table = {i: i * 2 for i in range(3000)}
+    s = 0
+    for i in range(3000):
+        s += table[i]
+    return x + s
+
+
 def test_a_long_range_whose_index_must_be_a_python_int_falls_back():
-    cf = assert_matches_eager(indexes_a_python_list_in_a_long_range, VEC, compiles=False)
-    assert "Python index" in cf.fallback
+    cf = assert_matches_eager(keys_a_dict_in_a_long_range, VEC, compiles=False)
+    assert "hashed" in cf.fallback
+
+
+def test_a_long_range_indexes_a_python_list_of_numbers_as_a_table():
+    cf = assert_matches_eager(indexes_a_python_list_in_a_long_range, VEC)
+    assert cf.op_counts().get("while_loop") == 1
 
 
 def counts_with_a_python_counter(x):

@@ -201,3 +201,25 @@ def sum_of_large(x):
 @pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, 200.0, 300.0])])
 def test_sum_of_an_empty_tensor_list_is_its_start(x):
     assert_matches_eager(sum_of_large, x)
+
+
+def imaginary_parts(x):
+    s = x[0]
+    return s.imag, np.imag(s), float(s).imag, int(s).imag, bool(s).imag, x.imag
+
+
+def imaginary_part_of_a_0d_array(a):
+    return a.imag, np.imag(a)
+
+
+@pytest.mark.parametrize(
+    "x", [np.array([1.5, -2.0]), np.array([3, 4], dtype=np.int8), np.array([True, False])]
+)
+def test_the_imaginary_part_of_a_real_number_is_of_its_kind(x):
+    # a NumPy scalar's is a NumPy scalar, a Python number's a Python number (a bool's the int 0):
+    # they came back as 0-d arrays
+    assert_matches_eager(imaginary_parts, x)
+
+
+def test_the_imaginary_part_of_a_0d_array_is_a_0d_array():
+    assert_matches_eager(imaginary_part_of_a_0d_array, np.array(1.5))

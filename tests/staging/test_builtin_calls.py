@@ -158,6 +158,24 @@ def test_sum_of_a_tensor_adds_along_its_first_axis(start):
     assert got.dtype == sum(x, start).dtype
 
 
+SEQUENTIAL = [
+    np.random.default_rng(3).standard_normal(40),  # np.sum's pairwise order rounds differently
+    np.random.default_rng(4).standard_normal(40).astype(np.float32),
+    np.array([100, 100], dtype=np.int8),  # np.sum widens to int64; Python's additions wrap
+    np.array([-0.0, -0.0]),  # 0 + -0.0 is 0.0
+    np.array([True, False, True]),
+]
+
+
+@pytest.mark.parametrize("x", SEQUENTIAL, ids=lambda x: f"{x.dtype}[{len(x)}]")
+@pytest.mark.parametrize("start", [0, 0.5])
+def test_sum_adds_one_item_at_a_time_as_python_does(x, start):
+    with np.errstate(over="ignore"):
+        expected = sum(x, start)
+    got = run(lambda t: H[sum](t, start), x)
+    assert type(got) is type(expected) and got.tobytes() == expected.tobytes(), (got, expected)
+
+
 def test_sum_of_a_tensor_list_stacks_it():
     def fn(s):
         lst = lists.push(lists.push(lists.new(), s), s * 2)

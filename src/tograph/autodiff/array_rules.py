@@ -277,6 +277,13 @@ def _list_push(g: Any, n: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     return rest, ct_x
 
 
+@defvjp(lists.list_set_p)
+def _list_set(g: Any, n: Any, index: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
+    t = common.operand_type(x)
+    rest, ct_x = stacks.list_take_ct_p.bind(g, index, dtype=t.dtype, weak=t.weak)
+    return rest, None, ct_x
+
+
 @defvjp(lists.list_stack_p)
 def _list_stack(g: Any, n: Any, *, out: Any, elem: Any) -> tuple[Any, ...]:
     weak = isinstance(elem, types.TensorType) and elem.weak  # a list of Python numbers

@@ -261,6 +261,7 @@ _FORMS: dict[primitives.Primitive, Form] = {
     indexing_ops.getitem_p: _getitem,
     lists.list_push_p: _python_kernel,
     lists.list_read_p: _python_kernel,
+    lists.list_set_p: _python_kernel,
     lists.list_length_p: _python_kernel,
     lists.list_stack_p: _list_stack,
 }

@@ -22,9 +22,13 @@ class TreeDef:
     children: tuple[TreeDef, ...] = ()
 
     def describe(self) -> str:
-        """How error messages name this structure: ``a single value``, ``a list of 3``."""
+        """How error messages name this structure: ``a single value``, ``a list of 3``; a custom
+        node names itself by its class's ``__tree_describe__``, if it has one."""
         if self.kind is None:
             return "a single value"
+        named = getattr(self.kind, "__tree_describe__", None)
+        if isinstance(named, str):
+            return named
         return f"a {self.kind.__name__} of {len(self.children)}"
 
     def paths(self, root: str) -> list[str]:

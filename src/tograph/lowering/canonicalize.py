@@ -12,6 +12,8 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``_t.call_outside(log, 'append', v)``, which falls back for such a container; a value bound
   to two names (``b = a``) goes through ``_t.shared``, so that a list or dict changed through
   one name inside tensor control flow falls back;
+- ``v[i]`` read at a computed index becomes ``_t.getitem(v, i)`` (a lookup table indexed by a
+  tensor);
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
   (both act when the graph runs if they sit in tensor control flow);
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
@@ -29,7 +31,7 @@ import numpy as np
 
 from tograph.analysis import mutation
 from tograph.frontend import names, nodes
-from tograph.lowering import templates
+from tograph.lowering import comprehensions, templates
 from tograph.trace import dispatch
 
 RUNTIME = "_t"
@@ -119,6 +121,15 @@ def _comparison(left: Any, op: Any, right: Any, origin: Any) -> Any:
     return templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), origin)
 
 
+def _computed_index(index: Any) -> bool:
+    """Whether a subscript's index is computed (it reads a variable or calls something) and holds
+    no slice, so that it can be passed to a call as it is."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if any(isinstance(p, gast.Slice) for p in parts):
+        return False
+    return any(isinstance(n, (gast.Name, gast.Call)) for p in parts for n in gast.walk(p))
+
+
 def _root_name(node: Any) -> str | None:
     while isinstance(node, (gast.Subscript, gast.Attribute)):
         node = node.value
@@ -190,6 +201,27 @@ class _Canonicalize(nodes.Transformer):
             ]
             args += [compare, _lam(right)]
         return _rt_call("compare_chain", args, node)
+
+    def visit_Subscript(self, node: gast.Subscript) -> Any:
+        """``table[i]`` read at an index computed in the function as ``_t.getitem(table, i)``, so
+        that a NumPy array or a list of numbers made while converting (a lookup table) can be
+        indexed by a tensor; an index of constants, or one holding a slice, stays as written."""
+        if not isinstance(node.ctx, gast.Load):
+            self._visit_target(node)
+            return node
+        self.generic_visit(node)
+        if not _computed_index(node.slice):
+            return node
+        return _rt_call("getitem", [node.value, node.slice], node)
+
+    def _visit_target(self, node: gast.Subscript) -> None:
+        """Visits an assigned or deleted ``x[i][j]``, keeping its chain of subscripts (the
+        writes go through it)."""
+        node.slice = self.visit(node.slice)
+        if isinstance(node.value, gast.Subscript):
+            self._visit_target(node.value)
+        else:
+            node.value = self.visit(node.value)
 
     def visit_JoinedStr(self, node: gast.JoinedStr) -> Any:
         """An f-string as ``_t.fstring(...)`` so that fields holding tensors print at run time."""
@@ -277,6 +309,8 @@ class _Canonicalize(nodes.Transformer):
         """Whether ``node`` gives a second name to a value that some name of it changes in
         place as a container (``b = a`` then ``b.append(x)``, or ``a = b = []``)."""
         targets = [t.id for t in node.targets if isinstance(t, gast.Name)]
+        if isinstance(node.value, gast.Name) and comprehensions.is_accumulator(node.value.id):
+            return False  # a comprehension's list handed to its target: the list's one name
         if isinstance(node.value, gast.Name) and self._is_local(node.value) and targets:
             targets.append(node.value.id)
         return len(targets) > 1 and any(t in self.changed_aliases for t in targets)
@@ -455,6 +489,19 @@ class _Canonicalize(nodes.Transformer):
             )[0]
         self.generic_visit(node)
         return node
+
+
+def changed_in_place(fn: gast.FunctionDef) -> set[str]:
+    """The names whose value ``fn`` changes in place as a list or dict would be changed:
+    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``."""
+    changed: set[str] = set()
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+            if node.func.attr in _CONTAINER_MUTATORS:
+                changed.add(_root_name(node.func.value) or "")
+        elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            changed.add(_root_name(node) or "")
+    return changed - {""}
 
 
 def _changed_aliases(tree: list[Any]) -> set[str]:

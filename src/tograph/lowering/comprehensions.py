@@ -87,7 +87,7 @@ class _Rewriter(nodes.Transformer):
         """The statements building ``comp``'s list in a fresh variable, then ``finish``: a
         template naming that variable ``acc`` (and the assigned name ``target``)."""
         self.changed = True
-        acc = self.fresh("comprehension")
+        acc = self.fresh(ACCUMULATOR)
         bound = [n.id for g in comp.generators for n in gast.walk(g.target) if _is_name(n)]
         rename = _Rename({name: self.fresh(name) for name in dict.fromkeys(bound)})
         body = templates.quote("acc.append(elt)", comp, acc=acc, elt=rename.visit(comp.elt))
@@ -103,6 +103,17 @@ class _Rewriter(nodes.Transformer):
             )
         last = templates.quote(finish, comp, acc=acc, target=target)
         return [*templates.quote("acc = []", comp, acc=acc), *body, *last]
+
+
+ACCUMULATOR = "comprehension"  # the base of the names of the lists this step builds
+
+
+def is_accumulator(name: str) -> bool:
+    """Whether ``name`` is one this step made for a comprehension's list: its only use after the
+    loop is the assignment that hands the list to the comprehension's target, so it is not a
+    second name for that list."""
+    base, _, number = name.rpartition("_")
+    return base == ACCUMULATOR and number.isdigit()
 
 
 def _is_name(node: Any) -> bool:

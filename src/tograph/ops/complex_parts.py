@@ -3,8 +3,8 @@
 
 Stage: build (ops). Input: calls on tensors of any numeric dtype. Output: ``real``, ``imag`` and
 ``conj`` equations for complex operands; for real operands ``np.real`` and ``np.conj`` return the
-operand itself and ``np.imag`` zeros of its type, as NumPy does (no equation for the first two;
-``np.conj`` of bools is an ``int8`` equation, as in NumPy).
+operand itself and ``np.imag`` zeros of its type and kind, as NumPy and Python do (no equation
+for the first two; ``np.conj`` of bools is an ``int8`` equation, as in NumPy).
 Their VJP rules, and the convention for cotangents of complex values, are in
 ``tograph.autodiff.complex_rules``.
 """
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives, types
-from tograph.ops import common, creation
-from tograph.trace import dispatch
+from tograph.ops import common, creation, elementwise
+from tograph.trace import dispatch, tensor
 
 
 def _part_rule(name: str, fn: Any) -> primitives.TypeRule:
@@ -53,10 +53,17 @@ def real(val: Any) -> Any:
 
 @dispatch.implements(np.imag)
 def imag(val: Any) -> Any:
-    """``np.imag``: the imaginary part; zeros of a real operand's type."""
+    """``np.imag``: the imaginary part; zeros of a real operand's type: an array for an array, a
+    NumPy scalar for a NumPy scalar, a Python number for a Python number (``x.imag`` of a float
+    is ``0.0``; of a bool, the int ``0``)."""
     if is_complex(val):
         return imag_p.bind(val)
-    return creation.zeros_like(val)
+    zeros = creation.zeros_like(val)
+    if not tensor.is_tensor(val) or val.ndim > 0 or getattr(val, "array0d", False):
+        return zeros
+    t = common.operand_type(val)
+    dtype = np.dtype(np.int64) if t.weak and t.dtype == np.bool_ else t.dtype
+    return elementwise.astype_p.bind(zeros, dtype=dtype, weak=t.weak)
 
 
 @dispatch.implements(np.conjugate)

@@ -11,7 +11,8 @@ otherwise the Python statement runs at once. Printed form::
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
 ``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
-goes, filled by its kind code and value), so the kernel prints exactly what Python's ``print`` would
+goes, filled by its kind code and value; in an f-string field, a ``kinded`` ``FormatSlot``), so the
+kernel prints exactly what Python's ``print`` would
 print with the tensor's run-time value; ``assert`` and ``raise`` make their messages the same
 way. The primitives have zero outputs: they are
 ``multiple_results`` primitives whose kernels return ``()``.
@@ -33,10 +34,14 @@ from tograph.trace import tensor
 
 @dataclasses.dataclass(frozen=True)
 class FormatSlot:
-    """How a template slot is formatted: ``{x!r:.3f}`` is ``FormatSlot(".3f", "r")``."""
+    """How a template slot is formatted: ``{x!r:.3f}`` is ``FormatSlot(".3f", "r")``. A
+    ``kinded`` slot formats a scalar whose kind depends on the path: it takes its kind code and
+    its value, and formats the Python number or NumPy scalar the code names (``repr`` tells
+    ``0.0`` from ``np.float64(0.0)``)."""
 
     spec: str = ""
     conversion: str = ""
+    kinded: bool = False
 
     def render(self, value: Any) -> str:
         converted = {"r": repr, "a": ascii, "s": str}.get(self.conversion, lambda v: v)(value)
@@ -45,6 +50,7 @@ class FormatSlot:
     def __repr__(self) -> str:
         return (
             "{"
+            + ("kind" if self.kinded else "")
             + (f"!{self.conversion}" if self.conversion else "")
             + (f":{self.spec}" if self.spec else "")
             + "}"
@@ -83,6 +89,8 @@ def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
             filled.append(next(remaining))
         elif isinstance(part, KindSlot):
             filled.append(types.of_kind(next(remaining), next(remaining)))
+        elif part.kinded:
+            filled.append(part.render(types.of_kind(next(remaining), next(remaining))))
         else:
             filled.append(part.render(next(remaining)))
     return filled
@@ -91,7 +99,7 @@ def _fill(template: Template, values: Iterable[Any]) -> list[Any]:
 def _values_taken(part: str | FormatSlot | KindSlot | None) -> int:
     if isinstance(part, str):
         return 0
-    return 2 if isinstance(part, KindSlot) else 1
+    return 2 if isinstance(part, KindSlot) or getattr(part, "kinded", False) else 1
 
 
 def _check_slots(name: str, template: Template, count: int) -> None:
@@ -152,7 +160,10 @@ def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
     template: list[str | FormatSlot | KindSlot | None] = []
     symbolic: list[Any] = []
     for v in values:
-        if isinstance(v, Formatted):
+        if isinstance(v, Formatted) and getattr(v.value, "kind_tag", None) is not None:
+            template.append(dataclasses.replace(v.slot, kinded=True))
+            symbolic.extend([v.value.kind_tag, v.value])
+        elif isinstance(v, Formatted):
             template.append(v.slot)
             symbolic.append(v.value)
         elif isinstance(v, tensor.SymbolicTensor) and v.kind_tag is not None:

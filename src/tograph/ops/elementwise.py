@@ -380,6 +380,15 @@ def _round_scalar(x: Any, ndigits: Any = None) -> Any:
     and NumPy a NumPy scalar."""
     if ndigits is None:
         return astype_p.bind(round_p.bind(x, decimals=0), dtype=np.dtype(np.int64), weak=True)
+    if getattr(x, "kind_tag", None) is not None:
+        # a Python number on some paths and a NumPy scalar on others (``staging.kinds``)
+        raise errors.UnsupportedError(
+            "round(x, ndigits) of a number that is a Python number on some paths and a NumPy "
+            "scalar on others: Python rounds a Python float in decimal and returns one, NumPy "
+            "rounds in binary and returns a NumPy scalar, so the result would depend on the path",
+            hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
+            construct="operation on a number whose kind depends on the path",
+        )
     if x.type.weak:
         return python_round_p.bind(x, ndigits=operator.index(ndigits))
     return round_p.bind(x, decimals=operator.index(ndigits))

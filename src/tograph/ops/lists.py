@@ -8,11 +8,13 @@ scalars, for weak elements). Printed form::
     acc_1:list[f64[3]] = list_push acc x
     n:i64[]~ = list_length acc_1
     s:f64[None,3] = list_stack[elem=f64[3]] acc_1
+    counts_1:list[i64[]~] = list_set counts k t3
 
-Single-use invariant: in the IR ``list_push`` is functional (it returns a new list value), but its
-kernel appends in place and returns the same Python list. This is sound because the compiler uses
-each list value as the input of at most one push, and never after that push (loop-carried lists
-are threaded through the loop: the old value is dead once the new one exists).
+Single-use invariant: in the IR ``list_push`` and ``list_set`` (``lst[i] = x``, for lists of
+numbers) are functional (they return a new list value), but their kernels change the list in place
+and return the same Python list. This is sound because the compiler uses each list value as the
+input of at most one push or set, and never after it (loop-carried lists are threaded through the
+loop: the old value is dead once the new one exists).
 ``check_single_push(graph)`` verifies this; the passes keep it (CSE and folding leave list
 equations alone, so no list value is ever shared).
 
@@ -64,6 +66,11 @@ def _length_impl(lst: list[Any]) -> int:
 
 def _read_impl(lst: list[Any], index: Any) -> Any:
     return lst[index]
+
+
+def _set_impl(lst: list[Any], index: Any, x: Any) -> list[Any]:
+    lst[index] = x
+    return lst
 
 
 # ---- type rules --------------------------------------------------------------------------
@@ -121,15 +128,29 @@ def _length_rule(lst: types.ValueType) -> types.TensorType:
 
 
 def _read_rule(lst: types.ValueType, index: types.ValueType) -> types.TensorType:
-    lst = _expect_list(lst, "list_read")
+    return _indexed(_expect_list(lst, "list_read"), index, "read from")
+
+
+def _indexed(lst: types.ListType, index: types.ValueType, what: str) -> types.TensorType:
+    """The element type of ``lst``, which is indexed by ``index`` to be ``what``."""
     if isinstance(index, types.ListType) or index.shape != () or index.dtype.kind not in "iu":
         raise errors.DTypeError(f"a tensor list index must be an integer scalar, got {index}")
     if lst.elem is None:
         raise errors.ShapeError(
             "list index out of range: nothing is ever appended to this list",
-            hint="read from a list only after appending to it",
+            hint=f"{what} a list only after appending to it",
         )
     return lst.elem
+
+
+def _set_rule(lst: types.ValueType, index: types.ValueType, x: types.ValueType) -> types.ListType:
+    elem = _indexed(_expect_list(lst, "list_set"), index, "assign to an item of")
+    if x != elem:
+        raise errors.DTypeError(
+            f"cannot store a value of type {x} in {lst}",
+            hint=_push_hint(elem, x) if isinstance(x, types.TensorType) else "",
+        )
+    return cast(types.ListType, lst)
 
 
 # ---- primitives --------------------------------------------------------------------------
@@ -145,6 +166,7 @@ list_length_p = primitives.Primitive(
 list_read_p = primitives.Primitive(
     "list_read", _read_impl, _read_rule, emit=lambda ctx, eqn, args: f"{args[0]}[{args[1]}]"
 )
+list_set_p = primitives.Primitive("list_set", _set_impl, _set_rule)
 
 
 def check_single_push(graph: core.Graph) -> None:
@@ -158,7 +180,7 @@ def check_single_push(graph: core.Graph) -> None:
         for atom in eqn.inputs:
             if isinstance(atom, core.Var) and atom in consumed:
                 _raise_reused(graph, consumed[atom], f"by `{core.format_eqn(graph, eqn)}`")
-        if eqn.prim is list_push_p and isinstance(eqn.inputs[0], core.Var):
+        if eqn.prim in (list_push_p, list_set_p) and isinstance(eqn.inputs[0], core.Var):
             consumed[eqn.inputs[0]] = eqn
         for sub in eqn.subgraphs():
             check_single_push(sub)
@@ -170,7 +192,7 @@ def check_single_push(graph: core.Graph) -> None:
 def _raise_reused(graph: core.Graph, push: core.Eqn, where: str) -> NoReturn:
     raise errors.InternalError(
         f"list value consumed by `{core.format_eqn(graph, push)}` is used again {where}; "
-        f"list_push appends in place, so a pushed list must be dead\n{graph}"
+        f"list_push and list_set change the list in place, so such a list must be dead\n{graph}"
     )
 
 
@@ -304,15 +326,75 @@ def push(lst: Any, x: Any) -> Any:
     Raises:
       DTypeError: ``x``'s dtype differs from the list's element dtype.
       ShapeError: ``x``'s rank differs from the list's element rank.
+      UnsupportedError: ``x`` is or holds a Python list, dict or set (see ``_holds_mutable``).
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
         containers.check_write(lst.stands_for, "an append")
+    if _holds_mutable(x):
+        raise errors.UnsupportedError(
+            f"a Python {type(x).__name__} as an item of a list that grows in a loop over "
+            "tensors (a tensor list), or a list, dict or set inside one: the graph would hold one "
+            "such object for every run and every item, where eager code makes a new one each time",
+            loc=origin.current_location(),
+            construct="mutable item of a tensor list",
+        )
     return list_push_p.bind(_traceable(lst, x), x)
+
+
+def _holds_mutable(x: Any) -> bool:
+    """Whether ``x`` is, or is a tuple holding, a Python list, dict or set."""
+    if isinstance(x, (list, dict, set)):
+        return True
+    return isinstance(x, tuple) and any(_holds_mutable(item) for item in x)
 
 
 def length(lst: Any) -> Any:
     """The number of elements: a weak int64 tensor (a Python int for a Python list)."""
     return list_length_p.bind(lst)
+
+
+def truth(value: Any) -> Any:
+    """A tensor list's truth as Python tests a list's (whether it holds an element: a weak bool
+    tensor); any other value is returned as it is, for the caller to test."""
+    if isinstance(value, SymbolicList):
+        return length(value) != 0
+    return value
+
+
+def set_item(lst: Any, index: Any, x: Any) -> Any:
+    """``lst[index] = x`` as a new list value; ``lst`` must not be used afterwards.
+
+    Only lists of numbers are written: an array stored in a list is an object that other names
+    may share, and eager code that writes one writes it for all of them.
+
+    Raises:
+      UnsupportedError: ``index`` is a slice, or the list holds arrays.
+      DTypeError: ``x``'s type differs from the list's element type.
+    """
+    if isinstance(lst, SymbolicList) and lst.stands_for is not None:
+        containers.check_write(lst.stands_for, "an item assignment")
+    if isinstance(index, slice):
+        raise errors.UnsupportedError(
+            "a slice assignment to a list that grows in a loop over tensors (a tensor list)",
+            loc=origin.current_location(),
+            construct="tensor list slice assignment",
+        )
+    elem = lst.type.elem if isinstance(lst, SymbolicList) else None
+    if (elem is not None and elem.shape != ()) or _is_array(x):
+        raise errors.UnsupportedError(
+            "an item assignment to a list of arrays that grows in a loop over tensors (a "
+            "tensor list): the arrays are objects other names may share",
+            loc=origin.current_location(),
+            construct="item assignment of a tensor list of arrays",
+        )
+    return list_set_p.bind(_traceable(lst, x), index, x)
+
+
+def _is_array(x: Any) -> bool:
+    """Whether ``x`` is an array (a tensor of rank above 0, or a 0-d array) and not a number."""
+    if tensor.is_tensor(x):
+        return x.ndim > 0 or bool(getattr(x, "array0d", False))
+    return isinstance(x, np.ndarray)
 
 
 def read(lst: Any, index: Any) -> Any:

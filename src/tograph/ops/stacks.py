@@ -7,10 +7,12 @@ backward loop pops, and accumulates the cotangents of tensor lists element by el
     ct:list[f64[3]] = list_holes[elem=f64[3]] n
 
 These are tensor lists (``ops.lists``) and keep its single-use invariant: the kernels of
-``list_pop``, ``list_pop_ct``, ``list_add_at`` and ``list_add`` change their first operand in
-place and return it. A *cotangent list* has one entry per element of the list it is the
-cotangent of; an entry may be ``None`` at run time, meaning zero (``list_holes`` makes a list of
-``None``); ``list_pop_ct`` turns a ``None`` it pops into zeros of the element's shape.
+``list_pop``, ``list_pop_ct``, ``list_take_ct``, ``list_add_at`` and ``list_add`` change their
+first operand in place and return it. A *cotangent list* has one entry per element of the list
+it is the cotangent of; an entry may be ``None`` at run time, meaning zero (``list_holes`` makes a
+list of ``None``); ``list_pop_ct`` turns a ``None`` it pops into zeros of the element's shape, and
+``list_take_ct`` (the cotangent of an item assignment ``lst[i] = x`` of a list of scalars) takes
+entry ``i`` out, leaving ``None``, and turns a ``None`` into a zero.
 """
 
 from __future__ import annotations
@@ -59,6 +61,19 @@ def _pop_ct_rule(
 ) -> tuple[types.ValueType, ...]:
     common.check_dim_types(dims, "list_pop_ct")
     return _list_type(lst, "list_pop_ct"), types.TensorType(dtype, shape, weak)
+
+
+def _take_ct_impl(lst: list[Any], i: Any, *, dtype: np.dtype, weak: bool) -> tuple[list[Any], Any]:
+    value, lst[i] = lst[i], None
+    if value is not None:
+        return lst, value
+    return lst, dtype.type(0).item() if weak else np.zeros((), dtype)
+
+
+def _take_ct_rule(
+    lst: types.ValueType, i: types.ValueType, *, dtype: np.dtype, weak: bool
+) -> tuple[types.ValueType, ...]:
+    return _list_type(lst, "list_take_ct"), types.TensorType(dtype, (), weak)
 
 
 def _holes_impl(n: Any, elem: types.TensorType) -> list[Any]:
@@ -111,6 +126,9 @@ list_pop_p = primitives.Primitive(
 )
 list_pop_ct_p = primitives.Primitive(
     "list_pop_ct", _pop_ct_impl, _pop_ct_rule, multiple_results=True
+)
+list_take_ct_p = primitives.Primitive(
+    "list_take_ct", _take_ct_impl, _take_ct_rule, multiple_results=True
 )
 list_holes_p = primitives.Primitive("list_holes", _holes_impl, _holes_rule)
 list_unstack_p = primitives.Primitive("list_unstack", _unstack_impl, _unstack_rule)

@@ -54,6 +54,8 @@ def _len(value: Any) -> Any:
 
 def _scalar_cast(kind: type) -> Callable[..., Any]:
     def cast(value: Any = 0, *rest: Any) -> Any:
+        if kind is bool:
+            value = lists.truth(value)
         if tensor.is_symbolic(value) and not rest:
             return scalars.cast(value, kind)
         return kind(value, *rest)
@@ -144,7 +146,13 @@ def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
 
 def _sum(items: Any, start: Any = 0) -> Any:
     """``sum`` of a tensor or tensor list along its first axis, after ``start``: Python numbers
-    (a list of them, a Python ``start``) sum to a Python number, as eagerly."""
+    (a list of them, a Python ``start``) sum to a Python number, as eagerly.
+
+    Python adds one item at a time, left to right, from ``start``; NumPy's ``np.sum`` adds in
+    pairs and rounds differently, and widens small integers. So the sum is the last entry of a
+    cumulative sum (NumPy's is sequential) over ``start`` then the items, in the dtype Python's
+    first addition gives, which rounds as each of Python's additions does.
+    """
     python = (
         isinstance(items, lists.SymbolicList)
         and isinstance(items.type.elem, types.TensorType)
@@ -156,11 +164,27 @@ def _sum(items: Any, start: Any = 0) -> Any:
         items = lists.stack(items)
     if not isinstance(items, tensor.SymbolicTensor):
         return builtins.sum(items, start)
-    total = np.sum(items, axis=0)
+    if items.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    if items.type.shape[0] == 0:
+        return start
+    if not _real_scalar(start) and not (tensor.is_number(start) and np.ndim(start) == 0):
+        raise errors.UnsupportedError(
+            "sum() from an array start: Python adds each item to it in turn, which tograph does "
+            "not reproduce",
+            origin.current_location(),
+            construct="sum() from an array",
+        )
+    if count is None and items.type.shape[0] is None:
+        count = items.shape[0]
+    dtype = (start + items[:0]).dtype
+    head = start.astype(dtype) if tensor.is_tensor(start) else np.asarray(start, dtype=dtype)
+    first = np.broadcast_to(head, (1, *items.shape[1:]))
+    running = np.cumsum(np.concatenate([first, items.astype(dtype)]), axis=0, dtype=dtype)
+    total = running[-1]
     if python and total.ndim == 0:
         total = elementwise.astype_p.bind(total, dtype=total.dtype, weak=True)
-    total = total if isinstance(start, int) and start == 0 else start + total
-    if count is not None and total.ndim == 0 and _real_scalar(start):
+    if count is not None and total.ndim == 0:
         total = kinds.select(count == 0, start, total)  # an empty list sums to start itself
     return total
 
@@ -198,15 +222,40 @@ def eager_type(value: tensor.TensorBase) -> type:
 _PYTHON_TYPES: dict[str, type] = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
+def _eager_types(value: tensor.SymbolicTensor) -> set[type]:
+    """The types ``value`` may have in eager code: one, or each kind a kind-tagged value (a
+    Python number on some paths, a NumPy scalar on others: ``staging.kinds``) may hold."""
+    if value.kind_tag is not None:
+        return {builtins.type(types.of_kind(code, 0)) for code in value.kind_options}
+    return {eager_type(value)}
+
+
+def _path_dependent(name: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{name} of a number that is a Python number on some paths and a NumPy scalar on "
+        "others: the answer would depend on the path taken",
+        origin.current_location(),
+        hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
+        construct="operation on a number whose kind depends on the path",
+    )
+
+
 def _type(value: Any, *rest: Any) -> Any:
     if isinstance(value, tensor.SymbolicTensor) and not rest:
-        return eager_type(value)
+        found = _eager_types(value)
+        if len(found) > 1:
+            raise _path_dependent("type()")
+        return found.pop()
     return builtins.type(value, *rest)
 
 
 def _isinstance(value: Any, classes: Any) -> bool:
-    if isinstance(value, tensor.SymbolicTensor) and builtins.issubclass(eager_type(value), classes):
-        return True
+    if isinstance(value, tensor.SymbolicTensor):
+        answers = {builtins.issubclass(t, classes) for t in _eager_types(value)}
+        if len(answers) > 1:
+            raise _path_dependent("isinstance()")
+        if answers.pop():
+            return True
     return builtins.isinstance(value, classes)
 
 

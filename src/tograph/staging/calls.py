@@ -7,7 +7,9 @@ than the caller's own (a package's code calling its own helpers is user code whe
 installed). On static values library code is evaluated while the graph is built, and NumPy
 dispatches tensors to tograph's primitives. A user function that cannot be converted also runs as
 it is, which works unless it branches on a tensor (then the enclosing function falls back, naming
-it).
+it). A list or dict given to a converted function that changes that parameter in place is
+marked as known by two names (``trace.containers``), so that such a change inside tensor control
+flow falls back rather than happening once while the graph is built.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from tograph import errors, origin
-from tograph.lowering import convert
+from tograph import caching, errors, origin
+from tograph.lowering import canonicalize, convert
+from tograph.ops import lists
+from tograph.trace import containers
 
 _LIBRARY_DIRS = tuple(
     os.path.normcase(os.path.realpath(sysconfig.get_paths()[kind]))
@@ -57,12 +61,63 @@ def call_user(
     if target is None or origin.is_converted(target.__code__) or not _is_user_code(target):
         return fn(*args, **kwargs)
     try:
-        lowered = _with_defaults(convert.convert(target).instantiate(target, runtime), target)
+        conversion = convert.convert(target)
+        lowered = _with_defaults(conversion.instantiate(target, runtime), target)
     except errors.UnsupportedError as exc:
         return _call_unconverted(fn, target, exc, args, kwargs)
+    _lend_containers(target, conversion, bound_self, args, kwargs)
     return (
         lowered(bound_self, *args, **kwargs) if bound_self is not None else lowered(*args, **kwargs)
     )
+
+
+def _lend_containers(
+    target: types.FunctionType,
+    conversion: convert.Conversion,
+    bound_self: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> None:
+    """Marks the lists and dicts given to a function that changes those parameters in place as
+    known by two names (``trace.containers``): a change inside tensor control flow, which would
+    happen once while the graph is built, then falls back. A tensor list (one that grows in a
+    loop or branch over tensors) given so is refused outright: it is a value, and the change
+    would reach the function's name for it, not the caller's."""
+    given = [*args, *kwargs.values()]
+    if not any(type(v) in (list, dict) or isinstance(v, lists.SymbolicList) for v in given):
+        return
+    try:
+        bound = inspect.signature(target).bind(
+            *(() if bound_self is None else (bound_self,)), *args, **kwargs
+        )
+    except TypeError:
+        return  # the call itself raises TypeError, as eagerly
+    changed = _changed_parameters(target.__code__, conversion)
+    for name, value in bound.arguments.items():
+        if name not in changed:
+            continue
+        if isinstance(value, lists.SymbolicList):
+            raise errors.UnsupportedError(
+                f"a list that grows in a loop or branch over tensors (a tensor list) is passed to "
+                f"{target.__name__}(), which changes its parameter '{name}' in place: the "
+                "change would not reach the caller's list",
+                loc=origin.current_location(),
+                construct="tensor list changed by a called function",
+            )
+        if type(value) in (list, dict):
+            containers.register_shared(value)
+
+
+_changed: caching.LRU[types.CodeType, frozenset[str]] = caching.LRU(1024)
+
+
+def _changed_parameters(code: types.CodeType, conversion: convert.Conversion) -> frozenset[str]:
+    """The names a converted function changes in place as lists or dicts (cached per code)."""
+    found = _changed.get(code)
+    if found is None:
+        found = frozenset(canonicalize.changed_in_place(conversion.parsed.tree()))
+        _changed.setdefault(code, found)
+    return found
 
 
 def _call_unconverted(

@@ -506,6 +506,7 @@ def _current_builder(what: str) -> builder_mod.GraphBuilder:
 
 def _truth(value: Any, what: str) -> Any:
     """The truth of a condition: a bool scalar tensor, or a Python bool when it is static."""
+    value = lists.truth(value)
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
     t = value.graph_var.type
@@ -638,6 +639,7 @@ def while_loop(
     body_fn: Callable[..., tuple[Any, ...]],
     init: tuple[Any, ...],
     names: tuple[str, ...],
+    peelable: bool = False,
 ) -> tuple[Any, ...]:
     """``while cond_fn(*vars): vars = body_fn(*vars)`` as a ``while_loop`` equation.
 
@@ -651,18 +653,22 @@ def while_loop(
       body_fn: takes the variables positionally; returns a tuple of their new values.
       init: the variables' values before the loop (``Undefined`` when unset).
       names: the variables' names, used to name graph values and in error messages.
+      peelable: the caller can run the first iteration by itself (it surely runs): a body that
+        changes a variable's kind (a Python number becoming a NumPy scalar) raises
+        ``PeelFirst`` before anything is emitted, rather than carrying a kind tag.
 
     Returns:
       The variables' values after the loop; ``init`` itself when the condition is constant False.
 
     Raises:
+      PeelFirst: see ``peelable``.
       ConversionError: a value that is not a tensor, or a structure, that the body changes (a
         variable the body sets where it starts unset or None becomes optional, as in ``cond``).
       ShapeError: a tensor whose rank the body changes.
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init, peelable)
     for _ in range(_MAX_RETRACES):
         try:
             return loop.trace()
@@ -680,6 +686,11 @@ class _Retrace(Exception):
     """A loop trace found state to carry differently: trace the loop again."""
 
 
+class PeelFirst(Exception):  # noqa: N818  (a signal, not an error)
+    """A peelable loop's body changes a variable's kind: after one iteration run outside the
+    loop, every variable has the kind it keeps, and the loop needs no kind tags."""
+
+
 @dataclasses.dataclass
 class _Loop:
     """One ``while`` over tensors, traced until what it carries is known: ``cells`` are arrays
@@ -692,6 +703,7 @@ class _Loop:
     init: tuple[Any, ...]
     names: tuple[str, ...]
     incoming: tuple[Any, ...]  # the variables' values before the loop, as the code has them
+    peelable: bool  # see ``while_loop``
     cells: list[functional.Storage] = dataclasses.field(default_factory=list)
     # the start (``kinds.Kinded``) of each cell (by ``id``) whose kind the body changes
     cell_starts: dict[int, Any] = dataclasses.field(default_factory=dict)
@@ -934,7 +946,10 @@ def _trace_body(
         body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
         optional.refuse_kinds(loop.init, body.result, loop.names)
-        lifted = lifted or kinds.lift_init(flat.values, body.result)
+        kind_change = kinds.lift_init(flat.values, body.result)
+        if kind_change is not None and loop.peelable:
+            raise PeelFirst()
+        lifted = lifted or kind_change
         if lifted is not None:
             count = len(loop.init)
             loop.init = lifted[:count]

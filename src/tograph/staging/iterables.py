@@ -98,7 +98,10 @@ class TensorZip(TensorIterable):
         self.inners = [_require(i) for i in items]
         self.length = self.inners[0].length
         for inner in self.inners[1:]:
-            self.length = np.minimum(self.length, inner.length)
+            if isinstance(self.length, int) and isinstance(inner.length, int):
+                self.length = min(self.length, inner.length)  # static: the loop's trips known
+            else:
+                self.length = np.minimum(self.length, inner.length)
 
     def item(self, index: Any) -> Any:
         return tuple(inner.item(index) for inner in self.inners)

@@ -33,6 +33,7 @@ class Kinded:
     tag may hold (a static leaf, the same on every path)."""
 
     __slots__ = ("code", "value", "options")
+    __tree_describe__ = "a number that is a Python number on some paths, a NumPy scalar on others"
 
     def __init__(self, code: Any, value: Any, options: frozenset[int]):
         self.code, self.value, self.options = code, value, options

@@ -77,6 +77,7 @@ def if_stmt(
     The branches take and return the values of all of ``names``; only ``outputs`` are live after.
     """
     _check_defined(test, "an if condition")
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
@@ -97,6 +98,7 @@ def while_stmt(
         mark = _mark()
         cond = test(*state)
         _check_defined(cond, "a while condition")
+        cond = lists.truth(cond)
         if tensor.is_symbolic(cond):
             _drop_effects_since(mark)
             break
@@ -216,11 +218,11 @@ def _tensor_for(
 ) -> State:
     if isinstance(loop.length, int) and loop.length <= start:
         return state  # no item left, as the loop's static length says
-    if _peel_first(loop, extra_test, state, start):
+    surely_runs = _surely_runs(loop, extra_test, state, start)
+    if surely_runs and any(v is None for v in state):
         # A variable starting as None (``best = None``) takes its tensor type in the first
         # iteration, which runs here in Python; the rest of the loop is a while_loop.
-        state = body(loop.item(start), *state)
-        return _tensor_for(loop, extra_test, body, state, names, start + 1)
+        return _peeled(loop, extra_test, body, state, names, start)
 
     def test(index: Any, *carried: Any) -> Any:
         more = loop.has_next(index)
@@ -231,17 +233,41 @@ def _tensor_for(
     def step(index: Any, *carried: Any) -> State:
         return (index + 1, *body(loop.item(index), *carried))
 
-    final = control_flow.while_loop(
-        test, step, (start, *_tensor_lists(state)), ("loop index", *names)
-    )
+    try:
+        final = control_flow.while_loop(
+            test,
+            step,
+            (start, *_tensor_lists(state)),
+            ("loop index", *names),
+            peelable=surely_runs and start == 0,
+        )
+    except control_flow.PeelFirst:
+        # A variable that starts as a Python number and becomes a NumPy scalar (``total = 0.0``
+        # summing float32 items) has its NumPy kind from the first iteration on: run that one
+        # here, and the loop carries one kind.
+        return _peeled(loop, extra_test, body, state, names, start)
     return tuple(final[1:])
 
 
-def _peel_first(
+def _peeled(
+    loop: iterables.TensorIterable,
+    extra_test: Callable[..., Any] | None,
+    body: Callable[..., State],
+    state: State,
+    names: Sequence[str],
+    start: int,
+) -> State:
+    """Iteration ``start`` run here, then the rest of the loop."""
+    state = body(loop.item(start), *state)
+    return _tensor_for(loop, extra_test, body, state, names, start + 1)
+
+
+def _surely_runs(
     loop: iterables.TensorIterable, extra_test: Callable[..., Any] | None, state: State, start: int
 ) -> bool:
-    """Whether to run iteration ``start`` in Python: it surely runs and a variable is still None."""
-    if not (isinstance(loop.length, int) and start < loop.length and any(v is None for v in state)):
+    """Whether iteration ``start`` surely runs: the loop's static length says so, and no break
+    can have ended it yet."""
+    if not (isinstance(loop.length, int) and start < loop.length):
         return False
     return extra_test is None or extra_test(*state) is True
 
@@ -279,6 +305,7 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 def not_(value: Any) -> Any:
     """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
+    value = lists.truth(value)
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
     return not value
@@ -287,6 +314,7 @@ def not_(value: Any) -> Any:
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()``."""
     _check_defined(test, "a conditional expression")
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         return _select(test, body, orelse)
     return body() if test else orelse()
@@ -341,6 +369,50 @@ def _weak_number(value: Any) -> bool:
     return tensor.is_number(value) and not isinstance(value, np.ndarray)
 
 
+def getitem(value: Any, index: Any) -> Any:
+    """``value[index]``. A NumPy array made while the graph is built (a global lookup table, one
+    computed from static values) or a Python list or tuple of numbers of one type, indexed by a
+    tensor, becomes a constant of the graph first, where the result is a copy (one element, or
+    an index array): a view would share memory with the array eager code indexes."""
+    if not tensor.contains_symbolic(index):
+        return value[index]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
+        if _copying_index(index, value.ndim):
+            return creation.constant(value, frozen=_TABLE_FROZEN)[index]
+    elif type(value) in (list, tuple) and _numbers_of_one_type(value) and _integer(index):
+        table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
+        return builtin_calls.as_weak(table[index])
+    return value[index]
+
+
+_TABLE_FROZEN = "an array made while converting, indexed by a tensor, is read only"
+
+
+def _copying_index(index: Any, ndim: int) -> bool:
+    """Whether NumPy's ``x[index]`` for an ``x`` of rank ``ndim`` is a copy: an integer for every
+    axis, or an array among the index items."""
+    items = index if isinstance(index, tuple) else (index,)
+    if any(getattr(item, "ndim", 0) > 0 or isinstance(item, list) for item in items):
+        return True
+    return all(_integer(item) for item in items) and len(items) == ndim
+
+
+def _integer(item: Any) -> bool:
+    """Whether ``item`` is one integer (a Python or NumPy int or an integer 0-d tensor)."""
+    if tensor.is_tensor(item):
+        return item.ndim == 0 and item.dtype.kind in "iu"
+    return isinstance(item, (int, np.integer)) and not isinstance(item, bool)
+
+
+def _numbers_of_one_type(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are Python ints (within int64) or floats, all of one type, as a
+    list of numbers indexed by a tensor must be to become an array of its items."""
+    kinds_seen = {type(v) for v in values}
+    if len(kinds_seen) != 1 or kinds_seen.pop() not in (int, float):
+        return False
+    return not isinstance(values[0], int) or all(-(2**63) <= v < 2**63 for v in values)
+
+
 def setitem(target: Any, index: Any, value: Any) -> Any:
     """``target[index] = value``, in place as Python does it; returns ``target``.
 
@@ -354,6 +426,8 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     if tensor.is_tensor(target):
         target[optional.used(index)] = optional.used(value)
         return target
+    if isinstance(target, lists.SymbolicList):
+        return lists.set_item(target, optional.used(index), optional.used(value))
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
             "an item assignment writes in place into a NumPy array that tograph does not track "
@@ -372,10 +446,17 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
     ``x[i] = written`` for a container holding it. Nothing for an array whose view shares its
     storage (the write reached ``x`` already) or whose advanced index (``x[[0]]``, a mask) gave a
     copy (eager never sees that write in ``x``); any other array item is written back."""
-    if tensor.is_symbolic(target) and tensor.is_symbolic(written):
+    if isinstance(target, tensor.SymbolicTensor) and isinstance(written, tensor.SymbolicTensor):
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
             return target
+    if isinstance(target, lists.SymbolicList):
+        raise errors.UnsupportedError(
+            "an in-place write into an item of a list that grows in a loop over tensors (a "
+            "tensor list): the item is an array other names may share",
+            loc=origin.current_location(),
+            construct="in-place write into an item of a tensor list",
+        )
     return setitem(target, index, written)
 
 
@@ -446,6 +527,15 @@ def shared(value: Any) -> Any:
     matters (``trace.containers``), since tensor control flow copies the lists it carries."""
     if type(value) in (list, dict):
         containers.register_shared(value)
+    if isinstance(value, lists.SymbolicList):
+        # a tensor list is a value: a change through one name would not reach the other
+        raise errors.UnsupportedError(
+            "a list that grows in a loop or branch over tensors (a tensor list) is given a "
+            "second name (b = a) and changed in place through one of them: the change would "
+            "not reach the other name",
+            loc=origin.current_location(),
+            construct="tensor list known by two names",
+        )
     return value
 
 
@@ -491,6 +581,7 @@ def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
 
 def assert_(test: Any, message: Callable[[], Any]) -> None:
     """``assert test, message``: checked when the graph runs if the test is a tensor."""
+    test = lists.truth(test)
     if tensor.is_symbolic(test):
         effects.assert_(test, *text.message_parts(message()))
         return

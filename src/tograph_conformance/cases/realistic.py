@@ -1,6 +1,7 @@
-"""Conformance cases: realistic numeric routines written the way people write them, twenty of
+"""Conformance cases: realistic numeric routines written the way people write them, thirty of
 the realistic corpus (``tests/realistic``): optimizers, filters, sorting and search, spectral
-estimation, finance, fuzzy logic and statistics. Loops over indices, in-place updates of arguments,
+estimation, finance, fuzzy logic, statistics, interpolation, root finding, ODE steppers, linear
+algebra and dynamic programming. Loops over indices, in-place updates of arguments,
 early returns, ``break``, Python lists as accumulators, ``math.*``, ``float()`` of elements,
 ``ValueError`` on bad input with messages formatted from the data, tuples of results.
 """
@@ -447,3 +448,278 @@ def linear_regression(x, y):
     intercept = my - slope * mx
     r = sxy / math.sqrt(sxx * syy)
     return slope, intercept, r
+
+
+# ---- filters -----------------------------------------------------------------------------------
+
+
+@CASES.case(
+    args=[
+        (NOISY, 0.85, 0.005, 1.0),
+        (np.array([]), 0.5, 0.1, 1.0),
+        (NOISY.astype(np.float32), 0.5, 0.1, 0.1),
+    ]
+)
+def alpha_beta(zs, alpha, beta, dt):
+    """The alpha-beta tracker: position and velocity predicted, then corrected by the residual."""
+    x, v = 0.0, 0.0
+    xs, vs = np.zeros(len(zs)), np.zeros(len(zs))
+    for k, z in enumerate(zs):
+        x_pred = x + v * dt
+        r = z - x_pred
+        x = x_pred + alpha * r
+        v = v + beta / dt * r
+        xs[k], vs[k] = x, v
+    return xs, vs
+
+
+# ---- spectral estimation -----------------------------------------------------------------------
+
+
+@CASES.case(args=[(TONE,), (np.ones(6),), (np.array([3.0]),), (np.zeros(4),)])
+def normalized_autocorr(x):
+    """Biased autocorrelation normalised by lag 0, by loops; the first lag where it turns
+    negative (None if none)."""
+    n = len(x)
+    mean = sum(x) / n
+    centered = [v - mean for v in x]
+    r0 = sum(c * c for c in centered)
+    acf = np.zeros(n)
+    first_negative = None
+    for lag in range(n):
+        acc = 0.0
+        for t in range(n - lag):
+            acc += centered[t] * centered[t + lag]
+        acf[lag] = acc / r0 if r0 > 0 else 0.0
+        if first_negative is None and acf[lag] < 0:
+            first_negative = lag
+    return acf, first_negative
+
+
+# ---- statistics --------------------------------------------------------------------------------
+
+
+@CASES.case(args=[(DATA, 200, 0), (OTHER, 50, 7, 0.9), (DATA[:1], 10, 1)])
+def bootstrap_mean_ci(x, n_boot, seed, level=0.95):
+    """A percentile bootstrap interval of the mean with a seeded Generator made in the function."""
+    rng = np.random.default_rng(seed)
+    n = len(x)
+    means = np.empty(n_boot)
+    for b in range(n_boot):
+        sample = x[rng.integers(0, n, size=n)]
+        means[b] = sample.mean()
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(means, [alpha, 1 - alpha])
+    return x.mean(), (lo, hi)
+
+
+@CASES.case(
+    args=[
+        (DATA, 0.0, 10.0, 5),
+        (OTHER.astype(np.float32), 0.0, 8.0, 4),
+        (np.array([]), 0.0, 1.0, 3),
+    ]
+)
+def binned_counts_list(x, lo, hi, bins):
+    """Counts per bin in a Python list, bumped at an index computed from each value, with the
+    values outside counted apart; returns the counts and the fraction inside."""
+    counts = [0] * bins
+    outside = 0
+    width = (hi - lo) / bins
+    for v in x:
+        if not lo <= v < hi:
+            outside += 1
+            continue
+        counts[int((v - lo) // width)] += 1
+    inside = len(x) - outside
+    return counts, inside / len(x) if len(x) else 0.0
+
+
+# ---- interpolation -----------------------------------------------------------------------------
+
+
+XS = np.array([0.0, 1.0, 2.5, 4.0, 5.0])
+YS = np.array([1.0, 3.0, 2.0, -1.0, 0.5])
+QUERY = np.array([-1.0, 0.0, 0.5, 2.5, 3.9, 5.0, 7.0])
+
+
+def _spline_coefficients(x, y):
+    """The b, c, d coefficients of a natural cubic spline (Burden and Faires' algorithm)."""
+    n = len(x)
+    h = np.diff(x)
+    alpha = np.zeros(n)
+    for i in range(1, n - 1):
+        alpha[i] = 3 / h[i] * (y[i + 1] - y[i]) - 3 / h[i - 1] * (y[i] - y[i - 1])
+    lower = np.ones(n)
+    mu = np.zeros(n)
+    z = np.zeros(n)
+    for i in range(1, n - 1):
+        lower[i] = 2 * (x[i + 1] - x[i - 1]) - h[i - 1] * mu[i - 1]
+        mu[i] = h[i] / lower[i]
+        z[i] = (alpha[i] - h[i - 1] * z[i - 1]) / lower[i]
+    c = np.zeros(n)
+    b = np.zeros(n - 1)
+    d = np.zeros(n - 1)
+    for j in range(n - 2, -1, -1):
+        c[j] = z[j] - mu[j] * c[j + 1]
+        b[j] = (y[j + 1] - y[j]) / h[j] - h[j] * (c[j + 1] + 2 * c[j]) / 3
+        d[j] = (c[j + 1] - c[j]) / (3 * h[j])
+    return b, c, d
+
+
+@CASES.case(
+    args=[(XS, YS, QUERY[1:-1]), (np.arange(4.0), np.arange(4.0) ** 3, np.array([0.5, 2.9]))]
+)
+def natural_cubic_spline(x, y, query):
+    """Natural cubic spline coefficients (Burden and Faires' algorithm), then evaluated."""
+    b, c, d = _spline_coefficients(x, y)
+    result = []
+    for q in query:
+        j = int(np.searchsorted(x, q)) - 1
+        j = min(max(j, 0), len(x) - 2)
+        dx = q - x[j]
+        result.append(y[j] + b[j] * dx + c[j] * dx**2 + d[j] * dx**3)
+    return np.array(result)
+
+
+# ---- root finding ------------------------------------------------------------------------------
+
+
+def _kepler(e, m):
+    return lambda ea: ea - e * math.sin(ea) - m
+
+
+@CASES.case(args=[(0.1, 0.5), (np.float64(0.9), 2.0), (0.0, np.float64(1.0))])
+def kepler_eccentric_anomaly(e, m, tol=1e-13):
+    """Kepler's equation E - e sin E = M by Newton, the residual from a closure."""
+    f = _kepler(e, m)
+    ea = m if e < 0.8 else math.pi
+    while True:
+        delta = f(ea) / (1 - e * math.cos(ea))
+        ea -= delta
+        if abs(delta) < tol:
+            break
+    return ea
+
+
+# ---- ODE steppers ------------------------------------------------------------------------------
+
+
+def _lotka_volterra(t, z, a=1.5, b=1.0, c=3.0, d=1.0):
+    x, y = z
+    return np.array([a * x - b * x * y, -c * y + d * x * y])
+
+
+def rk4_step(f, t, y, h):
+    k1 = f(t, y)
+    k2 = f(t + h / 2, y + h / 2 * k1)
+    k3 = f(t + h / 2, y + h / 2 * k2)
+    k4 = f(t + h, y + h * k3)
+    return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+
+
+@CASES.case(
+    args=[(np.array([10.0, 5.0]), 0.02, 15), (np.array([1.0, 1.0], dtype=np.float32), 0.1, 5)]
+)
+def rk4_predator_prey(z0, h, steps):
+    """Lotka-Volterra with RK4; the trajectory is kept in a preallocated array."""
+    traj = np.empty((steps + 1, len(z0)))
+    traj[0] = z0
+    z = z0
+    t = 0.0
+    for n in range(steps):
+        z = rk4_step(_lotka_volterra, t, z, h)
+        t += h
+        traj[n + 1] = z
+    return traj
+
+
+# ---- linear algebra ----------------------------------------------------------------------------
+
+
+A3 = np.array([[4.0, -2.0, 1.0], [-2.0, 4.0, -2.0], [1.0, -2.0, 4.0]])
+B3 = np.array([11.0, -16.0, 17.0])
+PERMUTED = np.array([[0.0, 2.0, 1.0], [1.0, 1.0, 1.0], [2.0, 1.0, 0.0]])
+SINGULAR = np.array([[1.0, 2.0], [2.0, 4.0]])
+
+
+def back_substitution(u, y):
+    n = len(y)
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        x[i] = (y[i] - np.dot(u[i, i + 1 :], x[i + 1 :])) / u[i, i]
+    return x
+
+
+@CASES.case(
+    args=[(A3, B3), (PERMUTED, np.ones(3)), (SINGULAR, np.ones(2)), (A3.astype(np.float32), B3)]
+)
+def gauss_partial_pivoting(a, b):
+    """Solves a x = b on copies; a zero pivot raises."""
+    a = a.astype(float)
+    b = b.astype(float)
+    n = len(b)
+    for k in range(n - 1):
+        p = k + np.argmax(np.abs(a[k:, k]))
+        if a[p, k] == 0:
+            raise np.linalg.LinAlgError("matrix is singular")
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+            b[k], b[p] = b[p], b[k]
+        for i in range(k + 1, n):
+            factor = a[i, k] / a[k, k]
+            a[i, k:] -= factor * a[k, k:]
+            b[i] -= factor * b[k]
+    if a[n - 1, n - 1] == 0:
+        raise np.linalg.LinAlgError("matrix is singular")
+    return back_substitution(a, b)
+
+
+@CASES.case(
+    args=[
+        (A3,),
+        (np.array([[1.0, 1.0], [1.0, 1.0], [0.0, 1.0]]),),
+        (np.array([[1.0, 2.0], [2.0, 4.0]]),),
+    ]
+)
+def gram_schmidt(a):
+    """Modified Gram-Schmidt over the columns; dependent columns are dropped."""
+    basis = []
+    for j in range(a.shape[1]):
+        v = a[:, j].copy()
+        for q in basis:
+            v -= (q @ v) * q
+        norm = np.linalg.norm(v)
+        if norm > 1e-10:
+            basis.append(v / norm)
+    if not basis:
+        return np.zeros((a.shape[0], 0))
+    return np.column_stack(basis)
+
+
+# ---- dynamic programming -----------------------------------------------------------------------
+
+
+WORD_A = np.array([3, 1, 4, 1, 5, 9, 2, 6])
+WORD_B = np.array([3, 4, 1, 5, 2, 6, 5])
+
+
+@CASES.case(
+    args=[
+        (WORD_A, WORD_B),
+        (WORD_A[:0], WORD_B),
+        (WORD_A, WORD_A),
+        (np.array([1.0, 2.0]), np.array([2.0])),
+    ]
+)
+def edit_distance(a, b):
+    """Levenshtein distance between two arrays, the full table kept as a NumPy int array."""
+    n, m = len(a), len(b)
+    table = np.zeros((n + 1, m + 1), dtype=np.int64)
+    table[:, 0] = np.arange(n + 1)
+    table[0, :] = np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            table[i, j] = min(table[i - 1, j] + 1, table[i, j - 1] + 1, table[i - 1, j - 1] + cost)
+    return table[n, m]

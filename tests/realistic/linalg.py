@@ -1,0 +1,152 @@
+"""Linear algebra by loops as people write it: Gaussian elimination with partial pivoting and back
+substitution, Doolittle LU, Cholesky, the Thomas algorithm, Jacobi and Gauss-Seidel sweeps, power
+iteration with a Rayleigh quotient, Gram-Schmidt, and a determinant by elimination."""
+
+import math
+
+import numpy as np
+
+from tograph_conformance.case import Registry
+from tograph_conformance.cases.realistic import A3, B3, PERMUTED
+
+CASES = Registry("linalg")
+
+DOMINANT = np.array(
+    [
+        [10.0, -1.0, 2.0, 0.0],
+        [-1.0, 11.0, -1.0, 3.0],
+        [2.0, -1.0, 10.0, -1.0],
+        [0.0, 3.0, -1.0, 8.0],
+    ]
+)
+B4 = np.array([6.0, 25.0, -11.0, 15.0])
+
+
+@CASES.case(args=[(A3,), (PERMUTED,), (np.eye(2, dtype=np.int64),)])
+def determinant_by_elimination(m):
+    """The determinant from row reduction, tracking the sign of row swaps."""
+    a = np.array(m, dtype=float)
+    n = a.shape[0]
+    det = 1.0
+    for col in range(n):
+        pivot = col
+        for row in range(col + 1, n):
+            if abs(a[row, col]) > abs(a[pivot, col]):
+                pivot = row
+        if a[pivot, col] == 0:
+            return 0.0
+        if pivot != col:
+            a[[col, pivot]] = a[[pivot, col]]
+            det = -det
+        det *= a[col, col]
+        a[col + 1 :] -= np.outer(a[col + 1 :, col] / a[col, col], a[col])
+    return det
+
+
+@CASES.case(args=[(A3,), (DOMINANT,), (np.array([[2.0]]),)])
+def doolittle_lu(a):
+    n = a.shape[0]
+    lower = np.eye(n)
+    upper = np.zeros((n, n))
+    for i in range(n):
+        for k in range(i, n):
+            total = 0.0
+            for j in range(i):
+                total += lower[i, j] * upper[j, k]
+            upper[i, k] = a[i, k] - total
+        for k in range(i + 1, n):
+            total = 0.0
+            for j in range(i):
+                total += lower[k, j] * upper[j, i]
+            lower[k, i] = (a[k, i] - total) / upper[i, i]
+    return lower, upper
+
+
+@CASES.case(args=[(A3,), (DOMINANT,), (-A3,)])
+def cholesky_loops(a):
+    """Cholesky-Banachiewicz row by row with ``math.sqrt``: a matrix that is not positive definite
+    raises ``ValueError`` (math domain error) as it would in the plain function."""
+    n = len(a)
+    chol = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            s = sum(chol[i][k] * chol[j][k] for k in range(j))
+            if i == j:
+                chol[i][j] = math.sqrt(a[i][i] - s)
+            else:
+                chol[i][j] = 1.0 / chol[j][j] * (a[i][j] - s)
+    return np.array(chol)
+
+
+@CASES.case(
+    args=[
+        (np.array([0.0, 1.0, 1.0]), np.array([4.0, 4.0, 4.0]), np.array([1.0, 1.0, 0.0]), B3),
+        (np.zeros(1), np.array([2.0]), np.zeros(1), np.array([3.0])),
+    ]
+)
+def thomas(lower, diag, upper, rhs):
+    """The tridiagonal solve; ``lower[0]`` and ``upper[-1]`` are unused."""
+    n = len(diag)
+    c = np.zeros(n)
+    d = np.zeros(n)
+    c[0] = upper[0] / diag[0]
+    d[0] = rhs[0] / diag[0]
+    for i in range(1, n):
+        m = diag[i] - lower[i] * c[i - 1]
+        c[i] = upper[i] / m
+        d[i] = (rhs[i] - lower[i] * d[i - 1]) / m
+    x = np.zeros(n)
+    x[-1] = d[-1]
+    for i in reversed(range(n - 1)):
+        x[i] = d[i] - c[i] * x[i + 1]
+    return x
+
+
+@CASES.case(args=[(DOMINANT, B4), (DOMINANT, B4, 1e-3), (np.eye(2), np.array([1.0, 2.0]))])
+def jacobi(a, b, tol=1e-10, max_iter=200):
+    x = np.zeros_like(b)
+    diag = np.diag(a)
+    rest = a - np.diagflat(diag)
+    for it in range(max_iter):
+        x_new = (b - rest @ x) / diag
+        if np.linalg.norm(x_new - x, ord=np.inf) < tol:
+            return x_new, it + 1
+        x = x_new
+    return x, max_iter
+
+
+@CASES.case(args=[(DOMINANT, B4.copy(), 12), (A3, B3.copy(), 5)])
+def gauss_seidel(a, b, sweeps=25):
+    """Gauss-Seidel sweeps written element by element; prints the residual every 10 sweeps."""
+    n = len(b)
+    x = np.zeros(n)
+    for sweep in range(sweeps):
+        for i in range(n):
+            s = 0.0
+            for j in range(n):
+                if j != i:
+                    s += a[i, j] * x[j]
+            x[i] = (b[i] - s) / a[i, i]
+        if sweep % 10 == 0:
+            residual = np.linalg.norm(a @ x - b)
+            print(f"sweep {sweep:3d}  residual {residual:.3e}")
+    return x
+
+
+@CASES.case(args=[(A3,), (DOMINANT, 1e-12, 500), (np.diag([2.0, -3.0]),)])
+def power_iteration(a, tol=1e-9, max_iter=1000):
+    """The dominant eigenpair by power iteration, normalised each step."""
+    v = np.ones(a.shape[0]) / math.sqrt(a.shape[0])
+    eig = 0.0
+    for _ in range(max_iter):
+        w = a @ v
+        norm = np.linalg.norm(w)
+        if norm == 0:
+            break
+        v = w / norm
+        new_eig = v @ a @ v
+        if abs(new_eig - eig) < tol:
+            eig = new_eig
+            break
+        eig = new_eig
+    return eig, v

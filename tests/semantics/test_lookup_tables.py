@@ -1,0 +1,76 @@
+"""A lookup table read at an index computed from tensors (``FREQS[np.argmax(power)]``, a global
+array, one computed from static values, a list of numbers): the table becomes a read-only
+constant of the graph where the read is a copy (one element, or an index array), and results,
+dtypes and Python-vs-NumPy kinds agree with eager code. A read that views the table (a row of a
+2-d table, a slice) still runs eagerly, naming the line."""
+
+import re
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+LEVELS = np.array([0.5, 1.5, 2.5, 3.5])
+GRID = np.arange(12.0).reshape(3, 4)
+NAMES_AS_NUMBERS = [10, 20, 30, 40]
+WEIGHTS = [0.25, 0.5, 0.75, 1.0]
+
+
+def level_of_peak(x):
+    return LEVELS[np.argmax(x)]
+
+
+def cell_of_extremes(x):
+    return GRID[np.argmin(x) % 3, np.argmax(x)]
+
+
+def gathered(x):
+    return LEVELS[np.argsort(x)[:2]]
+
+
+def weighted_by_rank(x):
+    return WEIGHTS[np.argmax(x)] * 2, NAMES_AS_NUMBERS[np.argmin(x)] + 1
+
+
+def frequency_of_peak(x):
+    freqs = np.fft.rfftfreq(len(x), 0.5)
+    return freqs[np.argmax(np.abs(np.fft.rfft(x)))]
+
+
+def negative_index(x):
+    return LEVELS[-1 - np.argmax(x)]
+
+
+def out_of_range(x):
+    return LEVELS[np.argmax(x) + 4]
+
+
+X = np.array([0.3, -1.2, 2.0, 0.7])
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        level_of_peak,
+        cell_of_extremes,
+        gathered,
+        weighted_by_rank,
+        frequency_of_peak,
+        negative_index,
+    ],
+)
+def test_a_table_indexed_by_a_tensor_compiles(fn):
+    assert_matches_eager(fn, X)
+
+
+def test_an_index_out_of_range_raises_when_the_graph_runs():
+    assert_matches_eager(out_of_range, X)
+
+
+def row_of_table(x):
+    return GRID[np.argmax(x) % 3]
+
+
+def test_a_view_of_the_table_runs_eagerly():
+    cf = assert_matches_eager(row_of_table, X, compiles=False)
+    assert re.search(r"test_lookup_tables\.py:\d+", cf.fallback), cf.fallback
