@@ -301,3 +301,27 @@ def test_views_of_a_constant_returned_together_share_memory_as_eager():
         np.float64(2.5),
         np.array([True, False, True]),
     )
+
+
+def reshaped_slices(w, m):
+    """Fuzz seed 40209: a slice of a C-contiguous array is C-contiguous when its strides say so,
+    so reshaping or ravelling it is a view, as in NumPy, not a copy."""
+    return w[1:].reshape(2, 1).ravel(), m[1].reshape(2, 2), m[1:, None].ravel(), m[:1, 1:3].ravel()
+
+
+def test_reshapes_of_slices_share_memory_as_eager():
+    assert_sharing_matches_eager(reshaped_slices, np.arange(3.0), np.arange(12.0).reshape(3, 4))
+
+
+def transposed_reshaped_twice(x):
+    return x.T.reshape(6, 1).ravel()
+
+
+def test_a_reshape_of_a_reshape_of_an_unknown_layout_falls_back():
+    """The first reshape of ``x.T`` (whose layout tracing does not know) may or may not share
+    memory with ``x``; the second reshape inherited no such doubt, so the result came back a
+    copy where eager's views ``x``."""
+    x = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    with pytest.warns(tg.FallbackWarning, match="may or may not share memory"):
+        result = tg.to_static(transposed_reshaped_twice)(x)
+    assert np.shares_memory(result, x) == np.shares_memory(transposed_reshaped_twice(x), x)
