@@ -325,3 +325,37 @@ def test_a_reshape_of_a_reshape_of_an_unknown_layout_falls_back():
     with pytest.warns(tg.FallbackWarning, match="may or may not share memory"):
         result = tg.to_static(transposed_reshaped_twice)(x)
     assert np.shares_memory(result, x) == np.shares_memory(transposed_reshaped_twice(x), x)
+
+
+class Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def attribute_set_after_an_early_return(x, o):
+    if x.sum() > 0:
+        return 1.0
+    o.w = x[1:]
+    return 0.0
+
+
+def attribute_set_in_a_tensor_loop(x, o):
+    for v in x:
+        if v > 5:
+            o.w = x[:2]
+    return 0.0
+
+
+@pytest.mark.parametrize(
+    "fn", [attribute_set_after_an_early_return, attribute_set_in_a_tensor_loop]
+)
+@pytest.mark.parametrize("x", [np.array([0.0, -1.0, -2.0]), np.array([0.0, 5.0, 10.0])])
+def test_an_attribute_set_to_a_view_of_an_argument_on_some_paths_views_it(fn, x):
+    """Fuzz seed 40672: an attribute bound in a tensor ``if`` or loop to a view of an argument
+    was set to a copy, where eager's views the caller's array: an attribute carries an identity
+    tag as a variable does."""
+    eager_x, static_x = x.copy(), x.copy()
+    eager_o, static_o = Holder(np.ones(2)), Holder(np.ones(2))
+    assert fn(eager_x, eager_o) == tg.to_static(fn)(static_x, static_o)
+    assert np.shares_memory(eager_o.w, eager_x) == np.shares_memory(static_o.w, static_x)
+    np.testing.assert_array_equal(eager_o.w, static_o.w)

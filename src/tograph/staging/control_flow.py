@@ -323,19 +323,23 @@ def _placeholders_only(value: Any) -> bool:
     return all(isinstance(leaf, carried.Placeholder) for leaf in leaves)
 
 
-def _identity_tags(traces: Sequence[_Trace], names: Sequence[str], count: int) -> list[Any]:
-    """Appends to each branch's results the identity codes of the arrays of the variables
-    (the first ``count`` of ``names``) that may be an array from before on some path
-    (``staging.identity``); returns (leaf position, path) of each."""
+def _identity_tags(
+    traces: Sequence[_Trace], names: Sequence[str], rebindable: Sequence[bool]
+) -> list[Any]:
+    """Appends to each branch's results the identity codes of the arrays of the variables and
+    attributes (the ``names`` that are ``rebindable``: not arrays written in place) that may be
+    an array from before on some path (``staging.identity``); returns (leaf position, path) of
+    each."""
     if not all(isinstance(t.result, tuple) and len(t.result) == len(names) for t in traces):
         return []
-    outs = [carried.flatten(t.result[:count], names[:count]) for t in traces]
+    outs = [carried.flatten(t.result, names) for t in traces]
     if len(outs[0].leaves) != len(outs[1].leaves):
         return []
+    owners = _owners(outs[0])
     found: list[Any] = []
     codes: tuple[list[Any], list[Any]] = ([], [])
     for j, (a, b) in enumerate(zip(outs[0].leaves, outs[1].leaves)):
-        if a is b:
+        if a is b or not rebindable[owners[j]]:
             continue
         pair = [identity.code_of(a), identity.code_of(b)]
         if identity.needs_tag(pair):
@@ -357,6 +361,18 @@ def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[
 
 def _is_0d_array(value: Any) -> bool:
     return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
+
+
+def _owners(flat: carried.Flat) -> list[int]:
+    """For each leaf of ``flat``, the index of the named value it belongs to."""
+    return [i for i, tree in enumerate(flat.trees) for _ in range(tree.num_leaves)]
+
+
+def _rebindable(count: int, cells: Sequence[Any]) -> list[bool]:
+    """Which of ``count`` variables and then ``cells`` a branch or loop may bind to another
+    array (so an identity tag may follow them): all but arrays written in place (a
+    ``Storage``, which stays its own array), so variables and objects' attributes."""
+    return [True] * count + [not isinstance(cell, functional.Storage) for cell in cells]
 
 
 def _cell_name(cell: Any) -> str:
@@ -505,7 +521,8 @@ def cond(
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
     optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
-    tagged = _identity_tags(traces, names, len(explicit_names))
+    rebindable = _rebindable(len(explicit_names), [cell for cell, _ in cells.values()])
+    tagged = _identity_tags(traces, names, rebindable)
     names = (*names, *(identity.tag_name(path) for _, path in tagged))
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
@@ -724,8 +741,9 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     body_fn = kinds.lifting(optional.lifting(body_fn, loop.init, loop.names), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
-    variables = sum(tree.num_leaves for tree in flat.trees[:count])
-    tagged = _loop_tags(loop, flat, variables)
+    rebindable = _rebindable(count, loop.cells)
+    tracked = [j for j, owner in enumerate(_owners(flat)) if rebindable[owner]]
+    tagged = _loop_tags(loop, flat, tracked)
     if tagged:
         cond_fn, body_fn = _with_tags(cond_fn, body_fn, names, flat, tagged)
         init = (*init, *(identity.code_of(flat.leaves[j]) for j in tagged))
@@ -738,7 +756,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
     new_tags = {
         flat.paths[j]
-        for j in range(variables)
+        for j in tracked
         if j not in tagged and identity.needs_tag([identity.code_of(body_out.leaves[j])])
     }
     if new_tags:
@@ -768,14 +786,14 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     return _restore_containers([body], loop.incoming, exposed, loop.names, True)
 
 
-def _loop_tags(loop: _Loop, flat: carried.Flat, variables: int) -> list[int]:
-    """The positions among the first ``variables`` leaves of ``flat`` (the loop variables')
+def _loop_tags(loop: _Loop, flat: carried.Flat, tracked: list[int]) -> list[int]:
+    """The positions among ``tracked`` (the loop variables' and attributes' leaves of ``flat``)
     that carry an identity tag: an array from before the loop at the start, or, as an earlier
     trace of the body showed, after the body."""
-    last = {path: j for j, path in enumerate(flat.paths[:variables])}
+    last = {flat.paths[j]: j for j in tracked}
     return [
         j
-        for j in range(variables)
+        for j in tracked
         if last[flat.paths[j]] == j
         and (
             flat.paths[j] in loop.tag_paths
