@@ -102,6 +102,7 @@ def _trace(
                     identity.enter(inner, leaf)
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
+        containers.enter_trace(fn)
         result = fn(*values)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
         same, other = _returned_containers(flat.values, values, result)

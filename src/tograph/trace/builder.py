@@ -43,6 +43,9 @@ class GraphBuilder:
         self.containers: dict[int, Any] = {}
         # on the root builder: lists and dicts no change may reach, with the reason, by id
         self.frozen_containers: dict[int, tuple[Any, str]] = {}
+        # on a branch's or loop body's builder: the lists, dicts and sets from before it that
+        # its function reaches through its closure, by id (``trace.containers``)
+        self.outer_containers: dict[int, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
