@@ -197,3 +197,21 @@ def test_a_global_list_is_changed_once_per_call_eagerly():
     result, _, _ = outcome(tg.to_static(appends_to_a_global), (VEC,))
     np.testing.assert_array_equal(result, VEC + 1)
     assert len(GLOBAL_LOG) == 2 and all(isinstance(v, np.ndarray) for v in GLOBAL_LOG)
+
+
+def kept_until_the_first_large(x):
+    kept = []
+    for v in x:
+        if v > 2:
+            break
+        kept.append(v)
+    if kept:
+        return np.array(kept), not kept
+    return np.zeros(0), not kept
+
+
+@pytest.mark.parametrize("x", [VEC, np.array([3.0, 1.0]), np.zeros(0)])
+def test_a_list_grown_in_a_tensor_loop_is_true_when_not_empty(x):
+    """``if kept:`` and ``not kept`` of a list appended in a tensor loop fell back (its truth
+    was taken for an array's); it is whether the list is empty, decided when the graph runs."""
+    assert_matches_eager(kept_until_the_first_large, x)

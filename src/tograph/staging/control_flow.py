@@ -441,9 +441,12 @@ def _current_builder(what: str) -> builder_mod.GraphBuilder:
 
 
 def _truth(value: Any, what: str) -> Any:
-    """The truth of a condition: a bool scalar tensor, or a Python bool when it is static."""
+    """The truth of a condition: a bool scalar tensor, or a Python bool when it is static. A
+    tensor list is true when it is not empty, as a Python list is."""
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
+    if isinstance(value, lists.SymbolicList):
+        return lists.length(value) > 0
     t = value.graph_var.type
     if not isinstance(t, types.TensorType) or t.shape != ():
         raise errors.ShapeError(

@@ -278,7 +278,10 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 
 def not_(value: Any) -> Any:
-    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)
+    or a tensor list (whether it is empty)."""
+    if isinstance(value, lists.SymbolicList):
+        return lists.length(value) == 0
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
     return not value
