@@ -359,3 +359,34 @@ def test_an_attribute_set_to_a_view_of_an_argument_on_some_paths_views_it(fn, x)
     assert fn(eager_x, eager_o) == tg.to_static(fn)(static_x, static_o)
     assert np.shares_memory(eager_o.w, eager_x) == np.shares_memory(static_o.w, static_x)
     np.testing.assert_array_equal(eager_o.w, static_o.w)
+
+
+def view_pair_bound_in_a_branch(x, m):
+    if m.sum() > 0:
+        v = x * 2
+        a, b = v, v[1:]
+    else:
+        a, b = x * 0, x[1:] * 0
+    b[0] = 100.0  # reaches a where a and b are one array
+    return a, b
+
+
+def reshaped_pair_returned_from_a_branch(x, m):
+    """Fuzz seed 70261."""
+    if np.all(m >= 2.25):
+        return np.zeros((2, 1)), np.zeros(1)
+    v = x[::-1][[1, 3]]
+    return v.reshape(2, 1), v[1:]
+
+
+@pytest.mark.parametrize("fn", [view_pair_bound_in_a_branch, reshaped_pair_returned_from_a_branch])
+@pytest.mark.parametrize("m", [np.ones(3), -np.ones(3)])
+def test_two_variables_holding_one_array_made_in_a_branch_fall_back(fn, m):
+    """The op's outputs are separate arrays: ``b[0] = 100`` after ``a, b = v, v[1:]`` in a
+    tensor ``if`` left ``a`` unchanged, and returned together they shared no memory."""
+    x = np.array([2.5, -1.0, -0.5, -3.0])
+    with pytest.warns(tg.FallbackWarning, match="one array"):
+        compiled = tg.to_static(fn)(x, m)
+    eager = fn(x, m)
+    assert same(eager, compiled)
+    assert np.shares_memory(*eager) == np.shares_memory(*compiled)

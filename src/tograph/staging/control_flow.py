@@ -211,6 +211,48 @@ def _made_within(builder: Any, root: builder_mod.GraphBuilder) -> bool:
     return False
 
 
+def _freeze_shared_outputs(
+    traces: Sequence[_Trace], sides: Sequence[carried.Flat], leaves: list[Any], joined: Any
+) -> None:
+    """Freezes the op's outputs that hold one array made inside a branch or loop body on some
+    path (``a, b = v, v[1:]``, ``a = b = v``), or that may share memory with one by a reshape
+    of an unknown layout: the op's outputs are separate arrays, so a write through one would
+    not show in the other, nor would they share memory as eager's do. Writing either, or
+    returning them together, falls back (``functional.freeze_path_alias``)."""
+    for trace, side in zip(traces, sides):
+        groups: dict[int, set[int]] = {}
+        for j, leaf in enumerate(side.leaves):
+            if joined[j] is None or not isinstance(leaf, tensor.SymbolicTensor):
+                continue
+            storage = leaf._storage
+            for base in [leaf, *(storage.path_aliases if storage is not None else ())]:
+                if _made_here(base, trace):
+                    key = id(base if base._storage is None else base._storage)
+                    groups.setdefault(key, set()).add(j)
+        for group in (sorted(g) for g in groups.values() if len(g) > 1):
+            reason = (
+                f"'{side.paths[group[0]]}' and '{side.paths[group[1]]}' are one array (or views "
+                "of one) made inside a branch or loop body over tensors, which the graph carries "
+                "as separate arrays, so an in-place write to one would not reach the other"
+            )
+            for j in group:
+                functional.freeze_path_alias(
+                    leaves[j], [leaves[k] for k in group if k != j], reason
+                )
+
+
+def _made_here(value: Any, trace: _Trace) -> bool:
+    """Whether ``value`` is an array made in ``trace`` (not one that entered it, which its
+    identity tag follows)."""
+    if not isinstance(value, tensor.SymbolicTensor) or not value.is_array:
+        return False
+    storage = value._storage
+    born = value._builder if storage is None else storage.born
+    began = value._var if storage is None else storage.began
+    entered = any(began is var for var in trace.inputs)
+    return not entered and _made_within(born, trace.builder)
+
+
 def _kept(value: Any, promoted: set[int], rebound: frozenset[int] | set[int] = frozenset()) -> bool:
     """Whether ``value`` enters a branch or loop body as itself (captured, not a new input): an
     array that may be written in place there (it has a storage, or a write showed it) and that
@@ -556,6 +598,7 @@ def cond(
     mixed = {i for i, j in position.items() if j in kept[0] ^ kept[1]}
     _freeze_ambiguous(flat, after_if, mixed)
     _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if", position)
+    _freeze_shared_outputs(traces, (then_out, else_out), leaves, joined)
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -783,6 +826,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     _mark_arrays(leaves, stable, flat.leaves, body_out.leaves)
     _freeze_ambiguous(flat, leaves, None)
     _freeze_path_aliases([body], flat, [body_out], leaves, stable, "loop")
+    _freeze_shared_outputs([body], [body_out], leaves, stable)
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
