@@ -501,7 +501,7 @@ def _layout_key(
         if kind is np.ndarray or isinstance(a, np.generic):
             if a.dtype.kind not in "biufc":  # not a graph input (tensor.is_array_value)
                 return False
-            layout = "C" if a.ndim < 2 or a.flags.c_contiguous else None
+            layout = signature.layout_of(a)
             twin = seen.get(id(a)) if kind is np.ndarray else None
             seen.setdefault(id(a), len(arrays))
             key.append((kind, a.dtype, a.shape, layout, twin))

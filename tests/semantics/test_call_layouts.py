@@ -251,6 +251,30 @@ def test_an_argument_of_another_memory_layout_is_another_layout():
     follow(write_through_reshape, [Opt(), np.arange(4.0).reshape(2, 2)], changes, traces=2)
 
 
+def write_through_ravel(o, g):
+    v = g.ravel()  # a view of a contiguous g, a copy of a strided one
+    v[0] = o.lr
+    o.m = o.m.ravel()
+    o.m[1] = 5.0
+    return g.sum(), v.reshape(-1)
+
+
+def test_a_strided_vector_is_another_layout():
+    """A 1-d argument or attribute was taken to be C-contiguous whatever its strides, so
+    ``g.ravel()`` of ``x[::2]`` was a view in the graph (the write through it reached the
+    caller's array) where NumPy copies."""
+
+    def strided(args):
+        args[1] = np.arange(6.0)[::2]
+        args[0].m = np.arange(6.0)[::2]
+
+    def contiguous(args):
+        args[1] = np.arange(3.0)
+        args[0].m = np.arange(3.0)
+
+    follow(write_through_ravel, [Opt(), np.arange(3.0)], [strided, contiguous, strided])
+
+
 def test_dict_arguments_follow_their_keys_and_values():
     d = {"a": np.ones(3), "b": np.full(3, 2.0), "c": np.arange(3.0)}
 

@@ -110,6 +110,64 @@ def alias_appended_in_tensor_branch(x):
     return len(a)
 
 
+def append_to_a_list_in_a_dict(x):
+    d = {"pos": [], "neg": []}
+    for v in x:
+        if v >= 0:
+            d["pos"].append(v)
+    return len(d["pos"])
+
+
+def pop_in_tensor_branch(x):
+    items = [1, 2, 3]
+    if x.sum() < 0:
+        items.pop()
+    return len(items)
+
+
+def append_through_an_item_alias(x):
+    rows = [[1], [2]]
+    for v in x:
+        first = rows[0]
+        first.append(3)
+    return len(rows[0])
+
+
+def add_to_a_set_in_tensor_loop(x):
+    seen = set()
+    for v in x:
+        seen.add(int(v > 0))
+    return len(seen)
+
+
+def list_held_by_a_dict_appended(x):
+    p = []
+    d = {"pos": p}
+    for v in x:
+        p.append(v)
+    return len(d["pos"]), len(p)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        append_to_a_list_in_a_dict,
+        pop_in_tensor_branch,
+        append_through_an_item_alias,
+        add_to_a_set_in_tensor_loop,
+        list_held_by_a_dict_appended,
+    ],
+)
+@pytest.mark.parametrize("x", [VEC, -VEC])
+def test_containers_from_before_tensor_control_flow_changed_inside_it_run_eagerly(fn, x):
+    """A list, dict or set changed inside a tensor ``if`` or loop through anything but a
+    variable the control flow carries (an item of another container, a second name, a list a
+    dict holds) was changed once, while the body was traced: ``len(d["pos"])`` came back 1
+    after a loop of four appends."""
+    cf = assert_matches_eager(fn, x, compiles=False)
+    assert "over tensors" in cf.fallback
+
+
 GLOBAL_LOG = []
 
 
@@ -293,3 +351,21 @@ def counts_until_a_return(y, d):
 @pytest.mark.parametrize("y", [np.array([1.0, 2.0, 3.0]), np.array([1.0, -1.0, 3.0])])
 def test_a_dict_changed_in_a_loop_with_a_return(y):
     assert_matches_eager(counts_until_a_return, y, {"n": 2})
+
+
+def kept_until_the_first_large(x):
+    kept = []
+    for v in x:
+        if v > 2:
+            break
+        kept.append(v)
+    if kept:
+        return np.array(kept), not kept
+    return np.zeros(0), not kept
+
+
+@pytest.mark.parametrize("x", [VEC, np.array([3.0, 1.0]), np.zeros(0)])
+def test_a_list_grown_in_a_tensor_loop_is_true_when_not_empty(x):
+    """``if kept:`` and ``not kept`` of a list appended in a tensor loop fell back (its truth
+    was taken for an array's); it is whether the list is empty, decided when the graph runs."""
+    assert_matches_eager(kept_until_the_first_large, x)

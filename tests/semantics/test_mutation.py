@@ -4,7 +4,7 @@ result and the arguments' state afterwards (``eager_oracle``)."""
 
 import numpy as np
 import pytest
-from eager_oracle import assert_matches_eager
+from eager_oracle import assert_matches_eager, same
 
 import tograph as tg
 
@@ -291,3 +291,33 @@ def test_an_array_made_here_and_written_later_decides_nothing_by_its_first_value
     """``labels`` starts as zeros but is written in a loop: inference took the zeros as its
     value, so ``len(points[labels == 1])`` looked static and the ``if`` on it fell back."""
     assert_matches_eager(members_of_a_cluster, np.array([1.0, 2.0, 3.0]), c)
+
+
+def broadcast_into_out(x):
+    v = np.zeros((3, 4), dtype=np.float32)
+    np.add(x, 1.0, out=v, casting="unsafe")
+    return v, v[:, 3]
+
+
+def test_a_result_broadcast_into_out_is_a_new_writeable_array():
+    """``np.add(x, 1.0, out=v)`` with ``x`` of fewer dimensions made ``v`` a read-only
+    broadcast view in the graph (cast to ``float32`` it came back in Fortran order too), where
+    NumPy writes into ``v``'s own memory (fuzz seed 30429)."""
+    x = np.arange(4.0)
+    for eager, compiled in zip(broadcast_into_out(x), tg.to_static(broadcast_into_out)(x)):
+        assert same(eager, compiled)
+        assert compiled.flags.writeable
+        assert compiled.strides == eager.strides
+
+
+def add_where_into_int64(x, v):
+    np.add(x, 0.5, out=v, where=x > 1, casting="unsafe")
+    return v
+
+
+def test_out_where_keeps_the_elements_it_does_not_write_exactly():
+    """The result was merged with ``out`` before the cast to ``out``'s dtype, so an int64
+    beyond 2**53 where ``where`` is False went through float64 and came back rounded."""
+    assert_matches_eager(
+        add_where_into_int64, np.array([0.0, 2.0, 3.0]), np.full(3, 2**60 + 1, dtype=np.int64)
+    )

@@ -393,15 +393,6 @@ def one_array_twice_or_a_view_and_its_base(x, y):
     return b, b
 
 
-def one_array_before_a_loop_two_after(x, n):
-    a = b = x * 2
-    i = 0
-    while i < n:
-        a = a + 1
-        i += 1
-    return a, b
-
-
 def one_array_on_every_path(x, n):
     """One array twice on every path that returns: no fallback."""
     i = 0
@@ -417,13 +408,11 @@ def one_array_on_every_path(x, n):
     [
         (one_array_twice_or_a_view_and_its_base, (np.ones(2), np.array([-1.0, -2.0]))),
         (one_array_twice_or_a_view_and_its_base, (np.ones(2), np.array([1.0, 2.0]))),
-        (one_array_before_a_loop_two_after, (np.ones(2), np.int64(0))),
-        (one_array_before_a_loop_two_after, (np.ones(2), np.int64(2))),
     ],
 )
 def test_results_one_array_on_some_paths_only_run_eagerly(fn, args):
     eager = _run(fn, args)
-    with pytest.warns(tg.FallbackWarning, match="one array|same array as before"):
+    with pytest.warns(tg.FallbackWarning, match="one array"):
         compiled = _run(tg.to_static(fn), args)
     assert same(eager[0], compiled[0]) and eager[2] == compiled[2]
 
@@ -431,3 +420,92 @@ def test_results_one_array_on_some_paths_only_run_eagerly(fn, args):
 def test_results_sharing_alike_on_every_path_compile():
     assert_sharing_matches_eager(one_array_on_every_path, np.array([0.5, 2.0, 3.0]), np.int64(3))
     assert_sharing_matches_eager(one_array_on_every_path, np.array([0.5, 0.5]), np.int64(2))
+
+
+def reshaped_slices(w, m):
+    """Fuzz seed 40209: a slice of a C-contiguous array is C-contiguous when its strides say so,
+    so reshaping or ravelling it is a view, as in NumPy, not a copy."""
+    return w[1:].reshape(2, 1).ravel(), m[1].reshape(2, 2), m[1:, None].ravel(), m[:1, 1:3].ravel()
+
+
+def test_reshapes_of_slices_share_memory_as_eager():
+    assert_sharing_matches_eager(reshaped_slices, np.arange(3.0), np.arange(12.0).reshape(3, 4))
+
+
+def transposed_reshaped_twice(x):
+    return x.T.reshape(6, 1).ravel()
+
+
+def test_a_reshape_of_a_reshape_of_an_unknown_layout_falls_back():
+    """The first reshape of ``x.T`` (whose layout tracing does not know) may or may not share
+    memory with ``x``; the second reshape inherited no such doubt, so the result came back a
+    copy where eager's views ``x``."""
+    x = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    with pytest.warns(tg.FallbackWarning, match="may or may not share memory"):
+        result = tg.to_static(transposed_reshaped_twice)(x)
+    assert np.shares_memory(result, x) == np.shares_memory(transposed_reshaped_twice(x), x)
+
+
+class Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def attribute_set_after_an_early_return(x, o):
+    if x.sum() > 0:
+        return 1.0
+    o.w = x[1:]
+    return 0.0
+
+
+def attribute_set_in_a_tensor_loop(x, o):
+    for v in x:
+        if v > 5:
+            o.w = x[:2]
+    return 0.0
+
+
+@pytest.mark.parametrize(
+    "fn", [attribute_set_after_an_early_return, attribute_set_in_a_tensor_loop]
+)
+@pytest.mark.parametrize("x", [np.array([0.0, -1.0, -2.0]), np.array([0.0, 5.0, 10.0])])
+def test_an_attribute_set_to_a_view_of_an_argument_on_some_paths_views_it(fn, x):
+    """Fuzz seed 40672: an attribute bound in a tensor ``if`` or loop to a view of an argument
+    was set to a copy, where eager's views the caller's array: an attribute carries an identity
+    tag as a variable does."""
+    eager_x, static_x = x.copy(), x.copy()
+    eager_o, static_o = Holder(np.ones(2)), Holder(np.ones(2))
+    assert fn(eager_x, eager_o) == tg.to_static(fn)(static_x, static_o)
+    assert np.shares_memory(eager_o.w, eager_x) == np.shares_memory(static_o.w, static_x)
+    np.testing.assert_array_equal(eager_o.w, static_o.w)
+
+
+def view_pair_bound_in_a_branch(x, m):
+    if m.sum() > 0:
+        v = x * 2
+        a, b = v, v[1:]
+    else:
+        a, b = x * 0, x[1:] * 0
+    b[0] = 100.0  # reaches a where a and b are one array
+    return a, b
+
+
+def reshaped_pair_returned_from_a_branch(x, m):
+    """Fuzz seed 70261."""
+    if np.all(m >= 2.25):
+        return np.zeros((2, 1)), np.zeros(1)
+    v = x[::-1][[1, 3]]
+    return v.reshape(2, 1), v[1:]
+
+
+@pytest.mark.parametrize("fn", [view_pair_bound_in_a_branch, reshaped_pair_returned_from_a_branch])
+@pytest.mark.parametrize("m", [np.ones(3), -np.ones(3)])
+def test_two_variables_holding_one_array_made_in_a_branch_fall_back(fn, m):
+    """The op's outputs are separate arrays: ``b[0] = 100`` after ``a, b = v, v[1:]`` in a
+    tensor ``if`` left ``a`` unchanged, and returned together they shared no memory."""
+    x = np.array([2.5, -1.0, -0.5, -3.0])
+    with pytest.warns(tg.FallbackWarning, match="one array"):
+        compiled = tg.to_static(fn)(x, m)
+    eager = fn(x, m)
+    assert same(eager, compiled)
+    assert np.shares_memory(*eager) == np.shares_memory(*compiled)

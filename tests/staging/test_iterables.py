@@ -7,6 +7,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors
 from tograph.backend import interpreter
 from tograph.ir import types
@@ -108,13 +109,27 @@ def test_range_items_are_weak_like_python_ints():
     assert [type(v) for v in got] == [int, int]
 
 
+@pytest.mark.parametrize("start, stop", [(-5, 5), (5, -5), (0, 0), (3, 4)])
+def test_range_with_a_symbolic_step_matches_python(start, stop):
+    def fn(step, index):
+        r = iterables.TensorRange(start, stop, step)
+        return r.length, r.item(index)
+
+    graph = trace(fn, I64, WEAK_INT, names=["step", "i"])
+    for step in (-7, -3, -1, 1, 2, 4, 11):
+        expected = range(start, stop, step)
+        length, first = interpreter.interpret(graph, np.int64(step), 0)
+        assert length == len(expected)
+        if expected:
+            assert first == expected[0]
+    with pytest.raises(ValueError, match="must not be zero"):
+        interpreter.interpret(graph, np.int64(0), 0)
+
+
 def test_range_errors():
     b = builder_mod.GraphBuilder("g")
     with b.active():
         n = b.add_input(I64, "n")
-        with pytest.raises(errors.UnsupportedError, match="tensor step") as info:
-            iterables.TensorRange(0, 10, n)
-        assert info.value.construct == "range with tensor step"
         with pytest.raises(ValueError, match="must not be zero"):
             iterables.TensorRange(0, n, 0)
         with pytest.raises(TypeError, match="1 to 3 arguments, got 0"):
@@ -221,3 +236,29 @@ def test_zip_and_enumerate_reject_python_sequences_mixed_with_tensors():
         assert info.value.construct == "zip/enumerate of tensors and Python sequences"
         with pytest.raises(errors.UnsupportedError, match="with a tuple"):
             iterables.TensorEnumerate((1, 2))
+
+
+def count_and_last(n, step):
+    count, last = 0, None
+    for i in range(0, n, step):
+        count += 1
+        last = i
+    return count, last
+
+
+@pytest.mark.parametrize(
+    "n, step",
+    [(10, 2), (-10, -3), (3, 10), (5, -1), (0, -1), (7, 0)],
+)
+def test_a_loop_over_a_range_with_a_tensor_step_matches_eager(n, step):
+    """``range(0, n, step)`` with a tensor step fell back; it is a loop whose trip count the
+    graph computes, and a zero step raises Python's ``ValueError`` when the graph runs."""
+    static = tg.to_static(count_and_last, fallback="error")
+    args = (np.int64(n), np.int64(step))
+    if step == 0:
+        with pytest.raises(ValueError, match="must not be zero"):
+            static(*args)
+        return
+    got, expected = static(*args), count_and_last(*args)
+    assert got == expected
+    assert [type(v) for v in got] == [type(v) for v in expected]

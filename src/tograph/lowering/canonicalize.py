@@ -10,8 +10,9 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``del x[i]`` becomes ``_t.delitem(x, i)``; a method that changes a list, dict or set in place
   called on a value from outside the function (``log.append(v)`` for a global ``log``) becomes
   ``_t.call_outside(log, 'append', v)``, which falls back for such a container; a value bound
-  to two names (``b = a``) goes through ``_t.shared``, so that a list or dict changed through
-  one name inside tensor control flow falls back;
+  to two names (``b = a``), or stored into a list, tuple, dict or set (``{"k": p}``, ``[p]``,
+  ``d[k] = p``, ``out.append(p)``), goes through ``_t.shared``, so that a list or dict changed
+  through one name inside tensor control flow falls back;
 - ``v[i]`` read at a computed index becomes ``_t.getitem(v, i)`` (a lookup table indexed by a
   tensor);
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
@@ -145,10 +146,39 @@ class _Canonicalize(nodes.Transformer):
         self.locals = [_local_names(fn)]
         tree = nodes.walk(fn)  # one walk serves both analyses
         self.mutation = mutation.analyze(fn, globals_, tree)
-        self.changed_aliases = _changed_aliases(tree)
+        self.changed_containers = changed_in_place(fn)
+        self.changed_aliases = _changed_aliases(tree, self.changed_containers)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
+
+    def _stored(self, node: Any) -> Any:
+        """``node``, a value stored into a list, tuple, dict or set (``[p]``, ``{"k": p}``,
+        ``d[k] = p``, ``out.append(p)``), through ``_t.shared`` when it is a local variable that
+        some code changes in place as a container: reached two ways, a change through one
+        inside tensor control flow must show through the other, which the graph cannot do."""
+        if (
+            isinstance(node, gast.Name)
+            and isinstance(node.ctx, gast.Load)
+            and node.id in self.changed_containers
+            and self._is_local(node)
+        ):
+            return _rt_call("shared", [node], node)
+        return node
+
+    def visit_List(self, node: gast.List) -> Any:
+        self.generic_visit(node)
+        if isinstance(node.ctx, gast.Load):
+            node.elts = [self._stored(e) for e in node.elts]
+        return node
+
+    visit_Tuple = visit_List
+    visit_Set = visit_List
+
+    def visit_Dict(self, node: gast.Dict) -> Any:
+        self.generic_visit(node)
+        node.values = [self._stored(v) for v in node.values]
+        return node
 
     def _local_value(self, node: Any) -> bool:
         """Whether ``node`` is a local variable, or an item of one (``x[i][j]``), not a value
@@ -328,7 +358,7 @@ class _Canonicalize(nodes.Transformer):
             # through one must show through the other, which tensor control flow cannot do
             node.value = _rt_call("shared", [node.value], node)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
-            return self._item_store(node.targets[0], node.value, node)
+            return self._item_store(node.targets[0], self._stored(node.value), node)
         if len(node.targets) == 1 and self._outside_attribute(node.targets[0]):
             return self._attribute_store(node.targets[0], node.value, node)
         if len(node.targets) == 1 and not _unpacks_into_items(node.targets[0]):
@@ -483,7 +513,7 @@ class _Canonicalize(nodes.Transformer):
             and not call.keywords
         ):
             target = call.func.value.id
-            value = self.visit(call.args[0])
+            value = self._stored(self.visit(call.args[0]))
             return templates.quote(
                 f"{target} = {RUNTIME}.list_append({target}, value)", node, value=value
             )[0]
@@ -493,7 +523,7 @@ class _Canonicalize(nodes.Transformer):
 
 def changed_in_place(fn: gast.FunctionDef) -> set[str]:
     """The names whose value ``fn`` changes in place as a list or dict would be changed:
-    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``."""
+    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``, ``x[k].append(v)``."""
     changed: set[str] = set()
     for node in gast.walk(fn):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
@@ -504,12 +534,11 @@ def changed_in_place(fn: gast.FunctionDef) -> set[str]:
     return changed - {""}
 
 
-def _changed_aliases(tree: list[Any]) -> set[str]:
+def _changed_aliases(tree: list[Any], changed: set[str]) -> set[str]:
     """The names, among those joined by ``a = b`` or ``a = b = v``, whose value some name of
-    them changes in place as a list or dict would be changed: ``x.append(v)``, ``x[i] = v``,
-    ``del x[i]``. ``tree`` holds every node of the function."""
+    them changes in place (``changed``) as a list or dict would be changed. ``tree`` holds
+    every node of the function."""
     links: dict[str, set[str]] = {}
-    changed: set[str] = set()
     for node in tree:
         if isinstance(node, gast.Assign):
             group = [t.id for t in node.targets if isinstance(t, gast.Name)]
@@ -517,11 +546,6 @@ def _changed_aliases(tree: list[Any]) -> set[str]:
                 group.append(node.value.id)
             for a in group:
                 links.setdefault(a, set()).update(group)
-        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
-            if node.func.attr in _CONTAINER_MUTATORS:
-                changed.add(_root_name(node.func.value) or "")
-        elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
-            changed.add(_root_name(node) or "")
     found: set[str] = set()
     pending = [name for name in changed if name in links]
     while pending:

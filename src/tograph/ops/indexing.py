@@ -16,6 +16,7 @@ they come first. A boolean mask tensor gives a dimension known only at run time.
 from __future__ import annotations
 
 import dataclasses
+import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -368,7 +369,21 @@ def getitem(x: Any, index: Any) -> Any:
     )
     if common.operand_type(out).ndim == 0:
         out.array0d = True
+    if not dynamic:
+        out.layout = _view_layout(x, parsed)
     return out
+
+
+def _view_layout(x: tensor.SymbolicTensor, index: Index) -> str | None:
+    """``"C"`` when the view ``x[index]`` is known C-contiguous (so a reshape of it is a view too),
+    as NumPy's flags say of the same view of a stand-in of ``x``'s shape and C strides that owns
+    no memory."""
+    shape = x.type.shape
+    if x.layout != "C" or None in shape:
+        return None
+    strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]  # type: ignore[arg-type]
+    stand_in = np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), shape, strides)
+    return "C" if stand_in[index.build(())].flags.c_contiguous else None
 
 
 def _is_basic(index: Index, dynamic: Sequence[Any]) -> bool:

@@ -96,12 +96,12 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
     if not np.can_cast(have.dtype, want.dtype, casting=casting):
         effects.raise_(_casting_error(ufunc, inputs, want, casting))
         return target
-    if have.shape != want.shape:
-        result = np.broadcast_to(result, target.shape)
+    if have.dtype != want.dtype:  # before the merge with ``out``, whose values stay exact
+        result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
     if where is not True:
         result = np.where(where, result, target)
-    if common.operand_type(result).dtype != want.dtype:
-        result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
+    elif have.shape != want.shape:  # a new array, not a read-only view of a broadcast
+        result = indexing.setitem(target, Ellipsis, result)
     functional.assign(target, result)
     return target
 

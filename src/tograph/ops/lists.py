@@ -277,7 +277,8 @@ class SymbolicList(tensor.Symbolic):
         if name in _LIST_METHODS:
             raise errors.UnsupportedError(
                 f"list.{name}() of a list that grows in a loop over tensors (a tensor list): "
-                "only append, len, reading an item and turning it into an array are compiled",
+                "only append, len, truth, reading an item and turning it into an array are "
+                "compiled",
                 loc=origin.current_location(),
                 construct=f"list.{name}() of a tensor list",
             )

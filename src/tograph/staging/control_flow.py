@@ -102,6 +102,7 @@ def _trace(
                     identity.enter(inner, leaf)
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
+        containers.enter_trace(fn)
         result = fn(*values)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
         same, other = _returned_containers(flat.values, values, result, flat.names)
@@ -217,6 +218,48 @@ def _made_within(builder: Any, root: builder_mod.GraphBuilder) -> bool:
     return False
 
 
+def _freeze_shared_outputs(
+    traces: Sequence[_Trace], sides: Sequence[carried.Flat], leaves: list[Any], joined: Any
+) -> None:
+    """Freezes the op's outputs that hold one array made inside a branch or loop body on some
+    path (``a, b = v, v[1:]``, ``a = b = v``), or that may share memory with one by a reshape
+    of an unknown layout: the op's outputs are separate arrays, so a write through one would
+    not show in the other, nor would they share memory as eager's do. Writing either, or
+    returning them together, falls back (``functional.freeze_path_alias``)."""
+    for trace, side in zip(traces, sides):
+        groups: dict[int, set[int]] = {}
+        for j, leaf in enumerate(side.leaves):
+            if joined[j] is None or not isinstance(leaf, tensor.SymbolicTensor):
+                continue
+            storage = leaf._storage
+            for base in [leaf, *(storage.path_aliases if storage is not None else ())]:
+                if _made_here(base, trace):
+                    key = id(base if base._storage is None else base._storage)
+                    groups.setdefault(key, set()).add(j)
+        for group in (sorted(g) for g in groups.values() if len(g) > 1):
+            reason = (
+                f"'{side.paths[group[0]]}' and '{side.paths[group[1]]}' are one array (or views "
+                "of one) made inside a branch or loop body over tensors, which the graph carries "
+                "as separate arrays, so an in-place write to one would not reach the other"
+            )
+            for j in group:
+                functional.freeze_path_alias(
+                    leaves[j], [leaves[k] for k in group if k != j], reason
+                )
+
+
+def _made_here(value: Any, trace: _Trace) -> bool:
+    """Whether ``value`` is an array made in ``trace`` (not one that entered it, which its
+    identity tag follows)."""
+    if not isinstance(value, tensor.SymbolicTensor) or not value.is_array:
+        return False
+    storage = value._storage
+    born = value._builder if storage is None else storage.born
+    began = value._var if storage is None else storage.began
+    entered = any(began is var for var in trace.inputs)
+    return not entered and _made_within(born, trace.builder)
+
+
 def _kept(value: Any, promoted: set[int], rebound: frozenset[int] | set[int] = frozenset()) -> bool:
     """Whether ``value`` enters a branch or loop body as itself (captured, not a new input): an
     array that may be written in place there (it has a storage, or a write showed it) and that
@@ -265,9 +308,8 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
         if not (_is_array(leaf) and isinstance(value, tensor.SymbolicTensor)) or value is leaf:
             continue
         if mixed is None or i in mixed:
-            # the result is the incoming array on some paths: returned beside it (another name
-            # of it), it is that array on those paths only
-            functional.freeze_path_alias(value, [leaf], _AMBIGUOUS.format(path))
+            functional.freeze(value, _AMBIGUOUS.format(path))
+            functional.freeze(leaf, _AMBIGUOUS.format(path))
 
 
 def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
@@ -404,19 +446,23 @@ def _placeholders_only(value: Any) -> bool:
     return all(isinstance(leaf, carried.Placeholder) for leaf in leaves)
 
 
-def _identity_tags(traces: Sequence[_Trace], names: Sequence[str], count: int) -> list[Any]:
-    """Appends to each branch's results the identity codes of the arrays of the variables
-    (the first ``count`` of ``names``) that may be an array from before on some path
-    (``staging.identity``); returns (leaf position, path) of each."""
+def _identity_tags(
+    traces: Sequence[_Trace], names: Sequence[str], rebindable: Sequence[bool]
+) -> list[Any]:
+    """Appends to each branch's results the identity codes of the arrays of the variables and
+    attributes (the ``names`` that are ``rebindable``: not arrays written in place) that may be
+    an array from before on some path (``staging.identity``); returns (leaf position, path) of
+    each."""
     if not all(isinstance(t.result, tuple) and len(t.result) == len(names) for t in traces):
         return []
-    outs = [carried.flatten(t.result[:count], names[:count]) for t in traces]
+    outs = [carried.flatten(t.result, names) for t in traces]
     if len(outs[0].leaves) != len(outs[1].leaves):
         return []
+    owners = _owners(outs[0])
     found: list[Any] = []
     codes: tuple[list[Any], list[Any]] = ([], [])
     for j, (a, b) in enumerate(zip(outs[0].leaves, outs[1].leaves)):
-        if a is b:
+        if a is b or not rebindable[owners[j]]:
             continue
         pair = [identity.code_of(a), identity.code_of(b)]
         if identity.needs_tag(pair):
@@ -438,6 +484,18 @@ def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[
 
 def _is_0d_array(value: Any) -> bool:
     return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
+
+
+def _owners(flat: carried.Flat) -> list[int]:
+    """For each leaf of ``flat``, the index of the named value it belongs to."""
+    return [i for i, tree in enumerate(flat.trees) for _ in range(tree.num_leaves)]
+
+
+def _rebindable(count: int, cells: Sequence[Any]) -> list[bool]:
+    """Which of ``count`` variables and then ``cells`` a branch or loop may bind to another
+    array (so an identity tag may follow them): all but arrays written in place (a
+    ``Storage``, which stays its own array), so variables and objects' attributes."""
+    return [True] * count + [not isinstance(cell, functional.Storage) for cell in cells]
 
 
 def _cell_name(cell: Any) -> str:
@@ -505,7 +563,8 @@ def _current_builder(what: str) -> builder_mod.GraphBuilder:
 
 
 def _truth(value: Any, what: str) -> Any:
-    """The truth of a condition: a bool scalar tensor, or a Python bool when it is static."""
+    """The truth of a condition: a bool scalar tensor, or a Python bool when it is static. A
+    tensor list is true when it is not empty, as a Python list is (``lists.truth``)."""
     value = lists.truth(value)
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
@@ -587,7 +646,8 @@ def cond(
     names = (*names, *(_cell_name(s) for s, _ in cells.values()))
     optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
-    tagged = _identity_tags(traces, names, len(explicit_names))
+    rebindable = _rebindable(len(explicit_names), [cell for cell, _ in cells.values()])
+    tagged = _identity_tags(traces, names, rebindable)
     names = (*names, *(identity.tag_name(path) for _, path in tagged))
     then_out, else_out = (_results(t, names) for t in traces)
     joined = carried.merge_branches(then_out, else_out)
@@ -623,6 +683,7 @@ def cond(
         then_out.paths,
         "if",
     )
+    _freeze_shared_outputs(traces, (then_out, else_out), leaves, joined)
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -823,8 +884,9 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     body_fn = kinds.lifting(optional.lifting(body_fn, loop.init, loop.names), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
-    variables = sum(tree.num_leaves for tree in flat.trees[:count])
-    tagged = _loop_tags(loop, flat, variables)
+    rebindable = _rebindable(count, loop.cells)
+    tracked = [j for j, owner in enumerate(_owners(flat)) if rebindable[owner]]
+    tagged = _loop_tags(loop, flat, tracked)
     if tagged:
         cond_fn, body_fn = _with_tags(cond_fn, body_fn, names, flat, tagged)
         init = (*init, *(identity.code_of(flat.leaves[j]) for j in tagged))
@@ -837,7 +899,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     body, body_out, stable = _trace_body(loop, body_fn, flat, carry)
     new_tags = {
         flat.paths[j]
-        for j in range(variables)
+        for j in tracked
         if j not in tagged and identity.needs_tag([identity.code_of(body_out.leaves[j])])
     }
     if new_tags:
@@ -863,6 +925,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     _freeze_path_identities(
         (flat.leaves, _outer_leaves(body_out.leaves, body, flat)), leaves, flat.paths, "loop"
     )
+    _freeze_shared_outputs([body], [body_out], leaves, stable)
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
@@ -870,14 +933,14 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     return _restore_containers([body], loop.incoming, exposed, loop.names, True)
 
 
-def _loop_tags(loop: _Loop, flat: carried.Flat, variables: int) -> list[int]:
-    """The positions among the first ``variables`` leaves of ``flat`` (the loop variables')
+def _loop_tags(loop: _Loop, flat: carried.Flat, tracked: list[int]) -> list[int]:
+    """The positions among ``tracked`` (the loop variables' and attributes' leaves of ``flat``)
     that carry an identity tag: an array from before the loop at the start, or, as an earlier
     trace of the body showed, after the body."""
-    last = {path: j for j, path in enumerate(flat.paths[:variables])}
+    last = {flat.paths[j]: j for j in tracked}
     return [
         j
-        for j in range(variables)
+        for j in tracked
         if last[flat.paths[j]] == j
         and (
             flat.paths[j] in loop.tag_paths

@@ -6,10 +6,11 @@ Stage: build (helpers of ``staging.control_flow`` and ``staging.build_graph``). 
 ``while_loop`` output is a new graph value, so the graph alone cannot say that eager would
 return the caller's very array. Each argument array, or view of one, that flows into a branch or
 loop state is given a code (``code_of``: its index among the ``Entry``s of the graph being built,
-or ``FRESH`` for any other array); where the codes of a variable's array
-differ between the paths, an int64 identity tag is carried beside it as one more value of the op
-(``SymbolicTensor.identity``), computed when the graph runs. A returned tagged array is then,
-by its tag, the caller's argument (or the same view of it) or the computed value
+or ``FRESH`` for any other array); where the codes of a variable's array (or an object's
+attribute's) differ between the paths, an int64 identity tag is carried beside it as one more
+value of the op (``SymbolicTensor.identity``), computed when the graph runs. A returned (or
+attribute-set) tagged array is then, by its tag, the caller's argument (or the same view of it)
+or the computed value
 (``build_graph.Tagged``). Copies (``x.copy()``) are new tensor objects, so they never take an
 argument's code even where the graph elides them. A view of an array whose tag is only known
 when the graph runs cannot be named by one code (``UNKNOWN``): returning one falls back.

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.ops import elementwise, lists
+from tograph.ops import effects, elementwise, lists
+from tograph.staging import control_flow
 from tograph.trace import tensor
 
 
@@ -42,24 +43,39 @@ class TensorRange(TensorIterable):
         if not 1 <= len(args) <= 3:
             raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        self.start, self.stop, self.step = start, stop, step
         if isinstance(step, tensor.Symbolic):
-            raise errors.UnsupportedError(
-                "range() with a tensor step", construct="range with tensor step"
-            )
+            control_flow.cond(step == 0, _zero_step, _no_error, (), ())
+            self.length = np.maximum(-((start - stop) // step), 0)  # ceil((stop - start) / step)
+            return
         if step == 0:
             raise ValueError("range() arg 3 must not be zero")
-        self.start, self.stop, self.step = start, stop, step
         span = stop - start if step > 0 else start - stop
         self.length = np.maximum((span + abs(step) - 1) // abs(step), 0)
 
     def item(self, index: Any) -> Any:
-        if isinstance(self.start, int) and self.start == 0 and self.step == 1:
+        if (
+            isinstance(self.start, int)
+            and self.start == 0
+            and isinstance(self.step, int)
+            and self.step == 1
+        ):
             return index
         value = self.start + index * self.step
         # range yields Python ints even for NumPy bounds: the item is weak like the index.
         if isinstance(value, tensor.TensorBase) and not value.type.weak:
             value = elementwise.astype_p.bind(value, dtype=np.dtype(np.int64), weak=True)
         return value
+
+
+def _zero_step() -> tuple[()]:
+    """The branch a ``range`` whose tensor step is zero takes: Python's error."""
+    effects.raise_(ValueError("range() arg 3 must not be zero"))
+    return ()
+
+
+def _no_error() -> tuple[()]:
+    return ()
 
 
 class _SequenceIterable(TensorIterable):

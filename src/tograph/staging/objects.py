@@ -82,7 +82,7 @@ class InputLeaf:
                 and value.shape == self.type.shape
                 and not self.type.weak
                 and self.array0d == (value.ndim == 0)
-                and self.layout == ("C" if value.ndim < 2 or value.flags.c_contiguous else None)
+                and self.layout == signature.layout_of(value)
             )
         if kind is float or kind is int:
             if kind is int and not _INT64_MIN <= value <= _INT64_MAX:
@@ -92,7 +92,7 @@ class InputLeaf:
             return False
         if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
             return False
-        layout = "C" if np.ndim(value) < 2 or value.flags.c_contiguous else None
+        layout = signature.layout_of(value)
         array0d = isinstance(value, np.ndarray) and value.ndim == 0
         return (types.type_of(value), layout, array0d) == (self.type, self.layout, self.array0d)
 
@@ -443,7 +443,7 @@ def contents(container: Any) -> Any:
 
 
 def _input_spec(value: Any) -> InputLeaf:
-    layout = "C" if np.ndim(value) < 2 or value.flags.c_contiguous else None
+    layout = signature.layout_of(value)
     array0d = isinstance(value, np.ndarray) and value.ndim == 0
     return InputLeaf(types.type_of(value), layout, array0d)
 

@@ -304,7 +304,8 @@ def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
 
 
 def not_(value: Any) -> Any:
-    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)."""
+    """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)
+    or a tensor list (whether it is empty: ``lists.truth``)."""
     value = lists.truth(value)
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
@@ -427,6 +428,7 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
         target[optional.used(index)] = optional.used(value)
         return target
     if isinstance(target, lists.SymbolicList):
+        _refuse_shared_tensor_list(target)
         return lists.set_item(target, optional.used(index), optional.used(value))
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
@@ -525,24 +527,29 @@ def fresh(value: Any) -> Any:
 def shared(value: Any) -> Any:
     """``value``, about to have two names: a list or dict is marked as one whose identity
     matters (``trace.containers``), since tensor control flow copies the lists it carries."""
-    if type(value) in (list, dict):
+    if type(value) in (list, dict) or isinstance(value, lists.SymbolicList):
         containers.register_shared(value)
-    if isinstance(value, lists.SymbolicList):
-        # a tensor list is a value: a change through one name would not reach the other
+    return value
+
+
+def _refuse_shared_tensor_list(target: Any) -> None:
+    """A tensor list is a value: changed after it was given a second name (``b = a``, stored in
+    a tuple or dict), the change would not reach the other name."""
+    if containers.is_shared(target):
         raise errors.UnsupportedError(
             "a list that grows in a loop or branch over tensors (a tensor list) is given a "
-            "second name (b = a) and changed in place through one of them: the change would "
-            "not reach the other name",
+            "second name (b = a, or stored in a tuple, list or dict) and changed in place "
+            "through one of them: the change would not reach the other name",
             loc=origin.current_location(),
             construct="tensor list known by two names",
         )
-    return value
 
 
 def list_append(target: Any, value: Any) -> Any:
     """``target.append(value)``: a push onto a tensor list, or Python's append."""
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
+        _refuse_shared_tensor_list(target)
         return lists.push(target, optional.used(value))
     containers.check_write(target, "an append")
     target.append(value)

@@ -58,6 +58,9 @@ class GraphBuilder:
         # on the root builder: outputs of control flow that are one array on every path that
         # sets them, by id, with the one standing for the group (``staging.control_flow``)
         self.one_array: dict[int, Any] = {}
+        # on a branch's or loop body's builder: the lists, dicts and sets from before it that
+        # its function reaches through its closure, by id (``trace.containers``)
+        self.outer_containers: dict[int, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:

@@ -12,7 +12,10 @@ container cannot record: a list that grows (the control flow carries lists as te
 key deleted, a container reached otherwise than as the body's state (an object's attribute). It
 is refused (``check_write``) and the function runs eagerly; so is every change there of a list
 or dict bound to two names (``b = a``), where a change through one name must show through the
-other. A variable that holds the
+other (or through a list, dict or tuple that holds it: ``d = {"k": p}``). A list, dict or set
+from before a tensor ``if`` or loop that its body reaches through its closure rather than as a
+carried variable (``d["k"].append(v)``, ``lst.pop()``) would be changed once, while the body is
+traced, so changing it there is refused too (``enter_trace``). A variable that holds the
 caller's container on some paths of an ``if`` or loop over tensors and another on others is
 ``freeze``-d: a later change of it falls back. Branches and loop bodies read such
 a container as a copy that is marked too (``register_copies``), and a tensor list made from one
@@ -21,6 +24,8 @@ a container as a copy that is marked too (``register_copies``), and a tensor lis
 
 from __future__ import annotations
 
+import collections
+import types
 from typing import Any
 
 from tograph import errors, origin
@@ -28,8 +33,10 @@ from tograph.trace import context
 
 _MUTATORS = frozenset(
     "append extend insert pop remove clear sort reverse update setdefault popitem "
-    "__setitem__ __delitem__ __iadd__ __imul__ __ior__".split()
+    "__setitem__ __delitem__ __iadd__ __imul__ __ior__ add discard difference_update "
+    "intersection_update symmetric_difference_update appendleft popleft extendleft rotate".split()
 )
+_CONTAINERS = (list, dict, set, collections.deque)
 
 
 def _root(builder: Any) -> Any:
@@ -152,6 +159,14 @@ def register_shared(container: Any) -> None:
         _root(builder).shared_containers[id(container)] = container
 
 
+def is_shared(value: Any) -> bool:
+    """Whether ``value`` was given a second name (``register_shared``)."""
+    builder = context.current()
+    if builder is None:
+        return False
+    return _root(builder).shared_containers.get(id(value)) is value
+
+
 def is_registered(value: Any) -> bool:
     """Whether ``value`` is a list or dict whose identity matters (``register``)."""
     builder = context.current()
@@ -165,10 +180,52 @@ def freeze(container: Any, reason: str) -> None:
         _root(builder).frozen_containers[id(container)] = (container, reason)
 
 
+def enter_trace(fn: Any) -> None:
+    """Marks, in the current builder (a branch's or loop body's), the lists, dicts, sets and
+    deques that ``fn``, about to be traced there, reaches through its closure (and the closures
+    of the functions there): they exist before the ``if`` or loop over tensors, and the trace
+    runs once however often eager would change them, so ``check_write`` refuses changing one."""
+    builder = context.current()
+    if builder is None:
+        return
+    found = builder.outer_containers
+    pending: list[Any] = [fn]
+    seen: set[int] = set()
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, types.FunctionType):
+            pending.extend(cell.cell_contents for cell in value.__closure__ or () if _full(cell))
+        elif type(value) in _CONTAINERS or type(value) is tuple:
+            if type(value) is not tuple:
+                found[id(value)] = value
+            pending.extend(value.values() if type(value) is dict else value)
+
+
+def _full(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
+
+
+def _from_before(builder: Any, container: Any) -> bool:
+    """Whether ``container`` existed before one of the tensor ``if``s or loops being traced."""
+    while builder is not None:
+        if builder.outer_containers.get(id(container)) is container:
+            return True
+        builder = builder.parent
+    return False
+
+
 def check_write(container: Any, what: str, item: bool = False) -> None:
-    """Refuses ``what``, an in-place change of ``container``, if it is frozen, or if it is the
-    caller's and the code runs inside control flow over tensors, but for an ``item`` assignment
-    to a dict the current body carries as its state (see module docstring)."""
+    """Refuses ``what``, an in-place change of ``container``, if it is frozen, if it is the
+    caller's and the code runs inside control flow over tensors (but for an ``item`` assignment
+    to a dict the current body carries as its state), or if it was made before that control
+    flow and reached through a closure rather than carried (see module docstring)."""
     builder = context.current()
     if builder is None:
         return
@@ -179,7 +236,18 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
             loc=origin.current_location(),
             construct="change of an argument list or dict rebound on some paths",
         )
-    if builder.parent is None or id(container) not in _registry(builder):
+    if builder.parent is None:
+        return
+    if id(container) not in _registry(builder):
+        if _from_before(builder, container):
+            raise errors.UnsupportedError(
+                f"{what} changes a {type(container).__name__} made before an if or loop over "
+                "tensors, inside it, through another list, dict or name than a variable the if "
+                "or loop carries: whether (or how often) it happens is known only when the graph "
+                "runs",
+                loc=origin.current_location(),
+                construct="change of an outer list or dict inside tensor control flow",
+            )
         return
     if (
         item
@@ -199,6 +267,6 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
 
 
 def is_mutator(fn: Any) -> bool:
-    """Whether ``fn`` is a bound method of a list or dict that changes it in place."""
+    """Whether ``fn`` is a bound method of a list, dict, set or deque that changes it in place."""
     owner = getattr(fn, "__self__", None)
-    return type(owner) in (list, dict) and getattr(fn, "__name__", "") in _MUTATORS
+    return type(owner) in _CONTAINERS and getattr(fn, "__name__", "") in _MUTATORS

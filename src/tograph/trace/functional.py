@@ -209,11 +209,15 @@ def freeze_path_alias(
     (of a tensor ``if`` or loop) or memory layouts only: writes to it and to them are refused,
     and it remembers them (``Storage.path_aliases``, ``Storage.alias_argument``) so that
     returning it beside them (or, with ``alias_argument``, when one is an argument) is refused
-    too."""
+    too. An outer that is itself such a value passes its own on: a reshape of a reshape of an
+    argument's slice may share memory with the argument."""
     freeze(tensor, reason)
+    storage = storage_of(tensor)
     for outer in outers:
         freeze(outer, reason)
-    storage = storage_of(tensor)
+        inner = storage_of(outer)
+        storage.path_aliases.extend(inner.path_aliases)
+        storage.alias_argument = storage.alias_argument or inner.alias_argument
     storage.path_aliases.extend(outers)
     storage.alias_argument = storage.alias_argument or alias_argument
     storage.alias_loc = origin.current_location()

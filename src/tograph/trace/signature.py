@@ -21,6 +21,13 @@ from tograph.ir import pytree, types
 from tograph.trace import tensor
 
 
+def layout_of(value: Any) -> str | None:
+    """``"C"`` when ``value``'s memory is C-contiguous (a number's always is), else None: a strided
+    1-d view is not, and NumPy copies it where it would return a view of a contiguous one."""
+    flags = getattr(value, "flags", None)
+    return "C" if flags is None or flags.c_contiguous else None
+
+
 @dataclasses.dataclass(frozen=True)
 class Static:
     """A static leaf of the arguments or results, passed through as it is."""
@@ -208,7 +215,7 @@ def make_signature(
         ):
             t = spec.type_for(leaf, leaf_names[i]) if spec is not None else types.type_of(leaf)
             # a dask array is never written in place: its layout is that of the arrays it makes
-            layout = "C" if chunked or np.ndim(leaf) < 2 or leaf.flags.c_contiguous else None
+            layout = "C" if chunked else layout_of(leaf)
             is_array0d = isinstance(leaf, np.ndarray) and leaf.ndim == 0
             twin = seen.get(id(leaf)) if isinstance(leaf, np.ndarray) else None
             seen.setdefault(id(leaf), len(tensors))

@@ -352,3 +352,45 @@ def float_cast_in_condition(x):
     if total > 0:
         total = total * 2
     return total
+
+
+@CASES.case(
+    args=[(f64(1.0), f64(2.0)), (f64(3.0), f64(2.0)), (f64(2.0), f64(2.0)), (f64(np.nan), 1.0)],
+    expect_ops={"cond"},
+)
+def three_level_nested_arms(a, b):
+    if a > b:
+        if a > 2 * b:
+            r = a - b
+        else:
+            r = a * b
+    else:
+        if a == b:
+            r = a + b
+        else:
+            if b > 1:
+                r = b / a
+            else:
+                r = a
+    return r
+
+
+@CASES.case(args=[(VEC,), (np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, -2.0]),)])
+def if_inside_loop_inside_if(x):
+    total = x[0] * 0
+    if x[0] > 0:
+        for v in x:
+            if v > 1:
+                total = total + v * v
+            else:
+                total = total - v
+    else:
+        total = total - 1
+    return total
+
+
+@CASES.case(args=[(f64(0.0),), (f64(np.nan),), (f64(3.0),), (np.array(1.5),), (np.float32(0),)])
+def truth_of_number_kinds_and_nan(x):
+    if x:
+        return x + 1
+    return x - 1

@@ -301,3 +301,31 @@ def _extra_cases():
 
 for _extra in _extra_cases():
     CASES.add(_extra)
+
+
+def _halve_n_times(n, x):
+    while n > 0:
+        x = x * 0.5
+        n -= 1
+    return x
+
+
+@CASES.case(args=[(f64(8.0), np.int64(3)), (f64(8.0), np.int64(0)), (f64(1.0), 2)])
+def helper_with_tensor_while_called_twice(x, n):
+    y = _halve_n_times(n, x)
+    if y < 1:
+        y = _halve_n_times(1, y)
+    return y
+
+
+def _walk(x, depth):
+    if depth == 0:
+        return x
+    if x.sum() > 0:
+        return _walk(x - 1, depth - 1)
+    return _walk(x + 2, depth - 1)
+
+
+@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"cond"})
+def static_depth_recursion_with_tensor_branches(x):
+    return _walk(x, 3)

@@ -127,3 +127,32 @@ def print_weak_int_counter(x):
 def assert_message_with_value(x):
     assert x > 0, f"bad value {x}"
     return x
+
+
+@CASES.case(args=[(f64(2.0),), (f64(-2.0),), (f64(0.0),)], expect_ops={"cond"})
+def assert_in_each_branch(x):
+    if x > 0:
+        assert x < 10, "too large"
+        y = np.sqrt(x)
+    else:
+        assert x < 0, "zero not allowed"
+        y = -x
+    return y
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"while_loop"})
+def raise_with_index_inside_loop(x):
+    for i, v in enumerate(x):
+        if v < 0:
+            raise ValueError(f"negative at index {i}")
+    return x.sum()
+
+
+@CASES.case(args=[(np.int64(3),), (np.int64(0),), (np.int32(2),)])
+def print_counter_and_float_in_while(n):
+    i = 0
+    while i < n:
+        print("iter", i, i * 0.5)
+        i += 1
+    print("done", i)
+    return i

@@ -134,3 +134,31 @@ def generator_spawned(x):
     rng = np.random.default_rng(0)
     children = rng.spawn(2)
     return x * len(children)
+
+
+@CASES.case(
+    args=[(VEC,), (-VEC,)],
+    expect="fallback",
+    error="made before an if or loop over tensors",
+    at='d["pos"].append(v)',
+)
+def append_to_a_list_a_dict_holds_in_tensor_loop(x):
+    d = {"pos": [], "neg": []}
+    for v in x:
+        if v >= 0:
+            d["pos"].append(v)
+    return len(d["pos"])
+
+
+@CASES.case(
+    args=[(VEC,), (-VEC,)],
+    expect="fallback",
+    error="known by two names",
+    at="p.append(v)",
+)
+def append_to_a_list_stored_in_a_dict(x):
+    p = []
+    d = {"pos": p}
+    for v in x:
+        p.append(v)
+    return len(d["pos"]), len(p)

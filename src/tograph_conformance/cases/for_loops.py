@@ -313,3 +313,31 @@ def shape_unpacking_drives_loops(m):
     for r in range(rows):
         acc = acc + m[r] * (r + 1)
     return acc
+
+
+@CASES.case(
+    args=[(np.int64(5),), (np.int64(0),), (np.int64(-2),), (np.array(3),)],
+)
+def tensor_range_negative_step_order(n):
+    out = 0
+    for i in range(n, -n, -1):
+        out = out * 2 + i
+    return out
+
+
+@CASES.case(
+    args=[(np.int64(7),), (np.int32(7),), (np.array(7),), (np.uint8(7),), (np.bool_(True),)],
+)
+def loop_counter_of_every_integer_kind(n):
+    s = 0
+    for i in range(n):
+        s = s + i
+    return s
+
+
+@CASES.case(args=[(np.arange(5),), (np.arange(0),), (np.arange(5.0),)])
+def accumulator_turns_float_in_tensor_loop(x):
+    s = 0
+    for v in x:
+        s = s + v / 2
+    return s, x.sum()

@@ -256,3 +256,57 @@ def break_stops_later_iterations(x):
         if x > 2:
             break
     return x, i
+
+
+@CASES.case(
+    args=[(VEC,), (POS,), (np.array([-1, 4, 5]),)],
+)
+def for_else_index_of_first_negative(x):
+    for i, v in enumerate(x):
+        if v < 0:
+            found = i
+            break
+    else:
+        found = -1
+    return found
+
+
+@CASES.case(
+    args=[(VEC, np.int64(2)), (VEC, np.int64(0)), (POS, 5)],
+    expect_ops={"while_loop"},
+)
+def break_and_continue_in_nested_tensor_loops(x, n):
+    out = 0.0
+    for i in range(n):
+        for v in x:
+            if v < 0:
+                continue
+            if v > 3:
+                break
+            out = out + v * i
+    return out
+
+
+@CASES.case(args=[(VEC,), (POS,), (np.array([f64(np.nan), 1.0]),)])
+def return_inside_while_inside_if(x):
+    if len(x) > 0:
+        i = 0
+        while i < len(x):
+            if x[i] > 2:
+                return x[i]
+            i += 1
+        return x[0]
+    return f64(0.0)
+
+
+@CASES.case(args=[(f64(5.0),), (f64(-1.0),), (f64(100.0),)], expect_ops={"while_loop"})
+def while_true_with_return_and_break(x):
+    k = 0
+    while True:
+        k += 1
+        if x < 0:
+            return k, x
+        x = x - 3
+        if k > 10:
+            break
+    return -k, x

@@ -130,3 +130,12 @@ def builtin_sum_of_appended(x):
     for v in x:
         parts.append(v * 3)
     return sum(parts)
+
+
+@CASES.case(args=[(VEC,), (-VEC,)])
+def append_only_where_positive(x):
+    out = []
+    for v in x:
+        if v > 0:
+            out.append(v)
+    return len(out), np.array(out)

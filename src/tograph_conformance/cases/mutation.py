@@ -184,3 +184,11 @@ def setitem_tensor_index_and_value(x, i, v):
     y[i] = v
     y[i + 1] += v
     return y
+
+
+@CASES.case(args=[(VEC,), (np.arange(4),)])
+def ufunc_broadcast_into_new_out(x):
+    v = np.zeros((3, 4), dtype=np.float32)
+    np.add(x, 1.0, out=v, casting="unsafe")
+    v[0, 0] = -1.0  # the result is writeable, as NumPy's out is
+    return v, v[:, 3]

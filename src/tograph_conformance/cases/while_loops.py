@@ -243,3 +243,42 @@ def counter_only_in_condition(n):
     while i < n:
         i = i * 2
     return n - i
+
+
+@CASES.case(
+    args=[(np.int64(0),), (np.int64(5),), (np.int32(3),), (np.array(4),), (np.uint8(2),)],
+)
+def trip_count_of_every_integer_kind(n):
+    i = 0
+    s = 0
+    while i < n:
+        s += i * i
+        i += 1
+    return s, i
+
+
+@CASES.case(args=[(np.int64(27),), (np.int64(1),), (np.int32(7),)])
+def collatz_steps_and_end(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps, n
+
+
+@CASES.case(
+    args=[(f64(0.3),), (f64(0.9),), (f64(np.nan),), (np.float32(0.25),)],
+    expect_ops={"while_loop"},
+)
+def float_step_with_nan_and_cap(x):
+    t = 0.0
+    n = 0
+    while t < 1.0:
+        t += x
+        n += 1
+        if n > 20:
+            break
+    return n, t
