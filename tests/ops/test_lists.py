@@ -236,3 +236,30 @@ def test_a_list_method_a_tensor_list_lacks_falls_back_naming_it_and_its_line():
     line = queue_of_recent_values.__code__.co_firstlineno + 5
     assert "list.pop() of a list that grows in a loop over tensors" in reason
     assert f"test_lists.py:{line})" in reason
+
+
+def _collected(x, k, n):
+    """Fuzz seed 986: a list appended in a tensor loop under a tensor if, handed to NumPy."""
+    acc = []
+    if k > 5:
+        for i in range(n):
+            acc.append(np.int64(x[i]))
+    return np.array(acc), np.array(acc, dtype=np.float32), np.sum(acc), np.mean(x[: len(acc)])
+
+
+@pytest.mark.parametrize("k, n", [(1, 3), (9, 3), (9, 0)])
+def test_numpy_makes_an_empty_list_a_float64_array_in_graphs_too(k, n):
+    """``np.array([])`` is float64 of shape (0,) whatever the list would hold: so is an empty
+    tensor list NumPy is given (it was the elements' dtype, a silent difference)."""
+    import warnings
+
+    import tograph as tg
+
+    x = np.arange(4.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the mean of an empty slice, both sides
+        want = _collected(x, np.int64(k), np.int64(n))
+        got = tg.to_static(_collected, fallback="error")(x, np.int64(k), np.int64(n))
+    for g, w in zip(got, want, strict=True):
+        assert type(g) is type(w) and g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(g, w)

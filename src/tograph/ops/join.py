@@ -163,7 +163,7 @@ def as_array(value: Any, dtype: Any = None) -> Any:
       A tensor if ``value`` holds one (never weak), else a NumPy array.
     """
     if _is_tensor_list(value):
-        stacked = lists.stack(value)
+        stacked = lists.stack(value, like_array=True)
         return stacked if dtype is None else _cast(stacked, np.dtype(dtype))
     if not tensor.contains_tensor(value):
         return np.array(value, dtype=dtype)

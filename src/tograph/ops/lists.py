@@ -49,9 +49,11 @@ def _push_impl(lst: list[Any], x: Any) -> list[Any]:
     return lst
 
 
-def _stack_impl(lst: list[Any], elem: types.TensorType) -> Any:
+def _stack_impl(lst: list[Any], elem: types.TensorType, like_array: bool = False) -> Any:
     if lst:
         return np.stack(lst)
+    if like_array:  # np.array([]) of the empty Python list eager code has: float64, (0,)
+        return np.array([])
     if not elem.is_static_shape:
         raise errors.ShapeError(
             f"cannot stack an empty list of elements of type {elem}: the result's shape is unknown",
@@ -110,7 +112,9 @@ def _push_hint(elem: types.TensorType, x: types.TensorType) -> str:
     )
 
 
-def _stack_rule(lst: types.ValueType, elem: types.TensorType) -> types.TensorType:
+def _stack_rule(
+    lst: types.ValueType, elem: types.TensorType, like_array: bool = False
+) -> types.TensorType:
     lst = _expect_list(lst, "list_stack")
     if lst.elem is None:
         raise errors.ShapeError(
@@ -227,8 +231,8 @@ class SymbolicList(tensor.Symbolic):
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
         """NumPy functions of a list (``np.mean(losses)``) see the list stacked into one tensor."""
-        args = tuple(stack(a) if a is self else a for a in args)
-        kwargs = {k: stack(v) if v is self else v for k, v in kwargs.items()}
+        args = tuple(stack(a, like_array=True) if a is self else a for a in args)
+        kwargs = {k: stack(v, like_array=True) if v is self else v for k, v in kwargs.items()}
         return func(*args, **kwargs)
 
     def __len__(self) -> int:
@@ -403,12 +407,13 @@ def read(lst: Any, index: Any) -> Any:
     return list_read_p.bind(_traceable(lst, index), index)
 
 
-def stack(lst: Any) -> Any:
+def stack(lst: Any, like_array: bool = False) -> Any:
     """The elements stacked along a new first axis, like ``np.stack(lst)``.
 
     For a tensor list the first dimension is unknown (``None``) until run time, and an empty list
-    whose element type is known stacks to shape ``(0, *elem.shape)``. A Python list goes to
-    ``np.stack`` itself, which knows its length.
+    whose element type is known stacks to shape ``(0, *elem.shape)``; with ``like_array``, it is
+    what ``np.array`` makes of an empty Python list (float64, shape ``(0,)``), whatever the
+    elements' type. A Python list goes to ``np.stack`` itself, which knows its length.
     """
     if isinstance(lst, list):
         return np.stack(lst)
@@ -417,6 +422,8 @@ def stack(lst: Any) -> Any:
         raise errors.DTypeError(
             f"stack expects a tensor list or a Python list, got {type(lst).__name__}"
         )
+    if like_array:
+        return list_stack_p.bind(lst, elem=list_type.elem, like_array=True)
     return list_stack_p.bind(lst, elem=list_type.elem)
 
 

@@ -626,7 +626,11 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if containers.is_mutator(fn):
         containers.check_write(fn.__self__, f"{fn.__name__}()")
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
-        args = tuple(lists.stack(a) if isinstance(a, lists.SymbolicList) else a for a in args)
+        # NumPy makes an array of a list first: an empty one is float64 whatever it would hold
+        args = tuple(
+            lists.stack(a, like_array=True) if isinstance(a, lists.SymbolicList) else a
+            for a in args
+        )
     hashable = dispatch.hashable(fn)
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
