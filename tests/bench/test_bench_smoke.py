@@ -137,6 +137,21 @@ def test_loop_targets_name_the_contender() -> None:
     }
 
 
+def test_first_calls_are_held_to_torch_jit_script_and_forward_rnns_to_0_9x_numpy() -> None:
+    first = {
+        "key": "W6.100",
+        "workload": "W6",
+        "first_call": True,
+        "ratios": {"tograph/torch.jit.script": 1.6, "tograph/jax.jit": 0.3},
+    }
+    rnn = {"key": "W2.fwd", "workload": "W2", "first_call": False, "ratios": {"tograph/numpy": 1.0}}
+    verdicts = {(v["key"], v["target"]): v["met"] for v in compare.targets([first, rnn])}
+    assert verdicts == {
+        ("W6.100", "tograph <= 1.0x torch.jit.script"): False,
+        ("W2.fwd", "<= 0.9x numpy"): False,
+    }
+
+
 @pytest.fixture
 def blas_threads():
     """Restores NumPy's BLAS thread counts after a test that changes them."""
