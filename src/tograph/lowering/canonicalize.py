@@ -146,7 +146,7 @@ class _Canonicalize(nodes.Transformer):
         self.locals = [_local_names(fn)]
         tree = nodes.walk(fn)  # one walk serves both analyses
         self.mutation = mutation.analyze(fn, globals_, tree)
-        self.changed_containers = changed_in_place(fn)
+        self.changed_containers = changed_in_place(tree)
         self.changed_aliases = _changed_aliases(tree, self.changed_containers)
 
     def _is_local(self, node: Any) -> bool:
@@ -521,11 +521,12 @@ class _Canonicalize(nodes.Transformer):
         return node
 
 
-def changed_in_place(fn: gast.FunctionDef) -> set[str]:
-    """The names whose value ``fn`` changes in place as a list or dict would be changed:
-    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``, ``x[k].append(v)``."""
+def changed_in_place(tree: list[Any]) -> set[str]:
+    """The names whose value a function changes in place as a list or dict would be changed:
+    ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``, ``x[k].append(v)``. ``tree``
+    holds every node of the function (``nodes.walk``)."""
     changed: set[str] = set()
-    for node in gast.walk(fn):
+    for node in tree:
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
             if node.func.attr in _CONTAINER_MUTATORS:
                 changed.add(_root_name(node.func.value) or "")

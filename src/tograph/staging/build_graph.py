@@ -419,9 +419,10 @@ def _shares_memory(value: Any, inputs: Sequence[Any], literals: Sequence[np.ndar
 def _array_literals(graph: core.Graph, writeable: bool = True) -> list[np.ndarray]:
     """The arrays among ``graph``'s literals, nested graphs' included; with ``writeable``, only
     those that can be written (a read-only one, a folded constant, is copied anyway)."""
-    atoms = [a for eqn in graph.walk() for a in eqn.inputs]
-    atoms += [a for eqn in graph.walk() for sub in eqn.subgraphs() for a in sub.outputs]
-    atoms += graph.outputs
+    atoms = list(graph.outputs)
+    for eqn in graph.walk():
+        atoms += eqn.inputs
+        atoms += [a for sub in eqn.subgraphs() for a in sub.outputs]
     found: dict[int, np.ndarray] = {}
     for atom in atoms:
         if isinstance(atom, core.Lit) and isinstance(atom.value, np.ndarray):

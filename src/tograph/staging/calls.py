@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tograph import caching, errors, origin
+from tograph.frontend import nodes
 from tograph.lowering import canonicalize, convert
 from tograph.ops import lists
 from tograph.trace import containers
@@ -115,7 +116,7 @@ def _changed_parameters(code: types.CodeType, conversion: convert.Conversion) ->
     """The names a converted function changes in place as lists or dicts (cached per code)."""
     found = _changed.get(code)
     if found is None:
-        found = frozenset(canonicalize.changed_in_place(conversion.parsed.tree()))
+        found = frozenset(canonicalize.changed_in_place(nodes.walk(conversion.parsed.tree())))
         _changed.setdefault(code, found)
     return found
 

@@ -195,8 +195,9 @@ def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root:
     """The new graph input standing for ``leaf``, of the same kind of array or scalar (and for
     a variable not set yet, if ``leaf`` is one: ``_unset``)."""
     inner = child.add_input(t, hint=root)
-    if _unset(leaf):
-        _root_of(child).unset_inputs[id(inner)] = inner
+    top = _root_of(child)
+    if _unset(leaf, top):
+        top.unset_inputs[id(inner)] = inner
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
         inner.array0d, inner.layout = leaf.array0d, leaf.layout
     if isinstance(leaf, lists.SymbolicList) and isinstance(inner, lists.SymbolicList):
@@ -335,28 +336,25 @@ def _root_of(builder: builder_mod.GraphBuilder) -> builder_mod.GraphBuilder:
     return builder
 
 
-def _unset(value: Any) -> bool:
+def _unset(value: Any, root: builder_mod.GraphBuilder) -> bool:
     """Whether ``value`` stands for a variable not set yet: a placeholder, or the input of a
     branch or loop body made for one (its value is never read)."""
-    if isinstance(value, carried.Placeholder):
-        return True
-    current = context.current()
-    return current is not None and id(value) in _root_of(current).unset_inputs
+    return isinstance(value, carried.Placeholder) or id(value) in root.unset_inputs
 
 
-def _one_array_of(value: Any) -> Any:
+def _one_array_of(value: Any, groups: dict[int, tuple[Any, Any]]) -> Any:
     """The array standing for ``value``'s group of control-flow outputs that are one array on
-    every path (``_freeze_path_identities``), or ``value`` itself."""
-    current = context.current()
-    groups = _root_of(current).one_array if current is not None else {}
-    while id(value) in groups and groups[id(value)] is not value:
-        value = groups[id(value)]
+    every path (``groups``: ``_freeze_path_identities``), or ``value`` itself."""
+    entry = groups.get(id(value))
+    while entry is not None and entry[0] is value and entry[1] is not value:
+        value = entry[1]
+        entry = groups.get(id(value))
     return value
 
 
-def _relation(a: Any, b: Any) -> tuple[bool, bool]:
+def _relation(a: Any, b: Any, groups: dict[int, tuple[Any, Any]]) -> tuple[bool, bool]:
     """Whether two arrays are one, and whether they share memory (views of one array)."""
-    one = a is b or _one_array_of(a) is _one_array_of(b)
+    one = a is b or _one_array_of(a, groups) is _one_array_of(b, groups)
     storage = a._storage
     return (one, one or (storage is not None and storage is b._storage))
 
@@ -376,26 +374,27 @@ def _freeze_path_identities(
     order of ``after``) and not on others: the graph's results are apart or together alike on
     every path (``BuiltGraph.apart`` copies one when they share), eager code's are not. A path
     where either is not set yet (a return value) is not one that hands them over."""
+    root = _root_of(context.current())
+    groups = root.one_array
     arrays = [j for j, value in enumerate(after) if _is_array(value)]
     for n, j in enumerate(arrays):
         for k in arrays[n + 1 :]:
             if after[j] is after[k]:
                 continue
             relations = {
-                _relation(leaves[j], leaves[k])
+                _relation(leaves[j], leaves[k], groups)
                 for leaves in paths
                 if _is_array(leaves[j])
                 and _is_array(leaves[k])
-                and not _unset(leaves[j])
-                and not _unset(leaves[k])
+                and not _unset(leaves[j], root)
+                and not _unset(leaves[k], root)
             }
             if len(relations) > 1:
                 reason = _PATH_IDENTITY.format(names[j], names[k], what)
                 functional.freeze_path_alias(after[j], [after[k]], reason)
                 functional.freeze_path_alias(after[k], [after[j]], reason)
             elif relations == {(True, True)}:  # the executor hands over one array for both
-                groups = _root_of(context.current()).one_array
-                groups[id(after[k])] = _one_array_of(after[j])
+                groups[id(after[k])] = (after[k], _one_array_of(after[j], groups))
 
 
 def _freeze_path_aliases(

@@ -49,15 +49,15 @@ class GraphBuilder:
         # and those of them it changed
         self.carried_containers: dict[int, Any] = {}
         self.changed_containers: dict[int, Any] = {}
-        # on the root builder: for a copy of one of ``containers``, by id, the container it
-        # was copied from (``containers.derives_from``)
-        self.copied_from: dict[int, Any] = {}
+        # on the root builder: for a copy of one of ``containers``, by id, the copy and the
+        # container it was copied from (``containers.derives_from``)
+        self.copied_from: dict[int, tuple[Any, Any]] = {}
         # on the root builder: the inputs of branches and loop bodies standing for a variable
         # not set yet (a return value before the return), by id
         self.unset_inputs: dict[int, Any] = {}
         # on the root builder: outputs of control flow that are one array on every path that
-        # sets them, by id, with the one standing for the group (``staging.control_flow``)
-        self.one_array: dict[int, Any] = {}
+        # sets them, by id, each with the one standing for its group (``staging.control_flow``)
+        self.one_array: dict[int, tuple[Any, Any]] = {}
         # on a branch's or loop body's builder: the lists, dicts and sets from before it that
         # its function reaches through its closure, by id (``trace.containers``)
         self.outer_containers: dict[int, Any] = {}

@@ -79,7 +79,7 @@ def register_copies(originals: Any, copies: Any) -> None:
         if type(original) in (list, dict) and id(original) in registry:
             registry[id(copy)] = copy
             if copy is not original:
-                copied_from[id(copy)] = original
+                copied_from[id(copy)] = (copy, original)
             if id(original) in shared:
                 shared[id(copy)] = copy
         if isinstance(original, dict):
@@ -120,10 +120,11 @@ def derives_from(value: Any, container: Any) -> bool:
     copied_from = _root(builder).copied_from if builder is not None else {}
     seen: set[int] = set()
     while value is not container:
-        if id(value) in seen or id(value) not in copied_from:
+        entry = copied_from.get(id(value))
+        if id(value) in seen or entry is None or entry[0] is not value:
             return False
         seen.add(id(value))
-        value = copied_from[id(value)]
+        value = entry[1]
     return True
 
 
@@ -151,11 +152,13 @@ def check_returned(copy: Any, after: Any, name: str) -> None:
 
 
 def register_shared(container: Any) -> None:
-    """Marks ``container`` (a list or dict) as bound to two names: no change inside tensor
-    control flow may reach it, since the copies the control flow carries are one per name."""
+    """Marks ``container`` (a list or dict, or a tensor list) as bound to two names: no change
+    inside tensor control flow may reach it, since the copies the control flow carries are one
+    per name (a tensor list is a value: no change at all, ``runtime.shared``)."""
     builder = context.current()
     if builder is not None:
-        _registry(builder)[id(container)] = container
+        if type(container) in (list, dict):
+            _registry(builder)[id(container)] = container
         _root(builder).shared_containers[id(container)] = container
 
 
