@@ -41,14 +41,19 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
 
 
 def _divmod(reflected: bool = False) -> Any:
-    """``divmod(a, b)``: ``(a // b, a % b)``, as NumPy's ``np.divmod`` computes it."""
+    """``divmod(a, b)``: on Python numbers ``(a // b, a % b)`` with Python's meaning; on a NumPy
+    value ``np.divmod`` itself, whose warnings and errors name ``divmod``."""
     floor_divide, remainder = _binary(np.floor_divide, reflected), _binary(np.remainder, reflected)
 
     def method(self: TensorBase, other: Any) -> Any:
-        quotient = floor_divide(self, other)
-        if quotient is NotImplemented:
+        if not _is_operand(other):
             return NotImplemented
-        return quotient, remainder(self, other)
+        weak = is_tensor(other) and other.type.weak
+        python = self.type.weak and (types.is_python_scalar(other) or weak)
+        if not python:
+            handler = dispatch.FUNCTIONS[divmod]
+            return handler(other, self) if reflected else handler(self, other)
+        return floor_divide(self, other), remainder(self, other)
 
     method.__name__ = f"__{'r' if reflected else ''}divmod__"
     return method
