@@ -724,6 +724,17 @@ def is_user_object(value: Any) -> bool:
     return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
 
 
+def attribute_values(value: Any) -> list[Any]:
+    """The values of a user object's own attributes, in its ``__dict__`` and its slots."""
+    found = list(getattr(value, "__dict__", {}).values())
+    for cls in type(value).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                found.append(getattr(value, name))
+    return found
+
+
 def contains_symbolic(tree: Any) -> bool:
     """Whether a symbolic value occurs anywhere in nested lists, tuples and dicts."""
     if isinstance(tree, Symbolic):
