@@ -76,6 +76,26 @@ FALLBACKS: dict[str, str] = {
     # second starts as -math.inf (a Python float) and may become an np.float64; returned or None
     "second_largest": "a Python number on some paths, a NumPy scalar on others in the if-branch",
     "shannon_entropy": r"round\(x, ndigits\) of a number that is a Python number on some paths",
+    # L-BFGS drops its oldest pair (s_hist.pop(0)) once the history, grown in a tensor loop, is
+    # longer than m
+    "lbfgs_rosenbrock": r"len\(\) of a tensor list .* is only known when the graph runs",
+    # sorted() of an array window compares its elements one by one in Python (NaN would leave
+    # them in an order np.sort does not give)
+    "alpha_trimmed_mean": "truth value of tensor .* is only known when the graph runs",
+    # a bare return (None) inside a while loop over tensors, in a helper that ends without one
+    "heap_sort": "'retval' is unset in the if-branch but None in the else-branch",
+    "jump_search": "'retval' is None in the if-branch but unset in the else-branch",
+    # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
+    "counting_sort": "use as a Python index needs a concrete value",
+    "radix_sort_lsd": "use as a Python index needs a concrete value",
+    # swaps items of the argument list under a tensor test
+    "gnome_sort": "an item assignment changes a list passed to the function",
+    # appends (i, delta) tuples to a list under a tensor test
+    "rebalance_inplace": "has no value while the graph is being built",
+    # appends 100.0 (a Python float) on one branch and an np.float64 on the other
+    "rsi_wilder": r"lists of f64\[\]~ and of f64\[\] cannot be merged",
+    # bisect.insort, a C function, puts tensors into a list inside a loop over tensors
+    "running_median_insort": "from a graph that is no longer being built was used",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
     # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:
