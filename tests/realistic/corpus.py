@@ -82,9 +82,6 @@ FALLBACKS: dict[str, str] = {
     # sorted() of an array window compares its elements one by one in Python (NaN would leave
     # them in an order np.sort does not give)
     "alpha_trimmed_mean": "truth value of tensor .* is only known when the graph runs",
-    # a bare return (None) inside a while loop over tensors, in a helper that ends without one
-    "heap_sort": "'retval' is unset in the if-branch but None in the else-branch",
-    "jump_search": "'retval' is None in the if-branch but unset in the else-branch",
     # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
     "counting_sort": "use as a Python index needs a concrete value",
     "radix_sort_lsd": "use as a Python index needs a concrete value",
