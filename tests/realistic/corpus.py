@@ -83,7 +83,7 @@ FALLBACKS: dict[str, str] = {
     # them in an order np.sort does not give)
     "alpha_trimmed_mean": "truth value of tensor .* is only known when the graph runs",
     # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
-    "counting_sort": "use as a Python index needs a concrete value",
+    "counting_sort": r"repeated by a number \(sequence \* n\) that is only known",
     "radix_sort_lsd": "use as a Python index needs a concrete value",
     # swaps items of the argument list under a tensor test
     "gnome_sort": "an item assignment changes a list passed to the function",

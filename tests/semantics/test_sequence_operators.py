@@ -52,7 +52,7 @@ X = np.array([2, 0, 1])
 
 def test_a_list_repeated_by_a_count_from_the_data_falls_back_and_repeats_it():
     cf = assert_matches_eager(counting_sort, X, compiles=False)
-    assert "use as a Python index" in cf.fallback
+    assert "repeated by a number (sequence * n)" in cf.fallback
     assert_matches_eager(repeat_by_numpy_int, X, compiles=False)
 
 

@@ -80,7 +80,7 @@ def _elementwise_with(scalar: TensorBase, ufunc: np.ufunc, other: Any) -> bool:
     list or tuple and a number it is not always: a Python number takes Python's meaning (``*``
     repeats the sequence, ``==`` is False, the rest raise TypeError) and a NumPy scalar's ``*``
     repeats it too. Where it is not, the operator returns NotImplemented and Python's own
-    protocol runs (the repeat count is then asked for by ``__index__``)."""
+    protocol runs; a repeat count known only when the graph runs is refused."""
     if not isinstance(other, (list, tuple)) or scalar.is_array:
         return True
     if getattr(scalar, "kind_tag", None) is not None:
@@ -89,6 +89,12 @@ def _elementwise_with(scalar: TensorBase, ufunc: np.ufunc, other: Any) -> bool:
             "paths and a NumPy scalar on others: Python and NumPy give it different meanings",
             origin.current_location(),
             construct="operator between a sequence and a number whose kind depends on the path",
+        )
+    if ufunc is np.multiply and isinstance(scalar, Symbolic):
+        raise errors.TracerError(
+            "a list or tuple repeated by a number (sequence * n) that is only known when the "
+            "graph runs",
+            hint="build the values as an array (np.zeros(n)) or make the count static",
         )
     return not scalar.type.weak and ufunc is not np.multiply
 
