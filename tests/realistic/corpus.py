@@ -48,7 +48,8 @@ def all_cases() -> list[case_mod.Case]:
 
 # Routines that run eagerly, each with the reason its FallbackWarning must give.
 FALLBACKS: dict[str, str] = {
-    "quicksort_iterative": "has no value while the graph is being built",
+    # pushes (lo, i - 1) range pairs onto its stack under tensor tests
+    "quicksort_iterative": "a tuple holding tensors as an item of a list that grows",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
@@ -88,7 +89,7 @@ FALLBACKS: dict[str, str] = {
     # swaps items of the argument list under a tensor test
     "gnome_sort": "an item assignment changes a list passed to the function",
     # appends (i, delta) tuples to a list under a tensor test
-    "rebalance_inplace": "has no value while the graph is being built",
+    "rebalance_inplace": "a tuple holding tensors as an item of a list that grows",
     # appends 100.0 (a Python float) on one branch and an np.float64 on the other
     "rsi_wilder": r"lists of f64\[\]~ and of f64\[\] cannot be merged",
     # bisect.insort, a C function, puts tensors into a list inside a loop over tensors
