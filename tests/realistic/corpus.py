@@ -80,11 +80,23 @@ FALLBACKS: dict[str, str] = {
     # L-BFGS drops its oldest pair (s_hist.pop(0)) once the history, grown in a tensor loop, is
     # longer than m
     "lbfgs_rosenbrock": r"len\(\) of a tensor list .* is only known when the graph runs",
-    # sorted() of an array window compares its elements one by one in Python (NaN would leave
-    # them in an order np.sort does not give)
-    "alpha_trimmed_mean": "truth value of tensor .* is only known when the graph runs",
+    # sorted() of an array (or with a key over tensors) compares the elements one by one in
+    # Python (NaN would leave them in an order np.sort does not give)
+    **dict.fromkeys(
+        ["alpha_trimmed_mean", "median_abs_deviation_lists", "integer_shares"],
+        "truth value of tensor .* is only known when the graph runs",
+    ),
+    # an optimizer object appends to its own history list in a loop over the gradients
+    "rmsprop_object_history": r"append\(\) changes a list passed to the function",
+    # np.cumsum(x, out=x): a cumulative sum written into its input
+    "cumulative_inplace": "np.cumsum is not supported on tensors: it writes into out=",
+    # a call counter in the objective, kept with nonlocal
+    "golden_section_min": "nonlocal statement is not supported",
+    # dict keys formatted from tensors ({lo + k * width:.1f})
+    "histogram_dict_labels": "a string formatted from a tensor is used as a string",
     # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
     "counting_sort": r"repeated by a number \(sequence \* n\) that is only known",
+    # buckets[(v // exp) % 10], a list of lists picked by a tensor digit
     "radix_sort_lsd": "use as a Python index needs a concrete value",
     # swaps items of the argument list under a tensor test
     "gnome_sort": "an item assignment changes a list passed to the function",

@@ -392,3 +392,50 @@ class OneEuro:
 @CASES.case(args=[(OneEuro(30.0, 1.0, 0.1), NOISY), (OneEuro(10.0), STEPS)])
 def one_euro_filter(f, xs):
     return [f(x) for x in xs], f.dx_prev
+
+
+@CASES.case(args=[(NOISY.copy(),), (np.arange(6),), (np.array([2.0]),)])
+def first_difference_inplace(x):
+    """Replaces a signal by its first difference in place with overlapping slices
+    (NumPy buffers the overlap, so each difference uses the old neighbour)."""
+    x[1:] -= x[:-1]
+    return x[1:].std() if len(x) > 1 else 0.0
+
+
+@CASES.case(args=[(NOISY.copy(), 1.0), (STEPS.copy(), 0.5), (np.arange(5.0), 10.0)])
+def clip_spikes_masked(x, limit):
+    """Pulls samples beyond +-limit halfway back with masked augmented assignments; counts them."""
+    above = x > limit
+    below = x < -limit
+    x[above] -= (x[above] - limit) / 2
+    x[below] += (-limit - x[below]) / 2
+    return int(above.sum() + below.sum())
+
+
+@CASES.case(args=[(np.stack([NOISY[:6], NOISY[6:]]), 0.5), (np.eye(3), 0.25)])
+def smooth_rows_by_views(m, alpha):
+    """Exponential smoothing along each row of a matrix, written through row views."""
+    for r in range(m.shape[0]):
+        row = m[r]
+        for i in range(1, len(row)):
+            row[i] = alpha * row[i] + (1 - alpha) * row[i - 1]
+    return m.sum(axis=1)
+
+
+@CASES.case(args=[(NOISY.copy(), 2), (STEPS.copy(), 3)])
+def decimate_inplace(x, factor):
+    """Averages blocks of ``factor`` samples into the strided view x[::factor] (the caller's
+    array changes) and returns that view's copy."""
+    view = x[::factor]
+    for i in range(len(view)):
+        block = x[i * factor : (i + 1) * factor]
+        view[i] = block.mean()
+    return view.copy()
+
+
+@CASES.case(args=[(NOISY.copy(),), (np.arange(5.0),)])
+def cumulative_inplace(x):
+    """Running sum written over its input with out=, then centred in place."""
+    np.cumsum(x, out=x)
+    x -= x.mean()
+    return x

@@ -450,3 +450,61 @@ def sortino_ratio(returns, target=0.0, periods=252):
     if downside == 0:
         return float("inf")
     return (np.mean(returns) - target) / downside * math.sqrt(periods)
+
+
+@CASES.case(args=[(PRICES, 3, 2.0), (PRICES, 5, 1.5), (PRICES[:2], 3, 2.0)])
+def bollinger_signals(prices, window, k):
+    """Bollinger bands by a loop over windows; 'buy' and 'sell' signals collected as tuples."""
+    signals = []
+    upper = np.full(len(prices), np.nan)
+    lower = np.full(len(prices), np.nan)
+    for t in range(window - 1, len(prices)):
+        w = prices[t - window + 1 : t + 1]
+        mid = w.mean()
+        sd = w.std()
+        upper[t] = mid + k * sd
+        lower[t] = mid - k * sd
+        if prices[t] > upper[t]:
+            signals.append((t, "sell"))
+        elif prices[t] < lower[t]:
+            signals.append((t, "buy"))
+    return upper, lower, signals
+
+
+@CASES.case(args=[(100000.0, 0.05, 30), (5000.0, 0.0, 2), (1000.0, 0.12, 1)])
+def mortgage_table(principal, annual_rate, years):
+    """Monthly payment by the annuity formula, then a year-by-year summary as a list of dicts."""
+    r = annual_rate / 12
+    n = years * 12
+    payment = principal / n if r == 0 else principal * r / (1 - (1 + r) ** -n)
+    balance = principal
+    rows = []
+    for year in range(1, years + 1):
+        paid_interest = 0.0
+        for _ in range(12):
+            interest = balance * r
+            paid_interest += interest
+            balance -= payment - interest
+        rows.append(
+            {"year": year, "interest": round(paid_interest, 2), "balance": max(balance, 0.0)}
+        )
+    return round(payment, 2), rows
+
+
+@CASES.case(args=[(PRICES, 0.02), (PRICES, 0.5), (PRICES[:2], 0.01)])
+def drawdown_episodes(prices, threshold):
+    """Days where the drawdown from the running peak first passes a threshold, and the depth
+    reached on each of those days (a comprehension over the days found)."""
+    peak = prices[0]
+    starts = []
+    inside = False
+    for t in range(len(prices)):
+        peak = max(peak, prices[t])
+        dd = 1 - prices[t] / peak
+        if dd > threshold and not inside:
+            starts.append(t)
+            inside = True
+        elif dd <= threshold:
+            inside = False
+    depths = [1 - prices[t] / np.max(prices[: t + 1]) for t in starts]
+    return starts, depths

@@ -208,3 +208,45 @@ def sor_solve(a, b, omega=1.25, tol=1e-10, max_sweeps=500):
         if residual < tol:
             break
     return x, sweep + 1, residual
+
+
+@CASES.case(
+    args=[
+        (A3.copy(), B3.copy()),
+        (PERMUTED.copy(), np.array([1.0, 2.0, 3.0])),
+        (np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 1.0], [3.0, 6.0, 5.0]]), np.ones(3)),
+    ]
+)
+def gauss_jordan_inplace(a, b):
+    """Gauss-Jordan elimination with row swaps by fancy indexing, overwriting a and b; a zero
+    pivot column raises after the earlier columns were eliminated."""
+    n = len(b)
+    for col in range(n):
+        pivot = col + int(np.argmax(np.abs(a[col:, col])))
+        if a[pivot, col] == 0:
+            raise np.linalg.LinAlgError(f"singular at column {col}")
+        if pivot != col:
+            a[[col, pivot]] = a[[pivot, col]]
+            b[[col, pivot]] = b[[pivot, col]]
+        scale = a[col, col]
+        a[col] /= scale
+        b[col] /= scale
+        for row in range(n):
+            if row != col:
+                factor = a[row, col]
+                a[row] -= factor * a[col]
+                b[row] -= factor * b[col]
+    return b
+
+
+@CASES.case(args=[(np.array([[4.0, 1.0], [2.0, 3.0]]), 3), (A3.copy(), 2)])
+def matrix_power_by_squaring(m, k):
+    """M**k by repeated squaring, with the running result and base rebound each step."""
+    result = np.eye(len(m))
+    base = m
+    while k > 0:
+        if k & 1:
+            result = result @ base
+        base = base @ base
+        k >>= 1
+    return result

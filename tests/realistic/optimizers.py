@@ -467,3 +467,57 @@ def newton_2d_hessian(x, tol=1e-12, max_iter=50):
         if np.max(np.abs(dx)) < tol:
             return x, len(history), True
     return x, len(history), False
+
+
+class RMSPropState:
+    """RMSprop with its squared average as an attribute array, updated in place."""
+
+    def __init__(self, shape, lr=0.01, rho=0.9, eps=1e-6):
+        self.lr, self.rho, self.eps = lr, rho, eps
+        self.sq = np.zeros(shape)
+        self.history = []
+
+    def update(self, w, g):
+        self.sq *= self.rho
+        self.sq += (1 - self.rho) * g**2
+        step = self.lr * g / (np.sqrt(self.sq) + self.eps)
+        w -= step
+        self.history.append(float(np.abs(step).max()))
+
+
+@CASES.case(
+    args=[
+        (RMSPropState(3), np.ones(3), GRADS),
+        (RMSPropState((3,), lr=0.1), np.zeros(3), GRADS[:2]),
+    ]
+)
+def rmsprop_object_history(opt, w, grads):
+    for g in grads:
+        opt.update(w, g)
+    return max(opt.history), len(opt.history)
+
+
+@CASES.case(args=[(0.0, 3.0), (-1.0, 1.0, 1e-10), (2.0, 2.5)])
+def golden_section_min(a, b, tol=1e-8):
+    """Golden-section minimisation with math.sqrt(5), returning the point and the call count."""
+    calls = 0
+
+    def f(x):
+        nonlocal calls
+        calls += 1
+        return (x - 1.7) ** 2 + 0.3 * math.sin(5 * x)
+
+    invphi = (math.sqrt(5) - 1) / 2
+    c = b - invphi * (b - a)
+    d = a + invphi * (b - a)
+    fc, fd = f(c), f(d)
+    while abs(b - a) > tol:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - invphi * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + invphi * (b - a)
+            fd = f(d)
+    return (a + b) / 2, calls

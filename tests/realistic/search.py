@@ -501,3 +501,34 @@ def radix_sort_lsd(a):
         values = [v for bucket in buckets for v in bucket]
         exp *= 10
     return np.array(values, dtype=a.dtype)
+
+
+@CASES.case(args=[(SHUFFLED.copy(),), (INTS.copy(),), (np.array([1.0, np.nan, 0.0]),)])
+def insertion_sort_while(a):
+    """Insertion sort with a while loop and a held key; returns the array it sorted in place."""
+    for i in range(1, len(a)):
+        key = a[i]
+        j = i - 1
+        while j >= 0 and key < a[j]:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = key
+    return a
+
+
+@CASES.case(args=[(SORTED, [0.0, 4.0, 7.0, -5.0]), (np.arange(10.0), [9.5])])
+def nearest_in_sorted(a, queries):
+    """For each query, the index of the nearest value in a sorted array (ties to the left)."""
+    out = []
+    for q in queries:
+        lo, hi = 0, len(a) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if a[mid] < q:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo > 0 and abs(a[lo - 1] - q) <= abs(a[lo] - q):
+            lo -= 1
+        out.append(lo)
+    return out

@@ -295,3 +295,26 @@ def real_cepstrum(x):
     spectrum = np.fft.fft(x)
     log_mag = np.log(np.abs(spectrum) + 1e-10)
     return np.fft.ifft(log_mag).real
+
+
+@CASES.case(args=[(TONE, 4, 2), (SHORT, 2, 1), (TONE, 8, 8)])
+def stft_magnitudes(x, nperseg, hop):
+    """A short-time Fourier transform by hand: Hamming frames, rfft, magnitudes stacked."""
+    window = np.hamming(nperseg)
+    frames = []
+    start = 0
+    while start + nperseg <= len(x):
+        frames.append(np.abs(np.fft.rfft(window * x[start : start + nperseg])))
+        start += hop
+    return np.array(frames)
+
+
+@CASES.case(args=[(TONE, 0.5), (SHORT, 0.0), (np.zeros(4), 1.0)])
+def peak_heights(x, min_height):
+    """Local maxima above a height, their values read back with a list comprehension."""
+    peaks = []
+    for i in range(1, len(x) - 1):
+        if x[i] > x[i - 1] and x[i] >= x[i + 1] and x[i] > min_height:
+            peaks.append(i)
+    heights = [x[i] for i in peaks]
+    return peaks, heights

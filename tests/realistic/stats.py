@@ -512,3 +512,108 @@ def covariance_by_loops(rows):
                 acc += (rows[i, t] - means[i]) * (rows[j, t] - means[j])
             cov[i, j] = cov[j, i] = acc / (n - 1)
     return cov
+
+
+@CASES.case(args=[(DATA, 4), (OTHER, 3), (np.array([5.0, 5.0, 5.0]), 2)])
+def histogram_dict_labels(x, bins):
+    """A histogram keyed by range labels like '2.5-4.6', built with dict.get and f-strings."""
+    lo, hi = float(x.min()), float(x.max())
+    width = (hi - lo) / bins or 1.0
+    counts = {}
+    for v in x:
+        k = min(int((v - lo) / width), bins - 1)
+        label = f"{lo + k * width:.1f}-{lo + (k + 1) * width:.1f}"
+        counts[label] = counts.get(label, 0) + 1
+    return counts
+
+
+@CASES.case(args=[(DATA,), (list(OTHER),), ([1, 2, 3, 4],)])
+def median_abs_deviation_lists(values):
+    """The median and median absolute deviation with sorted() and list comprehensions."""
+    s = sorted(values)
+    n = len(s)
+    mid = n // 2
+    med = s[mid] if n % 2 else (s[mid - 1] + s[mid]) / 2
+    dev = sorted(abs(v - med) for v in values)
+    mad = dev[mid] if n % 2 else (dev[mid - 1] + dev[mid]) / 2
+    return med, mad, 1.4826 * mad
+
+
+@CASES.case(
+    args=[
+        (np.random.default_rng(9), np.array([0.2, 0.5, 0.3]), 30),
+        (np.random.default_rng(10), np.array([1.0, 0.0]), 5),
+    ]
+)
+def categorical_frequencies(rng, p, n):
+    """Draws n categories with rng.choice(p=...) and tallies them in a list, with the chi-square
+    distance to the expected counts."""
+    draws = rng.choice(len(p), size=n, p=p)
+    tally = [0] * len(p)
+    for d in draws:
+        tally[d] += 1
+    chi2 = 0.0
+    for k in range(len(p)):
+        expected = n * p[k]
+        if expected > 0:
+            chi2 += (tally[k] - expected) ** 2 / expected
+    return tally, chi2
+
+
+@CASES.case(
+    args=[(np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=np.int32),), (np.array([7], dtype=np.int8),)]
+)
+def integer_running_sums(x):
+    """Running sums and products of a small-integer array, kept in its own dtype and in Python."""
+    acc = np.zeros_like(x)
+    total = 0
+    prod = 1
+    for i in range(len(x)):
+        total += int(x[i])
+        prod *= x[i]
+        acc[i] = total % 100
+    return acc, total, prod, total // 3, -total // 3, -total % 7
+
+
+@CASES.case(
+    args=[
+        (np.array([[1.0, 3.0], [2.0, 2.0], [0.5, 0.5]]),),
+        (np.array([[1.0, 1.0], [0.0, 0.0], [4.0, 0.0]]),),
+    ]
+)
+def normalize_rows_inplace(counts):
+    """Turns rows of counts into probabilities in place; a zero row raises after the rows
+    before it were already written."""
+    for i in range(counts.shape[0]):
+        total = counts[i].sum()
+        if total == 0:
+            raise ValueError(f"row {i} has no counts")
+        counts[i] /= total
+    return counts
+
+
+@CASES.case(
+    args=[(np.array([1.0, 2.0, 3.0], dtype=np.float32),), (np.array([0.1, 0.7], dtype=np.float32),)]
+)
+def float32_accumulate(x):
+    """Sums a float32 array into a Python-float start: the sum becomes a float32 scalar."""
+    s = 0.0
+    sq = 0
+    for v in x:
+        s += v * 0.1
+        sq = sq + v * v
+    return s, sq, s / len(x)
+
+
+@CASES.case(args=[(np.array([4, 0, 2]), 12), (np.array([3, 5]), 7)])
+def integer_shares(weights, total):
+    """Splits an integer total in proportion to integer weights (largest remainder); a zero
+    weight sum raises ZeroDivisionError from Python ints."""
+    wsum = int(weights.sum())
+    shares = [total * int(w) // wsum for w in weights]
+    rema = [total * int(w) % wsum for w in weights]
+    left = total - sum(shares)
+    order = sorted(range(len(weights)), key=lambda i: -rema[i])
+    for i in order[:left]:
+        shares[i] += 1
+    return shares
