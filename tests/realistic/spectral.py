@@ -318,3 +318,17 @@ def peak_heights(x, min_height):
             peaks.append(i)
     heights = [x[i] for i in peaks]
     return peaks, heights
+
+
+@CASES.case(args=[(TONE, 16.0, 0.5), (SHORT, 5.0, 0.1), (np.ones(6), 1.0, 0.5)])
+def spectral_peaks(x, fs, rel_height):
+    """Frequencies and magnitudes of the spectrum's local maxima above a fraction of the largest,
+    picked with the list of peak bins as an index."""
+    mags = np.abs(np.fft.rfft(x))
+    freqs = np.fft.rfftfreq(len(x), 1 / fs)
+    floor = rel_height * mags.max()
+    bins = []
+    for k in range(1, len(mags) - 1):
+        if mags[k] > mags[k - 1] and mags[k] >= mags[k + 1] and mags[k] > floor:
+            bins.append(k)
+    return freqs[bins], mags[bins]
