@@ -18,7 +18,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 # ---- type rules --------------------------------------------------------------------------
 
@@ -109,10 +109,18 @@ def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[
     dtype = kwargs.pop("dtype", None)
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
-    out = prim.bind(*args)
+    out = prim.bind(*map(_sequence_as_array, args))
     if dtype is not None:
         return astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
     return out
+
+
+def _sequence_as_array(operand: Any) -> Any:
+    """A list or tuple of numbers as the array NumPy makes of it: the kernel of an operator
+    primitive is Python's operator, which would repeat or join a sequence."""
+    if isinstance(operand, (list, tuple)) and not tensor.contains_tensor(operand):
+        return np.asarray(operand)
+    return operand
 
 
 add_p = _define("add", np.add, operator.add, "+")

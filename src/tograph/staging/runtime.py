@@ -23,7 +23,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation, values
-from tograph.ops import array_lists, creation, effects, elementwise, lists
+from tograph.ops import array_lists, creation, effects, elementwise, indexing, lists
 from tograph.ops import random as random_draws
 from tograph.staging import (
     builtin_calls,
@@ -419,7 +419,10 @@ def _copying_index(index: Any, ndim: int) -> bool:
     """Whether NumPy's ``x[index]`` for an ``x`` of rank ``ndim`` is a copy: an integer for every
     axis, or an array among the index items."""
     items = index if isinstance(index, tuple) else (index,)
-    if any(getattr(item, "ndim", 0) > 0 or isinstance(item, list) for item in items):
+    if any(
+        getattr(item, "ndim", 0) > 0 or isinstance(item, list) or indexing.is_integer_list(item)
+        for item in items
+    ):
         return True
     return all(_integer(item) for item in items) and len(items) == ndim
 
