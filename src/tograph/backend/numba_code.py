@@ -445,7 +445,7 @@ def _reduction(name: str) -> Emitter:
         if name == "sum" and t.dtype in _FLOATS:
             return _float_reduction(w, eqn, "sum_float")
         if t.dtype.kind not in "bi" or out.shape != ():
-            raise Unsupported(f"{name} of {t} (NumPy's order of float sums is its own)")
+            raise Unsupported(f"{name} of {t} (compiled for whole int and bool arrays only)")
         if eqn.params.get("dtype") is not None or t.shape == ():
             raise Unsupported(f"{name} with a dtype or of a scalar")
         text = w.cast(x, out.dtype)

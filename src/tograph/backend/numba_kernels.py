@@ -1,4 +1,5 @@
-"""The helpers numba-compiled graphs call: floating-point flags, checked int64 arithmetic.
+"""The helpers numba-compiled graphs call: floating-point flags, checked int64 arithmetic,
+NumPy's float sums.
 
 Stage: execute (run-time support of ``tograph.backend.numba_exec``; imports numba). Generated
 modules import these by name. Every helper is compiled with numba's on-disk cache.
