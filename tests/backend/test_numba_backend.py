@@ -288,3 +288,20 @@ def test_a_value_used_once_is_written_into_its_user():
     assert re.search(r"(\w+) = np\.sin\(\w+\)\n.*\(\1 \* \1\)", source, re.DOTALL), source
     assert cf.backend == "numba"
     assert same_bits(compiled(x, np.int64(4)), squared_wave(x, np.int64(4)))
+
+
+def helper_names(x, n):
+    """Variables named as the compiled module's helpers and constants."""
+    mean_float, add_i64, const_0 = x * 0.5, n, np.array([1.0, 2.0, 3.0])
+    for _ in range(n):
+        sum_stack = np.sum(mean_float) + np.mean(const_0)
+        mean_float = mean_float + sum_stack * 1e-3
+        add_i64 = add_i64 + 1
+    return mean_float, add_i64
+
+
+def test_values_named_as_helpers_do_not_hide_them():
+    x = np.linspace(-1.0, 1.0, 200)
+    compiled = tg.to_static(helper_names, fallback="error", backend="numba")
+    assert compiled.concrete(x, np.int64(5)).backend == "numba"
+    assert same_bits(compiled(x, np.int64(5)), helper_names(x, np.int64(5)))

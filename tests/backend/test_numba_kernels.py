@@ -59,8 +59,8 @@ def test_unary_helper_is_exact_or_bails(name):
 
 # ---- NumPy's float sums --------------------------------------------------------------------------
 
-sum_float = numba.njit(lambda a: numba_kernels.sum_float(a))
-mean_float = numba.njit(lambda a: numba_kernels.mean_float(a))
+sum_float = numba.njit(lambda a: numba_kernels.sum_float(a, numba_kernels.new_sum_stack()))
+mean_float = numba.njit(lambda a: numba_kernels.mean_float(a, numba_kernels.new_sum_stack()))
 LENGTHS = [*range(3001), 8191, 8192, 8193, 16384, 16385, 100_003]
 
 

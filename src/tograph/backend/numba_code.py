@@ -37,7 +37,10 @@ wrap) goes through the checked helpers of ``numba_kernels``.
 
 A value used once, by a later operation of the same block, is written into that operation's
 expression rather than named (``x_2 = np.sin(x_1) - np.float64(0.3)``): numba then fuses the array
-operations into one loop, as a user writing numba by hand would get.
+operations into one loop, as a user writing numba by hand would get. A graph with float sums
+makes their stack once per call (``sum_stack = new_sum_stack()``), and the names the module uses
+besides the graph's values (the helpers, the constants) are kept from them: a user's ``add_i64``
+or ``mean_float`` becomes ``add_i64_1``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,13 @@ from tograph.ir import core, types
 from tograph.ops import control, elementwise, indexing, reductions, shape
 
 _INDENT = "    "
+_SUM_STACK = "sum_stack"
+# The names the module uses besides the graph's values: numba_kernels' helpers and the sum stack.
+_HELPERS = (
+    *("feclearexcept", "fetestexcept", "ALL_FLAGS", "WATCHED", "Bail", "numba"),
+    *("add_i64", "sub_i64", "mul_i64", "neg_i64", "abs_i64", "floordiv_i64", "mod_i64"),
+    *("sum_float", "mean_float", "new_sum_stack", _SUM_STACK),
+)
 _DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32, np.int8)}
 _I64, _F64, _BOOL = np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.bool_)
 _FLOATS = {_F64, np.dtype(np.float32)}
@@ -105,6 +115,8 @@ class _Writer:
     def __init__(self, graph: core.Graph):
         self.graph = graph
         self.namer = core.Namer()
+        for name in _HELPERS:  # a user's variable of the same name gets another
+            self.namer.fresh(name)
         core.name_vars(graph, self.namer)
         self.env: dict[int, str] = {}
         self.lines: list[str] = []
@@ -124,6 +136,8 @@ class _Writer:
         self.lines = body
         self.line(_INDENT, "feclearexcept(ALL_FLAGS)")
         self.block(self.graph, _INDENT)
+        if self.float_sums:
+            body.insert(1, f"{_INDENT}{_SUM_STACK} = new_sum_stack()")
         outputs, returned, kinds = self.results()
         ret = ", ".join(returned) + ("," if len(returned) == 1 else "")
         self.line(_INDENT, f"return ({ret}), fetestexcept(WATCHED)")
@@ -180,7 +194,7 @@ class _Writer:
         if isinstance(value, np.ndarray) and value.shape == ():  # numba would give a scalar
             raise Unsupported("a 0-d array constant")
         if t.shape != ():
-            name = f"const_{len(self.consts)}"
+            name = self.namer.fresh(f"const_{len(self.consts)}")
             self.reordered_consts |= not np.asarray(value).flags.c_contiguous
             self.consts.append(np.ascontiguousarray(value))
             self.const_names.append(name)
@@ -466,7 +480,7 @@ def _float_reduction(w: _Writer, eqn: core.Eqn, kernel: str) -> str:
     if t.shape == () or not whole or eqn.params["keepdims"] or eqn.params["dtype"] is not None:
         raise Unsupported(f"{eqn.prim.name} of {t} other than of a whole array in its dtype")
     w.float_sums = True
-    return f"{kernel}({w.expr(x)})"
+    return f"{kernel}({w.expr(x)}, {_SUM_STACK})"
 
 
 def _mean(w: _Writer, eqn: core.Eqn) -> str:

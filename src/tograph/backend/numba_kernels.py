@@ -26,7 +26,8 @@ float32 sum accumulates in float32). NumPy buffers (in runs of ``np.getbufsize()
 when it casts, which a float array summed in its own dtype never needs. ``np.mean`` divides that
 sum by the element count as a float64 division and converts the quotient back to the sum's dtype
 (``numpy/_core/_methods.py``: ``_mean``). The recursion of NumPy's split is written as a loop over
-an explicit stack: numba's on-disk cache crashes on loading a recursive function.
+an explicit stack (numba's on-disk cache crashes on loading a recursive function), which a
+compiled graph allocates once per call (``new_sum_stack``), not once per sum.
 """
 
 from __future__ import annotations
@@ -156,53 +157,62 @@ def _run_sum(a: np.ndarray, start: Any, n: Any) -> Any:
 
 
 @_kernel
-def _pairwise_sum(a: np.ndarray) -> Any:
-    """NumPy's pairwise sum of the flat C-contiguous array ``a`` (at least one element).
-
-    A stack of runs still to sum (length 0 marks "add the last two sums") stands for NumPy's
-    recursion; the left part of a split is summed first and added on the left."""
-    n = np.uintp(a.size)
-    if n <= _BLOCK:
-        return _run_sum(a, np.uintp(0), n)
-    runs = np.empty((2 * _DEPTH + 1, 2), np.uintp)
-    sums = np.empty(_DEPTH + 1, a.dtype)
-    runs[0, 0], runs[0, 1] = 0, n
-    pending, done = 1, 0
-    while pending:
-        pending -= 1
-        start, length = runs[pending, 0], runs[pending, 1]
-        if length == 0:
-            done -= 1
-            sums[done - 1] = sums[done - 1] + sums[done]
-        elif length <= _BLOCK:
-            sums[done] = _run_sum(a, start, length)
-            done += 1
-        else:
-            half = length // 2
-            half -= half % 8
-            runs[pending, 0], runs[pending, 1] = 0, 0
-            runs[pending + 1, 0], runs[pending + 1, 1] = start + half, length - half
-            runs[pending + 2, 0], runs[pending + 2, 1] = start, half
-            pending += 3
-    return sums[0]
+def new_sum_stack() -> Any:
+    """Room for ``_pairwise_sum``'s stack, made once per call of a compiled graph: the start and
+    length of each right part still to sum, and each finished left part's sum (a float32 sum is
+    exact as a float64)."""
+    return np.empty(2 * _DEPTH, np.uintp), np.empty(_DEPTH, np.float64)
 
 
 @_kernel
-def sum_float(a: np.ndarray) -> Any:
-    """``np.sum(a)`` of a C-contiguous float64 or float32 array of any shape, in its dtype.
+def _pairwise_sum(a: np.ndarray, stack: Any) -> Any:
+    """NumPy's pairwise sum of the flat C-contiguous array ``a`` (at least one element).
+
+    NumPy's recursion as a loop: descend into left parts, noting each right part on the stack,
+    sum the run reached, then climb while the part just summed is a right one (adding it to its
+    left sibling's sum) and go on with the next right part."""
+    rights, lefts = stack
+    u0, u1, u2, u8 = np.uintp(0), np.uintp(1), np.uintp(2), np.uintp(8)
+    block = np.uintp(_BLOCK)
+    start, n = u0, np.uintp(a.size)
+    depth = u0
+    while True:
+        while n > block:
+            half = n // u2
+            half -= half % u8
+            rights[u2 * depth] = start + half
+            rights[u2 * depth + u1] = n - half
+            depth += u1
+            n = half
+        value = _run_sum(a, start, n)
+        while depth > u0 and rights[u2 * (depth - u1) + u1] == u0:  # a right part's sum
+            depth -= u1
+            value = a.dtype.type(lefts[depth]) + value
+        if depth == u0:
+            return value
+        top = depth - u1
+        lefts[top] = value
+        start, n = rights[u2 * top], rights[u2 * top + u1]
+        rights[u2 * top + u1] = u0  # marks the part entered as a right one
+
+
+@_kernel
+def sum_float(a: np.ndarray, stack: Any) -> Any:
+    """``np.sum(a)`` of a C-contiguous float64 or float32 array of any shape, in its dtype;
+    ``stack`` is ``new_sum_stack()``'s.
 
     A non-contiguous array raises (``reshape`` cannot view it flat), and the call goes to NumPy."""
     flat = a.reshape(a.size)
     zero = a.dtype.type(0)
     if flat.size == 0:
         return zero
-    return zero + _pairwise_sum(flat)
+    return zero + _pairwise_sum(flat, stack)
 
 
 @_kernel
-def mean_float(a: np.ndarray) -> Any:
+def mean_float(a: np.ndarray, stack: Any) -> Any:
     """``np.mean(a)`` of a C-contiguous float64 or float32 array: its sum divided by the count in
     float64, in the sum's dtype. An empty array bails: NumPy warns ("Mean of empty slice")."""
     if a.size == 0:
         raise Bail()
-    return a.dtype.type(np.float64(sum_float(a)) / np.float64(a.size))
+    return a.dtype.type(np.float64(sum_float(a, stack)) / np.float64(a.size))
