@@ -426,8 +426,8 @@ def _grad_graphs():
 
 
 def _dynamic():
-    """Shapes known only at run time keep size, dim, arange, eye, pad_index and fftfreq in the
-    graph."""
+    """Shapes known only at run time keep size, dim, arange, eye, pad_index, fftfreq and split
+    in the graph."""
     spec = [tg.TensorSpec((None,)), None]
     fn = tg.to_static(
         lambda v, n: (
@@ -438,6 +438,7 @@ def _dynamic():
             np.floor(v),
             np.pad(v, 2, mode="edge"),
             np.fft.fftfreq(n),
+            np.array_split(v, 2),
         ),
         input_spec=spec,
     )
