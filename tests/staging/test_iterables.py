@@ -262,3 +262,74 @@ def test_a_loop_over_a_range_with_a_tensor_step_matches_eager(n, step):
     got, expected = static(*args), count_and_last(*args)
     assert got == expected
     assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+def uses_after_static_break(x):
+    items = iter([1, 2, 3, 4])
+    for v in items:
+        if v == 2:
+            break
+    return x * next(items)
+
+
+def counts_until_tensor_break(x):
+    used = 0
+    for k, part in enumerate([x, x * 2, x * 3]):
+        if np.sum(part) > 10:
+            break
+        used = k + 1
+    return used
+
+
+def test_a_python_loop_takes_no_item_after_its_break():
+    """The loop took the next item before testing its break flag: an iterator the function reads
+    after the loop was one item further on than eagerly."""
+    x = np.array([1.0, 2.0])
+    np.testing.assert_array_equal(tg.to_static(uses_after_static_break)(x), x * 3)
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, -1.5, 2.0, 3.25]), np.array([9.0]), -np.ones(2)])
+def test_a_python_loop_over_an_iterator_goes_on_under_a_tensor_break(x):
+    """Once the break flag of a loop over enumerate(list) became a tensor, the rest of the items
+    were read again from the spent iterator (one iteration was lost: 1 where eager gives 2)."""
+    static = tg.to_static(counts_until_tensor_break, fallback="error")
+    assert static(x) == counts_until_tensor_break(x)
+
+
+def breaks_in_a_loop_over_map(x):
+    def scaled(k):
+        print("making", k)
+        return x * k
+
+    used = 0
+    for part in map(scaled, [1, 2, 3]):
+        if np.sum(part) > 4:
+            break
+        used += 1
+    return used
+
+
+def test_a_tensor_break_over_an_iterator_that_runs_code_falls_back(capsys):
+    """Which items map() makes would depend on the tensor break: it made them all at once."""
+    x = np.array([0.5, 1.0])
+    with pytest.warns(tg.FallbackWarning, match="loop over a map iterator"):
+        got = tg.to_static(breaks_in_a_loop_over_map)(x)
+    compiled_out = capsys.readouterr().out
+    assert got == breaks_in_a_loop_over_map(x)
+    assert compiled_out == capsys.readouterr().out
+
+
+def reversed_tensor_range(n):
+    order = []
+    for i in reversed(range(2, n, 3)):
+        order.append(i)
+    return order
+
+
+@pytest.mark.parametrize("n", [12, 3, 2, -1])
+def test_reversed_of_a_tensor_range(n):
+    """reversed(range(n)) with a tensor bound raised TypeError while tracing (and fell back)."""
+    static = tg.to_static(reversed_tensor_range, fallback="error")
+    got, expected = static(np.int64(n)), reversed_tensor_range(np.int64(n))
+    assert got == expected
+    assert [type(v) for v in got] == [type(v) for v in expected]

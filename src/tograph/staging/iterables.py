@@ -1,5 +1,6 @@
 """What a ``for`` loop over tensors iterates: ranges with tensor bounds, tensors, tensor lists,
-``enumerate`` and ``zip`` of those.
+``enumerate`` and ``zip`` of those; and the rest of a Python loop whose ``break`` turned out to
+depend on a tensor (``remaining``).
 
 Each is a ``TensorIterable``: a length known when the graph runs and an item for a (symbolic) index,
 which is how ``runtime.for_stmt`` turns the loop into a ``while_loop`` over an index counter.
@@ -66,6 +67,11 @@ class TensorRange(TensorIterable):
         if isinstance(value, tensor.TensorBase) and not value.type.weak:
             value = elementwise.astype_p.bind(value, dtype=np.dtype(np.int64), weak=True)
         return value
+
+    def __reversed__(self) -> TensorRange:
+        """``reversed(range(...))``: the same items, last first."""
+        last = self.start + (self.length - 1) * self.step
+        return TensorRange(last, self.start - self.step, -self.step)
 
 
 def _zero_step() -> tuple[()]:
@@ -142,3 +148,41 @@ def _require(items: Any) -> TensorIterable:
         f"zip/enumerate mixing tensors with a {type(items).__name__}",
         construct="zip/enumerate of tensors and Python sequences",
     )
+
+
+def remaining(iterable: Any, items: Any, position: int) -> Any:
+    """The items a Python ``for`` loop over ``iterable`` has yet to take from its iterator
+    ``items`` after ``position`` of them: a tensor range for a range, else a list.
+
+    Raises:
+      UnsupportedError: the iterator runs code to make each item (``map``, ``filter``, a
+        generator); which items it makes would depend on the tensor break flag.
+    """
+    if isinstance(iterable, range):
+        rest = iterable[position:]
+        return TensorRange(rest.start, rest.stop, rest.step)
+    if not _without_effects(items):
+        raise errors.UnsupportedError(
+            f"a break that depends on a tensor in a loop over a {type(items).__name__} iterator, "
+            "which runs code to make each item",
+            construct="break on a tensor in a loop over an iterator",
+        )
+    return list(items)
+
+
+_CONTAINERS = (list, tuple, str, bytes, range, dict)
+_CONTAINER_ITERATORS = frozenset(
+    [type(iter(c)) for c in ([], (), "", b"", range(0), {}, {}.values(), {}.items())]
+    + [type(reversed(c)) for c in ([], range(0), {}, {}.values(), {}.items())]
+)
+
+
+def _without_effects(items: Any) -> bool:
+    """Whether taking the items of ``items`` runs no code: an iterator over a built-in container,
+    or ``enumerate``, ``zip`` or ``reversed`` of such (seen through their pickling state)."""
+    if type(items) in _CONTAINERS or type(items) in _CONTAINER_ITERATORS:
+        return True
+    if type(items) not in (enumerate, zip, reversed):
+        return False
+    parts = items.__reduce__()[1]
+    return all(isinstance(p, int) or _without_effects(p) for p in parts)

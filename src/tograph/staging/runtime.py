@@ -151,24 +151,26 @@ def for_stmt(
         loop = iterables.TensorRange(iterable.start, iterable.stop, iterable.step)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
-    for position, item in enumerate(iterable):
+    items = iter(iterable)
+    position = 0
+    while True:
+        # the break flag is tested before the next item is taken: Python takes none after a break
         if extra_test is not None:
             keep_going = extra_test(*state)
             if tensor.is_symbolic(keep_going):
-                rest = _remaining(iterable, position)
+                rest = iterables.remaining(iterable, items, position)
                 return _guarded_for(rest, keep_going, extra_test, body, state, names)
             if not keep_going:
                 break
+        item = next(items, _END)
+        if item is _END:
+            break
         state = body(item, *state)
+        position += 1
     return state
 
 
-def _remaining(iterable: Any, position: int) -> Any:
-    """The items of a Python iterable from ``position`` on, as a tensor loop if it is a range."""
-    if isinstance(iterable, range):
-        rest = iterable[position:]
-        return iterables.TensorRange(rest.start, rest.stop, rest.step)
-    return list(iterable)[position:]
+_END = object()  # what next() gives once a Python loop's items run out
 
 
 def _guarded_for(
@@ -620,6 +622,25 @@ def _rebuilt_from_message(exception: BaseException) -> bool:
 # ---- calls ----------------------------------------------------------------------------------
 
 
+# NumPy functions joining a sequence of arrays refuse an empty one (np.array([]) they accept)
+_EMPTY_SEQUENCE_ERRORS = {
+    np.stack: "need at least one array to stack",
+    np.concatenate: "need at least one array to concatenate",
+    np.vstack: "need at least one array to concatenate",
+    np.hstack: "need at least one array to concatenate",
+    np.dstack: "need at least one array to concatenate",
+    np.column_stack: "need at least one array to concatenate",
+    np.block: "List at arrays cannot be empty",
+}
+
+
+def _numpy_argument(fn: Any, lst: Any) -> Any:
+    """A tensor list passed to a NumPy function: the array NumPy makes of it first; when ``fn``
+    joins arrays, an empty list raises NumPy's ValueError when the graph runs instead."""
+    message = _EMPTY_SEQUENCE_ERRORS.get(fn) if dispatch.hashable(fn) else None
+    return lists.stack(lst, like_array=True, empty_error=message)
+
+
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
@@ -628,8 +649,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         # NumPy makes an array of a list first: an empty one is float64 whatever it would hold
         args = tuple(
-            lists.stack(a, like_array=True) if isinstance(a, lists.SymbolicList) else a
-            for a in args
+            _numpy_argument(fn, a) if isinstance(a, lists.SymbolicList) else a for a in args
         )
     hashable = dispatch.hashable(fn)
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
