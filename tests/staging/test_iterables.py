@@ -312,7 +312,7 @@ def breaks_in_a_loop_over_map(x):
 def test_a_tensor_break_over_an_iterator_that_runs_code_falls_back(capsys):
     """Which items map() makes would depend on the tensor break: it made them all at once."""
     x = np.array([0.5, 1.0])
-    with pytest.warns(tg.FallbackWarning, match="loop over a map iterator"):
+    with pytest.warns(tg.FallbackWarning, match=r"runs code to make each item \(map\)"):
         got = tg.to_static(breaks_in_a_loop_over_map)(x)
     compiled_out = capsys.readouterr().out
     assert got == breaks_in_a_loop_over_map(x)
@@ -333,3 +333,54 @@ def test_reversed_of_a_tensor_range(n):
     got, expected = static(np.int64(n)), reversed_tensor_range(np.int64(n))
     assert got == expected
     assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+def appends_to_the_list_it_walks(x):
+    items = [x[0], x[1]]
+    for v in items:
+        if v > 0 and len(items) < 5:
+            items.append(v * 0.5)
+    return items
+
+
+def reads_its_iterator_after_a_tensor_break(x):
+    it = iter([x[0], x[1], x[2]])
+    for v in it:
+        if v < 0:
+            break
+    return list(it)
+
+
+@pytest.mark.parametrize(
+    "fn, reason",
+    [
+        (appends_to_the_list_it_walks, "a list that its body changes under a tensor condition"),
+        (reads_its_iterator_after_a_tensor_break, "an iterator made with iter"),
+    ],
+)
+@pytest.mark.parametrize("x", [np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, 3.0])])
+def test_loops_whose_items_would_depend_on_a_tensor_run_eagerly(fn, reason, x):
+    """The loop walked the list as it was before a tensor if appended to it (3 items where eager
+    has 5), and the rest of an iter() iterator was taken at once (list(it) empty after the loop)."""
+    with pytest.warns(tg.FallbackWarning, match=reason):
+        got = tg.to_static(fn)(x)
+    expected = fn(x)
+    assert len(got) == len(expected)
+    assert all(type(a) is type(b) and a == b for a, b in zip(got, expected))
+
+
+def breaks_in_a_loop_over_a_constant_array(x):
+    acc = x * 0
+    for t in np.linspace(0, 1, 5):
+        acc = acc + t * x
+        if acc > 3:
+            break
+    return acc
+
+
+@pytest.mark.parametrize("x", [2.0, 0.5, -1.0])
+def test_a_tensor_break_in_a_loop_over_an_array_made_while_tracing(x):
+    """It fell back, the array's iterator taken for one that runs code per item."""
+    static = tg.to_static(breaks_in_a_loop_over_a_constant_array, fallback="error")
+    got, expected = static(np.float64(x)), breaks_in_a_loop_over_a_constant_array(np.float64(x))
+    assert type(got) is type(expected) and got == expected

@@ -156,24 +156,35 @@ def remaining(iterable: Any, items: Any, position: int) -> Any:
 
     Raises:
       UnsupportedError: the iterator runs code to make each item (``map``, ``filter``, a
-        generator); which items it makes would depend on the tensor break flag.
+        generator), or is one the function made with ``iter()`` and may read again: which items
+        it makes, or where it stops, would depend on the tensor break flag.
     """
     if isinstance(iterable, range):
         rest = iterable[position:]
         return TensorRange(rest.start, rest.stop, rest.step)
+    if isinstance(iterable, np.ndarray) and iterable is not items:  # an array made while tracing
+        return list(items)
+    if iterable is items and type(items) in _FORWARD_ITERATORS:
+        raise errors.UnsupportedError(
+            "a break that depends on a tensor in a loop over an iterator made with iter(), which "
+            "the function may read again: where it stops would be known only when the graph runs",
+            construct="break on a tensor in a loop over an iterator",
+        )
     if not _without_effects(items):
         raise errors.UnsupportedError(
-            f"a break that depends on a tensor in a loop over a {type(items).__name__} iterator, "
-            "which runs code to make each item",
+            "a break that depends on a tensor in a loop over an iterator that runs code to make "
+            f"each item ({type(items).__name__})",
             construct="break on a tensor in a loop over an iterator",
         )
     return list(items)
 
 
 _CONTAINERS = (list, tuple, str, bytes, range, dict)
-_CONTAINER_ITERATORS = frozenset(
-    [type(iter(c)) for c in ([], (), "", b"", range(0), {}, {}.values(), {}.items())]
-    + [type(reversed(c)) for c in ([], range(0), {}, {}.values(), {}.items())]
+_FORWARD_ITERATORS = frozenset(
+    type(iter(c)) for c in ([], (), "", b"", range(0), {}, {}.values(), {}.items())
+)
+_CONTAINER_ITERATORS = _FORWARD_ITERATORS | frozenset(
+    type(reversed(c)) for c in ([], range(0), {}, {}.values(), {}.items())
 )
 
 

@@ -165,9 +165,25 @@ def for_stmt(
         item = next(items, _END)
         if item is _END:
             break
-        state = body(item, *state)
+        after = body(item, *state)
+        if isinstance(iterable, list) and _made_tensor_list(iterable, state, after):
+            raise errors.UnsupportedError(
+                "a loop over a list that its body changes under a tensor condition: how many "
+                "items the loop takes would be known only when the graph runs",
+                loc=origin.current_location(),
+                construct="list changed by a loop over it",
+            )
+        state = after
         position += 1
     return state
+
+
+def _made_tensor_list(iterated: list[Any], before: State, after: State) -> bool:
+    """Whether a loop body turned the list the loop walks into a tensor list (it appended to it
+    in tensor control flow): Python's loop would see the items it gained, the walk would not."""
+    return any(
+        old is iterated and isinstance(new, lists.SymbolicList) for old, new in zip(before, after)
+    )
 
 
 _END = object()  # what next() gives once a Python loop's items run out
@@ -605,6 +621,14 @@ def raise_(exception: Any) -> None:
         exception = exception()
     args = getattr(exception, "args", ())
     texts = [arg for arg in args if isinstance(arg, text.TensorText)]
+    if not texts and tensor.contains_symbolic(args):
+        raise errors.UnsupportedError(
+            f"{type(exception).__name__} made from a tensor value, whose message and args exist "
+            "only when the graph runs",
+            loc=origin.current_location(),
+            hint="format the value into the message with an f-string",
+            construct="exception made from a tensor",
+        )
     if not texts:
         effects.raise_(exception)
     elif len(args) == 1 and _rebuilt_from_message(exception) and effects.in_branch():

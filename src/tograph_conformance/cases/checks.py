@@ -175,3 +175,21 @@ def print_sep_end_inside_tensor_range(x, n):
         print(i, x[i], sep="|", end=" ")
     print()
     return n
+
+
+@CASES.case(args=[(f64(10.0),), (f64(0.1),)], expect_ops={"while_loop"})
+def assert_in_while_formatted(x):
+    while x > 1:
+        x = x / 3
+        assert x > 0.5, f"x fell to {x:.3f}"
+    return x
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"while_loop", "print"})
+def print_list_inside_loop(x):
+    acc = []
+    for v in x:
+        acc.append(v)
+        if v > 1.5:
+            print("acc so far", len(acc))
+    return len(acc)

@@ -349,3 +349,75 @@ def pairs_by_index_offset(x):
     for i in range(len(x) - 1):
         best = max(best, x[i] + x[i + 1])
     return best
+
+
+@CASES.case(args=[(f64(2.0),)], expect_ops={"cond"})
+def loop_over_linspace_constant(x):
+    acc = x * 0
+    for t in np.linspace(0, 1, 5):
+        acc = acc + t * x
+        if acc > 3:
+            break
+    return acc
+
+
+@CASES.case(args=[(i64(5),), (i64(0),), (i64(-3),)], expect_ops={"while_loop"})
+def loop_var_after_negative_range(n):
+    last = None
+    for last in range(n, -1, -2):
+        pass
+    return last
+
+
+@CASES.case(args=[(f64(3.0),)])
+def range_of_float_tensor_raises(x):
+    s = 0
+    for i in range(x):
+        s += i
+    return s
+
+
+@CASES.case(args=[(f64(3.0),), (f64(0.0),)], expect_ops={"while_loop"})
+def while_truth_of_float(x):
+    n = 0
+    while x:
+        x = x - 1.0
+        n += 1
+    return n
+
+
+@CASES.case(args=[(VEC,), (np.array([0.0, 1.0]),)], expect_ops={"while_loop"})
+def truth_of_elements(x):
+    c = 0
+    for v in x:
+        if v:
+            c += 1
+    return c
+
+
+@CASES.case(
+    args=[(VEC,), (POS,)],
+    expect="fallback",
+    error="a list that its body changes under a tensor condition",
+    at="for v in items:",
+)
+def list_grows_while_iterated(x):
+    items = [x[0], x[1]]
+    for v in items:
+        if v > 0 and len(items) < 5:
+            items.append(v * 0.5)
+    return items
+
+
+@CASES.case(
+    args=[(MAT.copy(),)],
+    expect="fallback",
+    error="'row' is an array from before the loop",
+    at="row[0] = -1.0",
+)
+def row_view_written_after_break(m):
+    for row in m:
+        if row[0] > 0.3:
+            break
+    row[0] = -1.0
+    return m

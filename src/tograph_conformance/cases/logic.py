@@ -243,3 +243,60 @@ def ternary_on_integer_tensor_returns_python_or_numpy_int(n):
 def ternary_keeps_float32(x):
     y = x * 0.5 if x > 0 else x * 2
     return y, str(y.dtype)
+
+
+@CASES.case(args=[(np.float32(2.0),), (np.float32(-2.0),)], expect_ops={"cond"})
+def ternary_float32_or_python_float(x):
+    return x if x > 0 else 0.5
+
+
+@CASES.case(args=[(f64(2.0),), (f64(-2.0),)], expect_ops={"cond"})
+def ternary_none_then_is_none(x):
+    y = x if x > 0 else None
+    if y is None:
+        return -1.0
+    return y * 2
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"cond"})
+def or_of_two_arrays_any(x):
+    return (x < 0).any() or (x > 3).any()
+
+
+@CASES.case(
+    args=[(f64(2.0), f64(0.0)), (f64(0.0), f64(3.0)), (f64(0.0), f64(0.0))], expect_ops={"cond"}
+)
+def or_chain_three_values(a, b):
+    return a or b or 7
+
+
+@CASES.case(
+    args=[(VEC,), (np.zeros(3),)],
+    expect="fallback",
+    error="its dtype would depend on the path taken",
+    at="r = x.any() and x",
+)
+def and_returns_array(x):
+    r = x.any() and x
+    return r
+
+
+@CASES.case(
+    args=[(VEC,), (POS,)],
+    expect="fallback",
+    error="list_push of a number that is a Python number on some paths",
+    at="out.append(1 if v > 2 else (0.5 if v > 0 else v))",
+)
+def nested_ternary_in_loop_with_int_float(x):
+    out = []
+    for v in x:
+        out.append(1 if v > 2 else (0.5 if v > 0 else v))
+    return out
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"while_loop"})
+def max_builtin_over_loop_mixed(x):
+    best = 0
+    for v in x:
+        best = max(best, v)
+    return best

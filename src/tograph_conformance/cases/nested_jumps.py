@@ -418,3 +418,119 @@ def triple_while_with_break_at_each_depth(n):
             break
         a += 1
     return a, trace
+
+
+@CASES.case(args=[(f64(1.0),), (f64(-1.0),)], expect_ops={"cond"})
+def while_else_with_continue(x):
+    k = 0
+    while k < 4:
+        k += 1
+        if x * k > 2:
+            continue
+        x = x - 0.1
+    else:
+        x = x * 10
+    return x, k
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"while_loop"})
+def continue_in_for_else(x):
+    n = 0
+    for v in x:
+        if v < 1:
+            continue
+        n += 1
+    else:
+        n = -n
+    return n
+
+
+@CASES.case(args=[(VEC,), (-VEC,)], expect_ops={"cond"})
+def return_inside_unrolled_list_loop(x):
+    for s in [1.0, -1.0, 2.0]:
+        if np.sum(x * s) > 3:
+            return s
+    return 0.0
+
+
+@CASES.case(args=[(VEC,), (POS,)], expect_ops={"cond"})
+def unpack_tuples_with_tensor_break(x):
+    pairs = [(x[0], 1), (x[1], 2), (x[2], 3)]
+    s = 0.0
+    for v, w in pairs:
+        if v < 0:
+            break
+        s += v * w
+    return s
+
+
+@CASES.case(args=[(i64(4),), (i64(0),)], expect_ops={"while_loop"})
+def while_with_walrus_and_break(n):
+    total = 0
+    i = 0
+    while (j := i * 2) < n * 3:
+        i += 1
+        if j > 4:
+            break
+        total += j
+    return total, i, j
+
+
+@CASES.case(
+    args=[(VEC, i64(2)), (VEC, i64(-1)), (VEC, i64(10))],
+    expect="fallback",
+    error="KeyError made from a tensor value",
+    at="raise KeyError(k)",
+)
+def raise_inside_tensor_for_with_else(x, k):
+    for i in range(len(x)):
+        if i == k:
+            raise KeyError(k)
+    else:
+        return "missed"
+
+
+@CASES.case(
+    args=[(VEC,), (POS,)], expect="fallback", error="an iterator made with iter", at="for v in it:"
+)
+def iterator_continued_after_tensor_break(x):
+    it = iter([x[0], x[1], x[2]])
+    first = None
+    for v in it:
+        if v < 0:
+            first = v
+            break
+    return first, list(it)
+
+
+@CASES.case(
+    args=[(VEC,), (POS,)],
+    expect="fallback",
+    error="variable 'where' is a single value in the if-branch but a value set on some paths only",
+    at="where = None",
+)
+def enumerate_list_break_else(x):
+    vals = [x[0], x[1], x[2]]
+    for i, v in enumerate(vals):
+        if v < 0:
+            where = i
+            break
+    else:
+        where = None
+    return where
+
+
+@CASES.case(
+    args=[(VEC,), (-POS,)],
+    expect="fallback",
+    error="variable 'found' is 'a' in the if-branch but 'none'",
+    at="if v < 0:",
+)
+def break_in_dict_items(x):
+    d = {"a": x[0], "b": x[1], "c": x[2]}
+    found = "none"
+    for k, v in d.items():
+        if v < 0:
+            found = k
+            break
+    return found
