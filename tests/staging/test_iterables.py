@@ -232,10 +232,10 @@ def test_zip_and_enumerate_reject_python_sequences_mixed_with_tensors():
     with b.active():
         x = b.add_input(types.TensorType(np.float64, (3,)), "x")
         with pytest.raises(errors.UnsupportedError, match="mixing tensors with a list") as info:
-            iterables.TensorZip(x, [1, 2, 3])
+            iterables.TensorZip(x, ["a", "b", "c"])
         assert info.value.construct == "zip/enumerate of tensors and Python sequences"
         with pytest.raises(errors.UnsupportedError, match="with a tuple"):
-            iterables.TensorEnumerate((1, 2))
+            iterables.TensorEnumerate((1, 2.5))
 
 
 def count_and_last(n, step):
@@ -383,4 +383,28 @@ def test_a_tensor_break_in_a_loop_over_an_array_made_while_tracing(x):
     """It fell back, the array's iterator taken for one that runs code per item."""
     static = tg.to_static(breaks_in_a_loop_over_a_constant_array, fallback="error")
     got, expected = static(np.float64(x)), breaks_in_a_loop_over_a_constant_array(np.float64(x))
+    assert type(got) is type(expected) and got == expected
+
+
+def weighted_by_a_shorter_list(x, weights):
+    total = 0.0
+    for v, w in zip(x, weights):
+        total += v * w
+    return total
+
+
+@pytest.mark.parametrize(
+    "x, weights",
+    [
+        (np.array([0.5, -1.5, 2.0]), [1.0, 0.5]),
+        (np.array([0.5]), (2, 3, 4)),
+        (np.zeros(0), [1.0]),
+        (np.array([1, 2, 3], dtype=np.int32), [7, -1, 2, 9]),
+    ],
+)
+def test_zip_of_a_tensor_and_a_list_of_numbers(x, weights):
+    """zip(x, [1.0, 0.5]) fell back (a tensor zipped with a list); the numbers are a constant
+    read at the loop's index, Python numbers as eagerly, and the loop stops at the shorter."""
+    static = tg.to_static(weighted_by_a_shorter_list, fallback="error")
+    got, expected = static(x, weights), weighted_by_a_shorter_list(x, weights)
     assert type(got) is type(expected) and got == expected

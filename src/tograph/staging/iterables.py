@@ -1,6 +1,6 @@
 """What a ``for`` loop over tensors iterates: ranges with tensor bounds, tensors, tensor lists,
-``enumerate`` and ``zip`` of those; and the rest of a Python loop whose ``break`` turned out to
-depend on a tensor (``remaining``).
+``enumerate`` and ``zip`` of those (and of lists of Python numbers); and the rest of a Python loop
+whose ``break`` turned out to depend on a tensor (``remaining``).
 
 Each is a ``TensorIterable``: a length known when the graph runs and an item for a (symbolic) index,
 which is how ``runtime.for_stmt`` turns the loop into a ``while_loop`` over an index counter.
@@ -9,12 +9,13 @@ Loop indices are Python ints in eager code, so the counter and ``range`` items a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tograph import errors
-from tograph.ops import effects, elementwise, lists
+from tograph.ops import creation, effects, elementwise, lists
 from tograph.staging import control_flow
 from tograph.trace import tensor
 
@@ -129,6 +130,31 @@ class TensorZip(TensorIterable):
         return tuple(inner.item(index) for inner in self.inners)
 
 
+class _NumberTable(TensorIterable):
+    """A Python list or tuple of numbers of one type zipped with tensors: its items are read at
+    the loop's index from a constant of the graph, as the Python numbers they are (weak)."""
+
+    def __init__(self, values: Sequence[Any]):
+        self.table = creation.constant(np.array(values), frozen=_TABLE_FROZEN)
+        self.length = len(values)
+
+    def item(self, index: Any) -> Any:
+        value = self.table[index]
+        return elementwise.astype_p.bind(value, dtype=value.dtype, weak=True)
+
+
+_TABLE_FROZEN = "a list of numbers zipped with tensors is read only"
+
+
+def numbers_of_one_type(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are Python ints (within int64) or floats, all of one type, as a
+    list of numbers indexed by a tensor must be to become an array of its items."""
+    kinds_seen = {type(v) for v in values}
+    if len(kinds_seen) != 1 or kinds_seen.pop() not in (int, float):
+        return False
+    return not isinstance(values[0], int) or all(-(2**63) <= v < 2**63 for v in values)
+
+
 def as_tensor_iterable(value: Any) -> TensorIterable | None:
     """The tensor iterable for ``value``, or None if Python can iterate it itself."""
     if isinstance(value, TensorIterable):
@@ -144,6 +170,8 @@ def _require(items: Any) -> TensorIterable:
         return found
     if isinstance(items, range):
         return TensorRange(items.start, items.stop, items.step)
+    if type(items) in (list, tuple) and numbers_of_one_type(items):
+        return _NumberTable(items)
     raise errors.UnsupportedError(
         f"zip/enumerate mixing tensors with a {type(items).__name__}",
         construct="zip/enumerate of tensors and Python sequences",

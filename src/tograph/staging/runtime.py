@@ -398,7 +398,7 @@ def getitem(value: Any, index: Any) -> Any:
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         if _copying_index(index, value.ndim):
             return creation.constant(value, frozen=_TABLE_FROZEN)[index]
-    elif type(value) in (list, tuple) and _numbers_of_one_type(value) and _integer(index):
+    elif type(value) in (list, tuple) and iterables.numbers_of_one_type(value) and _integer(index):
         table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
         return builtin_calls.as_weak(table[index])
     return value[index]
@@ -421,15 +421,6 @@ def _integer(item: Any) -> bool:
     if tensor.is_tensor(item):
         return item.ndim == 0 and item.dtype.kind in "iu"
     return isinstance(item, (int, np.integer)) and not isinstance(item, bool)
-
-
-def _numbers_of_one_type(values: Sequence[Any]) -> bool:
-    """Whether ``values`` are Python ints (within int64) or floats, all of one type, as a
-    list of numbers indexed by a tensor must be to become an array of its items."""
-    kinds_seen = {type(v) for v in values}
-    if len(kinds_seen) != 1 or kinds_seen.pop() not in (int, float):
-        return False
-    return not isinstance(values[0], int) or all(-(2**63) <= v < 2**63 for v in values)
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:

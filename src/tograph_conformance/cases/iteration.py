@@ -105,12 +105,7 @@ def zip_array_with_shifted_self(x):
     return diffs
 
 
-@CASES.case(
-    args=[(VEC,), (POS,)],
-    expect="fallback",
-    error="zip/enumerate mixing tensors with a list",
-    at="for v, w in zip(x, weights):",
-)
+@CASES.case(args=[(VEC,), (POS,), (EMPTY,), (POS[:1],)])
 def zip_array_and_shorter_list(x):
     weights = [1.0, 0.5]
     s = 0.0
