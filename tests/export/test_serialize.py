@@ -130,6 +130,10 @@ def test_grad_of_loaded_function_matches(entry):
             with pytest.raises(tg.ToGraphError):
                 tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
             return
+        except ValueError as exc:  # NumPy's error on these inputs: the loaded function's too
+            with pytest.raises(type(exc), match=str(exc)):
+                tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
+            return
     actual = tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
     compare.compare_values(expected, actual)
 
