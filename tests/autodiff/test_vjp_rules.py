@@ -369,6 +369,11 @@ def test_diag(shape, k):
     check(lambda x: np.diag(x, k), rand(shape))
 
 
+@pytest.mark.parametrize(("offset", "axis1", "axis2"), [(0, 0, 1), (1, 2, 0), (-1, 1, 2)])
+def test_diagonal(offset, axis1, axis2):
+    check(lambda x: np.diagonal(x, offset, axis1, axis2), rand((3, 4, 3)))
+
+
 @pytest.mark.parametrize("shape", [(3,), (2, 3)])
 def test_diagflat(shape):
     check(lambda x: np.diagflat(x, -1), rand(shape))

@@ -242,6 +242,7 @@ N = np.array([7, -7, 3, -3, 0])
         ),
         (lambda x: (np.where(x > 0, x, 0.0), np.clip(x, -1.0, 2.0), np.round(x * 10, 1)), (X,)),
         (lambda x: (x @ x.T, np.dot(x[0], x[1]), np.einsum("ij,kj->ik", x, x)), (X,)),
+        (lambda x: (np.diagonal(x), np.diag(x, 1), x[None].diagonal(-1, 2, 1) * 2), (X,)),
         (lambda x: np.linalg.det(x @ x.T + 1.0), (X.astype(np.float32),)),  # ORT: f32 only
         (lambda x: (np.arange(5) * x[0, 0], np.zeros((2, 3)) + x, np.ones(3, np.int32) + 1), (X,)),
         (lambda i: (i // 2, i % 3, i // -2, i % -3, i << 2, i >> 1), (N,)),

@@ -17,7 +17,18 @@ from tograph import errors
 from tograph.autodiff import vjp
 from tograph.autodiff.rules import defvjp, shape_of, unbroadcast, zero
 from tograph.ir import types
-from tograph.ops import common, creation, indexing, join, linalg, lists, reductions, solvers, stacks
+from tograph.ops import (
+    common,
+    creation,
+    indexing,
+    join,
+    linalg,
+    lists,
+    rearrange,
+    reductions,
+    solvers,
+    stacks,
+)
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
 
@@ -264,6 +275,19 @@ def _diag(g: Any, v: Any, *, out: Any, k: int) -> tuple[Any, ...]:
     parsed, dynamic = indexing.parse_index((steps + max(-k, 0), steps + max(k, 0)))
     zeros = vjp.zeros(common.operand_type(v).strong(), v)
     return (indexing.index_add_p.bind(zeros, g, *dynamic, index=parsed),)
+
+
+@defvjp(rearrange.diagonal_p)
+def _diagonal(g: Any, a: Any, *, out: Any, offset: int, axis1: int, axis2: int) -> Any:
+    """``g`` added onto the diagonal of zeros shaped like ``a`` (its two axes moved last, where
+    the diagonal is the result's last axis, and back)."""
+    zeros = np.moveaxis(vjp.zeros(common.operand_type(a).strong(), a), (axis1, axis2), (-2, -1))
+    length = shape_of(out)[-1]
+    steps = creation.arange(length) if tensor.is_tensor(length) else np.arange(length)
+    index = (Ellipsis, steps + max(-offset, 0), steps + max(offset, 0))
+    parsed, dynamic = indexing.parse_index(index)
+    grad = indexing.index_add_p.bind(zeros, g, *dynamic, index=parsed)
+    return (np.moveaxis(grad, (-2, -1), (axis1, axis2)),)
 
 
 # ---- tensor lists (operands and outputs that are lists are seen as their lengths) ------------

@@ -82,6 +82,22 @@ def _matrix_transpose(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str
     return [w.one("Transpose", args[0], perm=[*range(n - 2), n - 1, n - 2])]
 
 
+def _diagonal(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    """The two axes moved last and flattened into one, then the diagonal's elements gathered."""
+    params = eqn.params
+    i, j, k = params["axis1"], params["axis2"], params["offset"]
+    shape = [d for d in common.in_type(eqn, 0).shape if d is not None]
+    if len(shape) < common.in_type(eqn, 0).ndim:
+        raise w.error("np.diagonal of an array whose shape is known only when the graph runs")
+    rest = [a for a in range(len(shape)) if a not in (i, j)]
+    moved = w.one("Transpose", args[0], perm=[*rest, i, j])
+    cols = shape[j]
+    flat = w.one("Reshape", moved, w.ints([*(shape[a] for a in rest), shape[i] * cols]))
+    length = max(0, min(shape[i], cols - k) if k >= 0 else min(shape[i] + k, cols))
+    picks = [(s + max(-k, 0)) * cols + s + max(k, 0) for s in range(length)]
+    return [w.one("Gather", flat, w.ints(picks), axis=len(rest))]
+
+
 def _expand_dims(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     axis = eqn.params["axis"]
     return [w.one("Unsqueeze", args[0], w.ints(axis if isinstance(axis, tuple) else (axis,)))]
@@ -153,6 +169,7 @@ OPS.update(
     full=_full,
     transpose=_transpose,
     matrix_transpose=_matrix_transpose,
+    diagonal=_diagonal,
     expand_dims=_expand_dims,
     squeeze=_squeeze,
     flip=_flip,

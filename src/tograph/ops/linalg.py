@@ -311,7 +311,10 @@ def trace(
 
 @dispatch.implements(np.diag)
 def diag(v: Any, k: int = 0) -> Any:
-    """``np.diag``: the k-th diagonal of a 2-d array, or a 2-d array with ``v`` on it."""
+    """``np.diag``: the k-th diagonal of a 2-d array (NumPy's ``diagonal``, a read-only view),
+    or a new 2-d array with ``v`` on it."""
+    if common.operand_type(v).ndim == 2:
+        return np.diagonal(v, k)
     return diag_p.bind(v, k=int(k))
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, creation, elementwise, indexing, join, shape
+from tograph.ops import common, elementwise, indexing, join, shape
 from tograph.trace import dispatch, tensor
 
 
@@ -150,10 +150,24 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "r
     return indexing.getitem(x, _along(axis, idx))
 
 
+def _diagonal_rule(a: types.TensorType, *, offset: int, axis1: int, axis2: int) -> types.TensorType:
+    rows, cols = a.shape[axis1], a.shape[axis2]
+    length = None
+    if rows is not None and cols is not None:
+        length = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    rest = tuple(d for k, d in enumerate(a.shape) if k not in (axis1, axis2))
+    return a.with_shape((*rest, length)).strong()
+
+
+# NumPy's diagonal is a read-only view of the array: later writes to the array show in it, and a
+# write to it raises
+diagonal_p = primitives.Primitive("diagonal", np.diagonal, _diagonal_rule, views=True)
+
+
 @dispatch.implements(np.diagonal)
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-    """``np.diagonal``: the two axes moved last, then indexed by two aranges (the diagonal is
-    the last axis of the result, as in NumPy)."""
+    """``np.diagonal``: the diagonal along ``axis1`` and ``axis2``, as the last axis of the
+    result, a read-only view of ``a`` (``common.as_view``)."""
     t = common.operand_type(a)
     if t.ndim < 2:
         raise errors.ShapeError(
@@ -163,13 +177,8 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     i, j = (common.normalize_axis(ax, t, "diagonal") for ax in (axis1, axis2))
     if i == j:
         raise errors.ShapeError("diagonal: axis1 and axis2 cannot be the same")
-    moved = a if (i, j) == (t.ndim - 2, t.ndim - 1) else shape.moveaxis(a, (i, j), (-2, -1))
-    rows, cols = dims_of(moved)[-2:]
-    k = operator.index(offset)
-    length = np.minimum(rows, cols - k) if k >= 0 else np.minimum(rows + k, cols)
-    length = np.maximum(length, 0)
-    steps = creation.arange(length) if tensor.is_tensor(length) else np.arange(length)
-    return indexing.getitem(moved, (Ellipsis, steps + max(-k, 0), steps + max(k, 0)))
+    params = {"offset": operator.index(offset), "axis1": i, "axis2": j}
+    return common.as_view(a, diagonal_p, (), params, None)
 
 
 # ---- insert, delete, append -----------------------------------------------------------------
