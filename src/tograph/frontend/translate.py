@@ -55,15 +55,6 @@ class _Fast:
             copy = self.copies[kind] = _copier(kind, getattr(self.target, kind.__name__, None))
         return copy(self, node)
 
-    def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
-        """A new node of class ``cls`` with ``fields`` and the ``located`` attributes: what
-        ``cls(**fields, **located)`` makes (a node's constructor puts its keyword arguments in
-        the instance's dict and does nothing else), without the call."""
-        new = cls.__new__(cls)
-        new.__dict__.update(fields)
-        new.__dict__.update(located)
-        return new
-
 
 def _copier(kind: type, cls: Any) -> Any:
     """A function ``copy(translator, node)`` for nodes of class ``kind``: a new node of class
@@ -107,9 +98,12 @@ class _ToGast(_Fast, ast3.Ast3ToGAst):
 
     def visit_Name(self, node: Any) -> Any:
         """A name (the most common node) as gast has it: with no annotation or type comment."""
-        fields = {"id": node.id, "ctx": self._visit(node.ctx), "annotation": None}
-        fields["type_comment"] = None
-        return self.make(gast.Name, fields, _location(node))
+        new = _new_gast_name(gast.Name)
+        into = new.__dict__
+        into["id"], into["ctx"] = node.id, self.visit(node.ctx)
+        into["annotation"] = into["type_comment"] = None
+        _copy_location(node, into)
+        return new
 
 
 class _ToAst(_Fast, ast3.GAstToAst3):
@@ -119,18 +113,44 @@ class _ToAst(_Fast, ast3.GAstToAst3):
 
     def visit_Name(self, node: Any) -> Any:
         """A name as ``ast`` has it: its id and context only."""
-        return self.make(ast.Name, {"id": node.id, "ctx": self._visit(node.ctx)}, _location(node))
+        new = _new_ast_name(ast.Name)
+        into = new.__dict__
+        into["id"], into["ctx"] = node.id, self.visit(node.ctx)
+        _copy_location(node, into)
+        return new
+
+    def visit_Assign(self, node: Any) -> Any:
+        """An assignment as ``ast`` has it (gast's method, without the constructor's call)."""
+        new = _new_ast_assign(ast.Assign)
+        into = new.__dict__
+        into["targets"] = [self._visit(target) for target in node.targets]
+        into["value"] = self._visit(node.value)
+        _copy_location(node, into)
+        return new
 
 
-def _location(node: Any) -> dict[str, Any]:
-    """The location ``ast.copy_location`` copies from a name: line and column where they are
-    set, the end line and column where present (even as None)."""
-    located = {}
-    for attribute in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-        value = getattr(node, attribute, _MISSING)
-        if value is not _MISSING and (value is not None or attribute.startswith("end_")):
-            located[attribute] = value
-    return located
+_new_gast_name, _new_ast_name, _new_ast_assign = (
+    gast.Name.__new__,
+    ast.Name.__new__,
+    ast.Assign.__new__,
+)
+
+
+def _copy_location(node: Any, into: dict[str, Any]) -> None:
+    """Puts in ``into`` the location ``ast.copy_location`` copies from ``node``: line and column
+    where they are set, the end line and column where present (even as None)."""
+    value = getattr(node, "lineno", None)
+    if value is not None:
+        into["lineno"] = value
+    value = getattr(node, "col_offset", None)
+    if value is not None:
+        into["col_offset"] = value
+    value = getattr(node, "end_lineno", _MISSING)
+    if value is not _MISSING:
+        into["end_lineno"] = value
+    value = getattr(node, "end_col_offset", _MISSING)
+    if value is not _MISSING:
+        into["end_col_offset"] = value
 
 
 _MISSING = object()
