@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -70,7 +70,7 @@ class TensorType:
         """Number of elements, or None when a dimension is unknown."""
         if None in self.shape:
             return None
-        return math.prod(d for d in self.shape if d is not None)
+        return math.prod(cast("tuple[int, ...]", self.shape))
 
     @property
     def is_static_shape(self) -> bool:
