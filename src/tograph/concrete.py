@@ -44,6 +44,7 @@ class ConcreteFunction:
         inferred: type_inference.Inference | None = None,
         fallback: str | None = None,
         backend: str = "numpy",
+        gradient: bool = False,
     ):
         self._owner = owner
         self.signature = sig
@@ -64,7 +65,8 @@ class ConcreteFunction:
         self._functional: core.Graph | None = None  # the pure graph, for the dask backend
         if built is not None:
             check.check_if_enabled(built.graph, "after building")
-            self.graph = manager.run_passes(built.graph).graph
+            optimize = manager.optimize_gradient if gradient else manager.run_passes
+            self.graph = optimize(built.graph).graph
             self._executable(self.graph)
             self._recipe = built.checking(self.graph)
 

@@ -185,9 +185,8 @@ class GradFunction:
         tree, slots = self._layout(
             value_slot, grad_slots, [t.num_leaves for t in arg_trees], arg_trees
         )
-        return concrete_module.ConcreteFunction(
-            self, sig, None, build_graph.BuiltGraph(grad.graph, tree, tuple(slots))
-        )
+        built = build_graph.BuiltGraph(grad.graph, tree, tuple(slots))
+        return concrete_module.ConcreteFunction(self, sig, None, built, gradient=True)
 
     def _layout(
         self, value: Any, grads: list[Any], counts: list[int], trees: list[pytree.TreeDef]

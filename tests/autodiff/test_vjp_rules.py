@@ -369,6 +369,11 @@ def test_diag(shape, k):
     check(lambda x: np.diag(x, k), rand(shape))
 
 
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+def test_diagflat(shape):
+    check(lambda x: np.diagflat(x, -1), rand(shape))
+
+
 def filled(s):
     return np.full((2, 3), s) * np.arange(3.0)
 

@@ -224,6 +224,7 @@ N = np.array([7, -7, 3, -3, 0])
         (lambda x: (np.arange(5) * x[0, 0], np.zeros((2, 3)) + x, np.ones(3, np.int32) + 1), (X,)),
         (lambda i: (i // 2, i % 3, i // -2, i % -3, i << 2, i >> 1), (N,)),
         (lambda v: (v // 2.0, v % 2.0, v % -2.0, np.floor_divide(v, -3.0)), (V,)),
+        (lambda v: (*divmod(v, -2.0), *np.divmod(v.astype(np.int64), 3)), (V,)),
         (lambda v: (np.sqrt(np.abs(v)), np.exp(v / 10), np.log1p(np.abs(v)), np.tanh(v)), (V,)),
         (
             lambda v: (np.expm1(v), np.log2(v * v), np.log10(v * v), np.exp2(v), np.trunc(v / 3)),

@@ -318,6 +318,7 @@ _OPS = [
     ),
     (lambda m, v: (np.round(v, 1), np.clip(v, 0, 2), np.where(v > 0, v, -v), ~(v > 0)), (_M, _V)),
     (lambda m, v: round(float(v[0]), 2), (_M, _V)),
+    (lambda m, v: (divmod(v, 2.0), np.divmod(m, -3.0)), (_M, _V)),
     (lambda m, v: (tg.stop_gradient(v), tg.stop_gradient(m) * 2), (_M, _V)),
     (
         lambda m, v: tuple(

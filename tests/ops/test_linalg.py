@@ -180,6 +180,7 @@ def test_trace_and_diag():
         ),
         m,
     )
+    check(lambda m: (np.diagflat(m), np.diagflat(m, -2), np.diagflat(m[0, 1], 1)), m)
 
 
 def test_unknown_dims():

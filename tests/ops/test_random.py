@@ -95,6 +95,17 @@ def test_generator_argument_advances_as_eager(make):
     assert_draws_like_eager(draws, V, make(4), calls=3)
 
 
+def test_choice_with_probabilities_from_a_tensor_compiles_and_draws_as_eager():
+    def weighted(rng, weights):
+        p = weights / weights.sum()
+        return rng.choice(len(p), size=6, p=p), rng.choice(weights, p=p)
+
+    assert_draws_like_eager(weighted, np.random.default_rng(3), np.array([1.0, 3.0, 0.0, 4.0]))
+    unnormalised = tg.to_static(lambda rng, p: rng.choice(3, p=p))
+    with pytest.raises(ValueError, match="sum to 1"):
+        unnormalised(np.random.default_rng(3), np.array([0.5, 0.5, 0.5]))
+
+
 def test_generator_from_closure_global_and_attribute():
     held = np.random.default_rng(5)
 

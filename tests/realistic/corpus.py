@@ -48,7 +48,8 @@ def all_cases() -> list[case_mod.Case]:
 
 # Routines that run eagerly, each with the reason its FallbackWarning must give.
 FALLBACKS: dict[str, str] = {
-    "quicksort_iterative": "has no value while the graph is being built",
+    # pushes (lo, i - 1) range pairs onto its stack under tensor tests
+    "quicksort_iterative": "a tuple holding tensors as an item of a list that grows",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
@@ -76,6 +77,35 @@ FALLBACKS: dict[str, str] = {
     # second starts as -math.inf (a Python float) and may become an np.float64; returned or None
     "second_largest": "a Python number on some paths, a NumPy scalar on others in the if-branch",
     "shannon_entropy": r"round\(x, ndigits\) of a number that is a Python number on some paths",
+    # L-BFGS drops its oldest pair (s_hist.pop(0)) once the history, grown in a tensor loop, is
+    # longer than m
+    "lbfgs_rosenbrock": r"len\(\) of a tensor list .* is only known when the graph runs",
+    # sorted() of an array (or with a key over tensors) compares the elements one by one in
+    # Python (NaN would leave them in an order np.sort does not give)
+    **dict.fromkeys(
+        ["alpha_trimmed_mean", "median_abs_deviation_lists", "integer_shares"],
+        "truth value of tensor .* is only known when the graph runs",
+    ),
+    # an optimizer object appends to its own history list in a loop over the gradients
+    "rmsprop_object_history": r"append\(\) changes a list passed to the function",
+    # np.cumsum(x, out=x): a cumulative sum written into its input
+    "cumulative_inplace": "np.cumsum is not supported on tensors: it writes into out=",
+    # a call counter in the objective, kept with nonlocal
+    "golden_section_min": "nonlocal statement is not supported",
+    # dict keys formatted from tensors ({lo + k * width:.1f})
+    "histogram_dict_labels": "a string formatted from a tensor is used as a string",
+    # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
+    "counting_sort": r"repeated by a number \(sequence \* n\) that is only known",
+    # buckets[(v // exp) % 10], a list of lists picked by a tensor digit
+    "radix_sort_lsd": "use as a Python index needs a concrete value",
+    # swaps items of the argument list under a tensor test
+    "gnome_sort": "an item assignment changes a list passed to the function",
+    # appends (i, delta) tuples to a list under a tensor test
+    "rebalance_inplace": "a tuple holding tensors as an item of a list that grows",
+    # appends 100.0 (a Python float) on one branch and an np.float64 on the other
+    "rsi_wilder": r"lists of f64\[\]~ and of f64\[\] cannot be merged",
+    # bisect.insort, a C function, puts tensors into a list inside a loop over tensors
+    "running_median_insort": "from a graph that is no longer being built was used",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
     # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:

@@ -152,3 +152,75 @@ def _rod(n, prices, memo):
 def rod_cutting(n, prices=PRICES):
     """The best revenue from cutting a rod, by recursion with a memo dict."""
     return _rod(n, prices, {})
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+@CASES.case(
+    args=[
+        (WORD_A, WORD_B),
+        (np.array([1, 2, 3, 4]), np.array([2, 3, 4, 1])),
+        (WORD_A, np.array([0])),
+    ]
+)
+def longest_common_substring(a, b):
+    """The longest common contiguous run, with a rolling one-row table."""
+    best, end = 0, 0
+    prev = [0] * (len(b) + 1)
+    for i in range(1, len(a) + 1):
+        cur = [0] * (len(b) + 1)
+        for j in range(1, len(b) + 1):
+            if a[i - 1] == b[j - 1]:
+                cur[j] = prev[j - 1] + 1
+                if cur[j] > best:
+                    best, end = cur[j], i
+        prev = cur
+    return a[end - best : end]
+
+
+@CASES.case(args=[([10, 30, 5, 60],), ([40, 20, 30, 10, 30],), ([5, 7],)])
+def matrix_chain_order(dims):
+    """Fewest scalar multiplications to multiply a chain of matrices, bottom-up by chain length."""
+    n = len(dims) - 1
+    cost = np.zeros((n, n), dtype=np.int64)
+    for length in range(2, n + 1):
+        for i in range(n - length + 1):
+            j = i + length - 1
+            cost[i, j] = np.iinfo(np.int64).max
+            for k in range(i, j):
+                c = cost[i, k] + cost[k + 1, j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i, j]:
+                    cost[i, j] = c
+    return cost[0, n - 1]
+
+
+@CASES.case(
+    args=[
+        (np.array([3, 34, 4, 12, 5, 2]), 9),
+        (np.array([3, 34, 4, 12, 5, 2]), 30),
+        (np.array([1]), 0),
+    ]
+)
+def subset_sum(values, target):
+    """Whether a subset sums to target, with a boolean NumPy table updated right to left."""
+    reachable = np.zeros(target + 1, dtype=bool)
+    reachable[0] = True
+    for v in values:
+        for s in range(target, v - 1, -1):
+            if reachable[s - v]:
+                reachable[s] = True
+    return bool(reachable[target]), int(reachable.sum())
+
+
+@CASES.case(args=[(10, [1, 2]), (7, [1, 3, 5]), (0, [2])])
+def count_step_ways(n, steps):
+    """Ways to climb n stairs taking any of the allowed steps, by a list that grows."""
+    ways = [1]
+    for i in range(1, n + 1):
+        total = 0
+        for s in steps:
+            if i - s >= 0:
+                total += ways[i - s]
+        ways.append(total)
+    return ways[n]

@@ -231,3 +231,138 @@ def fuzzy_similarity(a, b):
     jaccard = 1.0 if union == 0 else inter / union
     hamming = float(np.abs(a - b).sum())
     return jaccard, hamming, "identical" if hamming == 0 else "different"
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+def gaussmf(x, mean, sigma):
+    return np.exp(-((x - mean) ** 2.0) / (2 * sigma**2.0))
+
+
+def gbellmf(x, a, b, c):
+    return 1.0 / (1.0 + np.abs((x - c) / a) ** (2 * b))
+
+
+@CASES.case(args=[(UNIVERSE, 22.0, 65.0), (UNIVERSE, 30.0, 20.0), (UNIVERSE, 15.0, 90.0)])
+def fan_speed_mamdani(speeds, temperature, humidity):
+    """A skfuzzy-style Mamdani controller: memberships by np.fmin/np.fmax, centroid output."""
+    speed = speeds * 10.0
+    slow = gaussmf(speed, 0.0, 20.0)
+    medium = gaussmf(speed, 50.0, 15.0)
+    fast = gaussmf(speed, 100.0, 20.0)
+    cold = float(gbellmf(np.array(temperature), 6.0, 2.0, 10.0))
+    warm = float(gbellmf(np.array(temperature), 5.0, 2.0, 22.0))
+    hot = float(gbellmf(np.array(temperature), 6.0, 2.0, 34.0))
+    humid = min(1.0, max(0.0, (humidity - 40.0) / 40.0))
+    r1 = np.fmin(cold, slow)
+    r2 = np.fmin(warm, medium)
+    r3 = np.fmin(max(hot, humid), fast)
+    agg = np.fmax(r1, np.fmax(r2, r3))
+    return np.sum(agg * speed) / np.sum(agg)
+
+
+@CASES.case(args=[(UNIVERSE, _tri(UNIVERSE, 1.0, 4.0, 6.0)), (np.arange(5.0), np.zeros(5))])
+def centroid_trapezoids(x, mu):
+    """Centroid defuzzification integrating each trapezoid between samples exactly."""
+    num = 0.0
+    area = 0.0
+    for i in range(len(x) - 1):
+        dx = x[i + 1] - x[i]
+        a, b = mu[i], mu[i + 1]
+        seg_area = 0.5 * (a + b) * dx
+        if seg_area == 0:
+            continue
+        if a == b:
+            cx = x[i] + dx / 2
+        else:
+            cx = x[i] + dx * (a + 2 * b) / (3 * (a + b))
+        num += cx * seg_area
+        area += seg_area
+    if area == 0:
+        raise ValueError("the membership function has zero area")
+    return num / area
+
+
+@CASES.case(
+    args=[
+        (UNIVERSE, _tri(UNIVERSE, 2.0, 5.0, 8.0)),
+        (np.arange(5.0), np.array([0.2, 0.9, 0.9, 0.1, 0.9])),
+    ]
+)
+def smallest_and_largest_of_maximum(x, mu):
+    """SOM and LOM defuzzification in one scan."""
+    peak = -1.0
+    som = lom = None
+    for xi, m in zip(x, mu):
+        if m > peak:
+            peak = m
+            som = lom = xi
+        elif m == peak:
+            lom = xi
+    return som, lom
+
+
+HEDGES = {
+    "very": lambda mu: mu**2,
+    "extremely": lambda mu: mu**3,
+    "somewhat": np.sqrt,
+    "not": lambda mu: 1 - mu,
+}
+
+
+@CASES.case(
+    args=[
+        (_tri(UNIVERSE, 2.0, 5.0, 8.0), ["very"]),
+        (_tri(UNIVERSE, 2.0, 5.0, 8.0), ["not", "somewhat"]),
+        (np.array([0.3, 1.0]), []),
+        (np.array([0.3]), ["slightly"]),
+    ]
+)
+def apply_hedges(mu, words):
+    """Linguistic hedges applied right to left, as in 'not somewhat hot'."""
+    for word in reversed(words):
+        if word not in HEDGES:
+            raise KeyError(f"unknown hedge {word!r}")
+        mu = HEDGES[word](mu)
+    return mu
+
+
+@CASES.case(args=[(4.0,), (0.0,), (9.0,), (12.0,)])
+def tsukamoto_level(error):
+    """Tsukamoto inference: monotone consequents inverted at each rule's firing strength."""
+    small = max(0.0, min(1.0, (5.0 - error) / 5.0))
+    large = max(0.0, min(1.0, error / 10.0))
+    z_low = 50.0 - 40.0 * small
+    z_high = 10.0 + 80.0 * large
+    weights = [small, large]
+    outputs = [z_low, z_high]
+    total = sum(weights)
+    if total == 0:
+        return None
+    return sum(w * z for w, z in zip(weights, outputs)) / total
+
+
+@CASES.case(
+    args=[
+        (
+            np.array([[0.2, 0.8], [0.6, 0.4], [1.0, 0.0]]),
+            np.array([[0.5, 0.1, 0.9], [0.3, 0.7, 0.2]]),
+        ),
+        (np.eye(2), np.array([[0.4, 0.6], [0.9, 0.1]])),
+    ]
+)
+def max_product_composition(r, s):
+    """The max-product composition of two fuzzy relations by triple loops."""
+    n, m = r.shape
+    m2, p = s.shape
+    if m != m2:
+        raise ValueError(f"inner sizes differ: {m} and {m2}")
+    out = np.zeros((n, p))
+    for i in range(n):
+        for k in range(p):
+            best = 0.0
+            for j in range(m):
+                best = max(best, r[i, j] * s[j, k])
+            out[i, k] = best
+    return out

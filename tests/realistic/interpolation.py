@@ -107,3 +107,71 @@ def bilinear(grid, x, y):
     top = grid[y0, x0] * (1 - fx) + grid[y0, x0 + 1] * fx
     bottom = grid[y0 + 1, x0] * (1 - fx) + grid[y0 + 1, x0 + 1] * fx
     return top * (1 - fy) + bottom * fy
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+@CASES.case(args=[(XS, YS, QUERY[1:6]), (XS[:2], YS[:2], np.array([0.5]))])
+def catmull_rom(xs, ys, query):
+    """Cubic Hermite interpolation with finite-difference (Catmull-Rom style) tangents."""
+    n = len(xs)
+    slopes = np.zeros(n)
+    for i in range(n):
+        if i == 0:
+            slopes[i] = (ys[1] - ys[0]) / (xs[1] - xs[0])
+        elif i == n - 1:
+            slopes[i] = (ys[-1] - ys[-2]) / (xs[-1] - xs[-2])
+        else:
+            slopes[i] = (ys[i + 1] - ys[i - 1]) / (xs[i + 1] - xs[i - 1])
+    out = []
+    for q in query:
+        k = 0
+        while k < n - 2 and q > xs[k + 1]:
+            k += 1
+        h = xs[k + 1] - xs[k]
+        t = (q - xs[k]) / h
+        h00 = 2 * t**3 - 3 * t**2 + 1
+        h10 = t**3 - 2 * t**2 + t
+        h01 = -2 * t**3 + 3 * t**2
+        h11 = t**3 - t**2
+        out.append(h00 * ys[k] + h10 * h * slopes[k] + h01 * ys[k + 1] + h11 * h * slopes[k + 1])
+    return np.array(out)
+
+
+@CASES.case(args=[(XS, YS, 2.0), (XS, YS, 5.0), (XS, YS, -1.0), (XS, YS, 4.0)])
+def interp_bisect(xs, ys, x):
+    """np.interp for one point by hand: a bisection for the interval, clamped at the ends."""
+    if x <= xs[0]:
+        return ys[0]
+    if x >= xs[-1]:
+        return ys[-1]
+    lo, hi = 0, len(xs) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if xs[mid] > x:
+            hi = mid
+        else:
+            lo = mid
+    frac = (x - xs[lo]) / (xs[hi] - xs[lo])
+    return ys[lo] * (1 - frac) + ys[hi] * frac
+
+
+@CASES.case(args=[(XS, YS, QUERY), (XS[:3], YS[:3], XS[:3])])
+def barycentric_lagrange(xs, ys, query):
+    """Barycentric Lagrange interpolation; a query on a node returns that node's value."""
+    n = len(xs)
+    w = np.ones(n)
+    for j in range(n):
+        for k in range(n):
+            if k != j:
+                w[j] /= xs[j] - xs[k]
+    result = np.empty(len(query))
+    for i, q in enumerate(query):
+        exact = np.nonzero(q == xs)[0]
+        if len(exact):
+            result[i] = ys[exact[0]]
+            continue
+        terms = w / (q - xs)
+        result[i] = np.dot(terms, ys) / terms.sum()
+    return result

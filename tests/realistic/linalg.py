@@ -150,3 +150,103 @@ def power_iteration(a, tol=1e-9, max_iter=1000):
             break
         eig = new_eig
     return eig, v
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+@CASES.case(args=[(A3,), (PERMUTED,), (np.array([[3.0, 1.0], [4.0, 2.0], [0.0, 5.0]]),)])
+def householder_qr(a):
+    """QR by Householder reflections applied in place to a copy; Q accumulated explicitly."""
+    m, n = a.shape
+    r = a.astype(float)
+    q = np.eye(m)
+    for k in range(min(m - 1, n)):
+        x = r[k:, k]
+        alpha = -math.copysign(np.linalg.norm(x), x[0])
+        v = x.copy()
+        v[0] -= alpha
+        vnorm = np.linalg.norm(v)
+        if vnorm == 0:
+            continue
+        v /= vnorm
+        r[k:, :] -= 2.0 * np.outer(v, v @ r[k:, :])
+        q[:, k:] -= 2.0 * np.outer(q[:, k:] @ v, v)
+    return q, r
+
+
+@CASES.case(args=[(A3, 1.0), (A3, 7.0), (np.diag([1.0, 2.0, 5.0]), 2.2)])
+def inverse_iteration(a, shift, tol=1e-10, max_iter=100):
+    """Shifted inverse iteration: the eigenpair nearest the shift, solving with an LU each step."""
+    n = len(a)
+    m = a - shift * np.eye(n)
+    v = np.ones(n) / math.sqrt(n)
+    lam = shift
+    for it in range(1, max_iter + 1):
+        w = np.linalg.solve(m, v)
+        v_new = w / np.linalg.norm(w)
+        lam_new = float(v_new @ a @ v_new)
+        if abs(lam_new - lam) < tol:
+            return lam_new, v_new, it
+        v, lam = v_new, lam_new
+    return lam, v, max_iter
+
+
+@CASES.case(args=[(A3, B3), (A3, B3, 1.5), (A3, B3, 0.5, 1e-4)])
+def sor_solve(a, b, omega=1.25, tol=1e-10, max_sweeps=500):
+    """Successive over-relaxation sweeps until the residual norm is below tol."""
+    n = len(b)
+    x = np.zeros(n)
+    for sweep in range(max_sweeps):
+        for i in range(n):
+            sigma = 0.0
+            for j in range(n):
+                if j != i:
+                    sigma += a[i][j] * x[j]
+            x[i] = (1 - omega) * x[i] + omega * (b[i] - sigma) / a[i][i]
+        residual = np.linalg.norm(a @ x - b)
+        if residual < tol:
+            break
+    return x, sweep + 1, residual
+
+
+@CASES.case(
+    args=[
+        (A3.copy(), B3.copy()),
+        (PERMUTED.copy(), np.array([1.0, 2.0, 3.0])),
+        (np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 1.0], [3.0, 6.0, 5.0]]), np.ones(3)),
+    ]
+)
+def gauss_jordan_inplace(a, b):
+    """Gauss-Jordan elimination with row swaps by fancy indexing, overwriting a and b; a zero
+    pivot column raises after the earlier columns were eliminated."""
+    n = len(b)
+    for col in range(n):
+        pivot = col + int(np.argmax(np.abs(a[col:, col])))
+        if a[pivot, col] == 0:
+            raise np.linalg.LinAlgError(f"singular at column {col}")
+        if pivot != col:
+            a[[col, pivot]] = a[[pivot, col]]
+            b[[col, pivot]] = b[[pivot, col]]
+        scale = a[col, col]
+        a[col] /= scale
+        b[col] /= scale
+        for row in range(n):
+            if row != col:
+                factor = a[row, col]
+                a[row] -= factor * a[col]
+                b[row] -= factor * b[col]
+    return b
+
+
+@CASES.case(args=[(np.array([[4.0, 1.0], [2.0, 3.0]]), 3), (A3.copy(), 2)])
+def matrix_power_by_squaring(m, k):
+    """M**k by repeated squaring, with the running result and base rebound each step."""
+    result = np.eye(len(m))
+    base = m
+    while k > 0:
+        if k & 1:
+            result = result @ base
+        base = base @ base
+        k >>= 1
+    return result

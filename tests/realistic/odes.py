@@ -125,3 +125,81 @@ def projectile_until_ground(height, speed, g=9.81, dt=0.01):
         if y <= 0:
             break
     return round(t, 2), v
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+def _pendulum(t, y, damping=0.1):
+    return np.array([y[1], -math.sin(y[0]) - damping * y[1]])
+
+
+@CASES.case(args=[(np.array([1.0, 0.0]), 0.1, 20), (np.array([0.2, 0.5]), 0.05, 5, 0.0)])
+def midpoint_pendulum(y0, h, steps, damping=0.1):
+    """The explicit midpoint method on a damped pendulum, keeping every state in a 2-D array."""
+    ys = np.zeros((steps + 1, len(y0)))
+    ys[0] = y0
+    t = 0.0
+    for n in range(steps):
+        k1 = _pendulum(t, ys[n], damping)
+        k2 = _pendulum(t + h / 2, ys[n] + h / 2 * k1, damping)
+        ys[n + 1] = ys[n] + h * k2
+        t += h
+    return ys, t
+
+
+@CASES.case(args=[(1.0, 0.0, 2.0), (0.5, 0.0, 1.0, 1e-8), (1.0, 0.0, 0.0)])
+def rk23_adaptive(y0, t0, t_end, tol=1e-6):
+    """Bogacki-Shampine 2(3) with step-size control on y' = -2ty + t; counts rejected steps."""
+
+    def f(t, y):
+        return -2 * t * y + t
+
+    t, y, h = t0, y0, 0.1
+    rejected = 0
+    ts, ys = [t], [y]
+    while t < t_end:
+        h = min(h, t_end - t)
+        k1 = f(t, y)
+        k2 = f(t + h / 2, y + h / 2 * k1)
+        k3 = f(t + 3 * h / 4, y + 3 * h / 4 * k2)
+        y3 = y + h * (2 * k1 + 3 * k2 + 4 * k3) / 9
+        k4 = f(t + h, y3)
+        y2 = y + h * (7 * k1 / 24 + k2 / 4 + k3 / 3 + k4 / 8)
+        err = abs(y3 - y2)
+        if err <= tol:
+            t += h
+            y = y3
+            ts.append(t)
+            ys.append(y)
+        else:
+            rejected += 1
+        h = 0.9 * h * (tol / max(err, 1e-16)) ** (1 / 3)
+    return np.array(ts), np.array(ys), rejected
+
+
+@CASES.case(
+    args=[
+        (np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([[0.0, 0.5], [0.0, -0.5]]), 0.01, 30),
+        (np.array([[0.0, 0.0], [2.0, 0.0]]), np.zeros((2, 2)), 0.05, 4),
+    ]
+)
+def leapfrog_two_body(pos, vel, dt, steps):
+    """Kick-drift-kick leapfrog for two equal masses; positions and velocities updated in place."""
+
+    def accel(p):
+        r = p[1] - p[0]
+        d3 = np.linalg.norm(r) ** 3
+        return np.array([r / d3, -r / d3])
+
+    a = accel(pos)
+    energies = []
+    for _ in range(steps):
+        vel += 0.5 * dt * a
+        pos += dt * vel
+        a = accel(pos)
+        vel += 0.5 * dt * a
+        kinetic = 0.5 * np.sum(vel**2)
+        potential = -1.0 / np.linalg.norm(pos[1] - pos[0])
+        energies.append(kinetic + potential)
+    return max(energies) - min(energies)

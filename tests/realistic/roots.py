@@ -176,3 +176,83 @@ def expand_bracket(x, step, growth=1.6, limit=50):
             b += growth * (b - a)
             fb = _cubic(b)
     return (a, b), n
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+@CASES.case(args=[(0.0, 2.0), (1.0, 1.5, 1e-14), (2.0, 3.0)])
+def ridders(a, b, tol=1e-12, max_iter=60):
+    """Ridders' method on x**3 - 2x - 1 with an exponential correction of the midpoint."""
+
+    def f(x):
+        return x**3 - 2 * x - 1
+
+    fa, fb = f(a), f(b)
+    if fa * fb > 0:
+        raise ValueError(f"f({a}) and f({b}) have the same sign")
+    x = a
+    for n in range(max_iter):
+        m = 0.5 * (a + b)
+        fm = f(m)
+        s = math.sqrt(fm * fm - fa * fb)
+        if s == 0:
+            return m, n
+        x_new = m + (m - a) * (1 if fa > fb else -1) * fm / s
+        if abs(x_new - x) < tol:
+            return x_new, n
+        x = x_new
+        fx = f(x)
+        if math.copysign(fm, fx) != fm:
+            a, fa, b, fb = m, fm, x, fx
+        elif math.copysign(fa, fx) != fa:
+            b, fb = x, fx
+        else:
+            a, fa = x, fx
+    return x, max_iter
+
+
+@CASES.case(
+    args=[(np.array([1.0, 2.0, 3.0]), 1.5), (np.array([0.5]), 0.0), (np.array([4.0, 9.0]), -2.0)]
+)
+def damped_newton_numeric(coeffs, x0, tol=1e-12, max_iter=40):
+    """Newton's method with a central-difference derivative and step halving until |f| falls."""
+
+    def f(x):
+        return np.polyval(coeffs, x) - math.exp(-x)
+
+    x = x0
+    fx = f(x)
+    for it in range(max_iter):
+        h = 1e-6 * max(1.0, abs(x))
+        d = (f(x + h) - f(x - h)) / (2 * h)
+        if d == 0:
+            raise ZeroDivisionError(f"zero derivative at x={x}")
+        step = fx / d
+        lam = 1.0
+        while abs(f(x - lam * step)) > abs(fx) and lam > 1e-4:
+            lam /= 2
+        x = x - lam * step
+        fx = f(x)
+        if abs(fx) < tol:
+            break
+    return x, it
+
+
+@CASES.case(args=[(1.0,), (0.0,), (-3.0, 1e-8)])
+def steffensen(x, tol=1e-12):
+    """Steffensen's derivative-free iteration on the fixed point of g(x) = exp(-x)."""
+    history = [x]
+    for _ in range(50):
+        g1 = math.exp(-x)
+        g2 = math.exp(-g1)
+        denom = g2 - 2 * g1 + x
+        if denom == 0:
+            break
+        x_new = x - (g1 - x) ** 2 / denom
+        history.append(x_new)
+        if abs(x_new - x) < tol:
+            x = x_new
+            break
+        x = x_new
+    return x, len(history)

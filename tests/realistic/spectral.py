@@ -180,3 +180,155 @@ def spectral_centroid(x, fs):
     cumulative = np.cumsum(mags)
     rolloff = freqs[np.searchsorted(cumulative, 0.85 * total)]
     return centroid, rolloff
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+@CASES.case(args=[(list(TONE), 3), (list(SHORT), 1), ([1.0, 1.0, 1.0, 1.0], 0)])
+def dft_bin_math(samples, k):
+    """One DFT bin of a Python list with math.cos and math.sin, summed in Python floats."""
+    n = len(samples)
+    re = 0.0
+    im = 0.0
+    for t, v in enumerate(samples):
+        angle = 2 * math.pi * k * t / n
+        re += v * math.cos(angle)
+        im -= v * math.sin(angle)
+    return math.hypot(re, im) / n, math.atan2(im, re)
+
+
+@CASES.case(args=[(TONE, 4), (SHORT, 2), (TONE, 0)])
+def burg_ar(x, order):
+    """Autoregressive coefficients by Burg's method, with the forward and backward errors."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    f = x.copy()
+    b = x.copy()
+    a = np.array([1.0])
+    e = np.dot(x, x) / n
+    for m in range(order):
+        ef = f[m + 1 :]
+        eb = b[m : n - 1]
+        den = np.dot(ef, ef) + np.dot(eb, eb)
+        k = -2.0 * np.dot(ef, eb) / den
+        a = np.concatenate([a, [0.0]])
+        a = a + k * a[::-1]
+        f_new = ef + k * eb
+        b_new = eb + k * ef
+        f[m + 1 :] = f_new
+        b[m + 1 :] = b_new
+        e *= 1 - k * k
+    return a, e
+
+
+@CASES.case(args=[(TONE, 4), (TONE, 8), (SHORT, 2), (TONE, 5)])
+def bartlett_psd(x, nseg):
+    """Bartlett's method: the mean of periodograms of non-overlapping segments."""
+    seg_len = len(x) // nseg
+    if seg_len == 0:
+        raise ValueError(f"{nseg} segments do not fit in {len(x)} samples")
+    acc = np.zeros(seg_len // 2 + 1)
+    for s in range(nseg):
+        seg = x[s * seg_len : (s + 1) * seg_len]
+        spec = np.fft.rfft(seg - seg.mean())
+        acc += np.abs(spec) ** 2 / seg_len
+    return acc / nseg
+
+
+@CASES.case(args=[(TONE, 16.0), (SHORT * 3, 100.0), (np.zeros(8), 1.0)])
+def peak_frequency_parabolic(x, fs):
+    """The dominant frequency of a Hann-windowed spectrum, refined by parabolic interpolation."""
+    n = len(x)
+    window = [0.5 - 0.5 * math.cos(2 * math.pi * i / (n - 1)) for i in range(n)]
+    mags = np.abs(np.fft.rfft(x * np.array(window)))
+    k = int(np.argmax(mags[1:])) + 1
+    if k == len(mags) - 1 or mags[k] == 0:
+        return k * fs / n
+    alpha, beta, gamma = mags[k - 1], mags[k], mags[k + 1]
+    p = 0.5 * (alpha - gamma) / (alpha - 2 * beta + gamma)
+    return (k + p) * fs / n
+
+
+@CASES.case(args=[(TONE, np.roll(TONE, 3), 5), (SHORT, SHORT[::-1], 2), (SHORT, SHORT, 0)])
+def best_lag_xcorr(x, y, max_lag):
+    """The lag in [-max_lag, max_lag] where the normalised cross-correlation peaks."""
+    x = x - x.mean()
+    y = y - y.mean()
+    norm = math.sqrt(float(np.sum(x * x) * np.sum(y * y)))
+    best_lag, best = 0, -np.inf
+    for lag in range(-max_lag, max_lag + 1):
+        if lag >= 0:
+            c = np.sum(x[: len(x) - lag] * y[lag:])
+        else:
+            c = np.sum(x[-lag:] * y[: len(y) + lag])
+        c = c / norm
+        if c > best:
+            best, best_lag = c, lag
+    return best_lag, best
+
+
+@CASES.case(args=[(SHORT,), (TONE[:9],), (np.ones(1),)])
+def zero_padded_spectrum(x):
+    """Pads to the next power of two found by a while loop, then takes the magnitude spectrum."""
+    nfft = 1
+    while nfft < len(x):
+        nfft <<= 1
+    padded = np.zeros(nfft)
+    padded[: len(x)] = x
+    return nfft, np.abs(np.fft.fft(padded))[: nfft // 2 + 1]
+
+
+@CASES.case(args=[(TONE,), (np.ones(8),), (SHORT,)])
+def spectral_flatness(x):
+    """Wiener entropy: the geometric over the arithmetic mean of the power spectrum (in dB)."""
+    power = np.abs(np.fft.rfft(x)) ** 2 + 1e-12
+    geo = math.exp(np.mean(np.log(power)))
+    arith = float(np.mean(power))
+    flatness = geo / arith
+    return flatness, 10 * math.log10(flatness)
+
+
+@CASES.case(args=[(TONE,), (SHORT,), (np.array([1.0, 0.0, 0.0, 0.0]),)])
+def real_cepstrum(x):
+    """The real cepstrum: inverse FFT of the log magnitude spectrum."""
+    spectrum = np.fft.fft(x)
+    log_mag = np.log(np.abs(spectrum) + 1e-10)
+    return np.fft.ifft(log_mag).real
+
+
+@CASES.case(args=[(TONE, 4, 2), (SHORT, 2, 1), (TONE, 8, 8)])
+def stft_magnitudes(x, nperseg, hop):
+    """A short-time Fourier transform by hand: Hamming frames, rfft, magnitudes stacked."""
+    window = np.hamming(nperseg)
+    frames = []
+    start = 0
+    while start + nperseg <= len(x):
+        frames.append(np.abs(np.fft.rfft(window * x[start : start + nperseg])))
+        start += hop
+    return np.array(frames)
+
+
+@CASES.case(args=[(TONE, 0.5), (SHORT, 0.0), (np.zeros(4), 1.0)])
+def peak_heights(x, min_height):
+    """Local maxima above a height, their values read back with a list comprehension."""
+    peaks = []
+    for i in range(1, len(x) - 1):
+        if x[i] > x[i - 1] and x[i] >= x[i + 1] and x[i] > min_height:
+            peaks.append(i)
+    heights = [x[i] for i in peaks]
+    return peaks, heights
+
+
+@CASES.case(args=[(TONE, 16.0, 0.5), (SHORT, 5.0, 0.1), (np.ones(6), 1.0, 0.5)])
+def spectral_peaks(x, fs, rel_height):
+    """Frequencies and magnitudes of the spectrum's local maxima above a fraction of the largest,
+    picked with the list of peak bins as an index."""
+    mags = np.abs(np.fft.rfft(x))
+    freqs = np.fft.rfftfreq(len(x), 1 / fs)
+    floor = rel_height * mags.max()
+    bins = []
+    for k in range(1, len(mags) - 1):
+        if mags[k] > mags[k - 1] and mags[k] >= mags[k + 1] and mags[k] > floor:
+            bins.append(k)
+    return freqs[bins], mags[bins]

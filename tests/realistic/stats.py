@@ -1,6 +1,7 @@
 """Statistics as people write it: Welford's running moments, weighted moments, medians by sorting,
 histograms by loops, linear regression, Spearman correlation, k-means, Welch's t statistic."""
 
+import bisect
 import math
 
 import numpy as np
@@ -327,3 +328,292 @@ def shannon_entropy(p):
         if q > 0:
             h -= q * math.log2(q)
     return h, round(h, 3)
+
+
+# ---- round 3 ------------------------------------------------------------------------------------
+
+
+def _average_ranks(values):
+    order = np.argsort(values, kind="mergesort")
+    ranks = np.empty(len(values))
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        avg = (i + j) / 2.0 + 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = avg
+        i = j + 1
+    return ranks
+
+
+@CASES.case(args=[(DATA, OTHER), (DATA[:3], OTHER[3:]), (np.array([1.0, 1.0]), np.array([1.0]))])
+def mann_whitney_u(x, y):
+    """The Mann-Whitney U statistic from average ranks of the pooled sample, with a normal z."""
+    n1, n2 = len(x), len(y)
+    ranks = _average_ranks(np.concatenate([x, y]))
+    r1 = ranks[:n1].sum()
+    u1 = r1 - n1 * (n1 + 1) / 2
+    u = min(u1, n1 * n2 - u1)
+    mu = n1 * n2 / 2
+    sigma = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    return u, (u - mu) / sigma
+
+
+@CASES.case(
+    args=[
+        (DATA, np.random.default_rng(0), 40),
+        (OTHER, np.random.default_rng(5), 15, 0.9),
+    ]
+)
+def bootstrap_median_ci(x, rng, n_boot, level=0.95):
+    """A percentile bootstrap interval of the median, resampling with the caller's Generator."""
+    medians = np.empty(n_boot)
+    for b in range(n_boot):
+        sample = rng.choice(x, size=len(x), replace=True)
+        medians[b] = np.median(sample)
+    tail = (1 - level) / 2
+    return np.quantile(medians, tail), np.quantile(medians, 1 - tail)
+
+
+@CASES.case(args=[(DATA,), (OTHER[:4],), (np.array([3.0]),)])
+def running_median_insort(xs):
+    """Running medians with a sorted list kept by bisect.insort."""
+    window = []
+    medians = []
+    for v in xs:
+        bisect.insort(window, float(v))
+        n = len(window)
+        if n % 2:
+            medians.append(window[n // 2])
+        else:
+            medians.append((window[n // 2 - 1] + window[n // 2]) / 2)
+    return medians
+
+
+@CASES.case(args=[(DATA, OTHER), (DATA, DATA[::-1]), (np.array([1.0, 2.0]), np.array([3.0, 3.0]))])
+def kendall_tau(x, y):
+    """Kendall's tau-a by counting concordant and discordant pairs."""
+    n = len(x)
+    concordant = discordant = 0
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            s = (x[i] - x[j]) * (y[i] - y[j])
+            if s > 0:
+                concordant += 1
+            elif s < 0:
+                discordant += 1
+    return (concordant - discordant) / (n * (n - 1) / 2)
+
+
+@CASES.case(args=[(DATA, OTHER), (list(DATA), list(OTHER)), (np.ones(3), np.arange(3.0))])
+def pearson_by_sums(xs, ys):
+    """Pearson's r from running sums, the textbook one-pass formula."""
+    n = 0
+    sx = sy = sxx = syy = sxy = 0.0
+    for x, y in zip(xs, ys):
+        n += 1
+        sx += x
+        sy += y
+        sxx += x * x
+        syy += y * y
+        sxy += x * y
+    num = n * sxy - sx * sy
+    den = math.sqrt(n * sxx - sx**2) * math.sqrt(n * syy - sy**2)
+    if den == 0:
+        return float("nan")
+    return num / den
+
+
+@CASES.case(args=[(DATA,), (DATA, False), (np.array([1.0, 2.0, 3.0, 10.0]), True)])
+def skew_kurtosis(x, bias=True):
+    """Sample skewness and excess kurtosis, with the bias correction as a keyword."""
+    n = len(x)
+    m = x.mean()
+    m2 = ((x - m) ** 2).mean()
+    m3 = ((x - m) ** 3).mean()
+    m4 = ((x - m) ** 4).mean()
+    g1 = m3 / m2**1.5
+    g2 = m4 / m2**2 - 3.0
+    if not bias:
+        g1 = g1 * math.sqrt(n * (n - 1)) / (n - 2)
+        g2 = ((n + 1) * g2 + 6) * (n - 1) / ((n - 2) * (n - 3))
+    return g1, g2
+
+
+@CASES.case(args=[(DATA,), (OTHER[:3],)])
+def jackknife_std_of_mean(x):
+    """The jackknife estimate of the standard error of the mean, leaving one out by np.delete."""
+    n = len(x)
+    estimates = np.array([np.delete(x, i).mean() for i in range(n)])
+    return math.sqrt((n - 1) / n * np.sum((estimates - estimates.mean()) ** 2))
+
+
+@CASES.case(
+    args=[
+        (DATA, OTHER, np.random.default_rng(1), 40),
+        (DATA[:4], DATA[4:], np.random.default_rng(2), 15),
+    ]
+)
+def permutation_test(a, b, rng, n_perm):
+    """A two-sided permutation test of the difference of means with the caller's Generator."""
+    observed = abs(a.mean() - b.mean())
+    pooled = np.concatenate([a, b])
+    count = 0
+    for _ in range(n_perm):
+        rng.shuffle(pooled)
+        diff = abs(pooled[: len(a)].mean() - pooled[len(a) :].mean())
+        if diff >= observed:
+            count += 1
+    return (count + 1) / (n_perm + 1)
+
+
+@CASES.case(args=[(DATA, OTHER), (DATA, DATA + 0.5), (np.array([1.0]), np.array([2.0, 3.0]))])
+def ks_two_sample(a, b):
+    """The two-sample Kolmogorov-Smirnov statistic by walking both sorted samples."""
+    a = np.sort(a)
+    b = np.sort(b)
+    i = j = 0
+    d = 0.0
+    while i < len(a) and j < len(b):
+        if a[i] <= b[j]:
+            x = a[i]
+        else:
+            x = b[j]
+        while i < len(a) and a[i] <= x:
+            i += 1
+        while j < len(b) and b[j] <= x:
+            j += 1
+        d = max(d, abs(i / len(a) - j / len(b)))
+    return d
+
+
+@CASES.case(args=[(DATA, 0.1), (DATA, 0.25), (OTHER, 0.0), (DATA, 0.5)])
+def trimmed_mean(x, proportion):
+    """The mean after cutting int(proportion * n) values from each end."""
+    if not 0 <= proportion < 0.5:
+        raise ValueError(f"proportion must be in [0, 0.5), got {proportion}")
+    s = np.sort(x)
+    cut = int(proportion * len(s))
+    return s[cut : len(s) - cut].mean()
+
+
+@CASES.case(args=[(np.stack([DATA, OTHER, DATA * OTHER]),), (np.array([[1.0, 2.0], [2.0, 4.0]]),)])
+def covariance_by_loops(rows):
+    """A sample covariance matrix filled entry by entry (rows are variables)."""
+    k, n = rows.shape
+    means = [sum(r) / n for r in rows]
+    cov = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i, k):
+            acc = 0.0
+            for t in range(n):
+                acc += (rows[i, t] - means[i]) * (rows[j, t] - means[j])
+            cov[i, j] = cov[j, i] = acc / (n - 1)
+    return cov
+
+
+@CASES.case(args=[(DATA, 4), (OTHER, 3), (np.array([5.0, 5.0, 5.0]), 2)])
+def histogram_dict_labels(x, bins):
+    """A histogram keyed by range labels like '2.5-4.6', built with dict.get and f-strings."""
+    lo, hi = float(x.min()), float(x.max())
+    width = (hi - lo) / bins or 1.0
+    counts = {}
+    for v in x:
+        k = min(int((v - lo) / width), bins - 1)
+        label = f"{lo + k * width:.1f}-{lo + (k + 1) * width:.1f}"
+        counts[label] = counts.get(label, 0) + 1
+    return counts
+
+
+@CASES.case(args=[(DATA,), (list(OTHER),), ([1, 2, 3, 4],)])
+def median_abs_deviation_lists(values):
+    """The median and median absolute deviation with sorted() and list comprehensions."""
+    s = sorted(values)
+    n = len(s)
+    mid = n // 2
+    med = s[mid] if n % 2 else (s[mid - 1] + s[mid]) / 2
+    dev = sorted(abs(v - med) for v in values)
+    mad = dev[mid] if n % 2 else (dev[mid - 1] + dev[mid]) / 2
+    return med, mad, 1.4826 * mad
+
+
+@CASES.case(
+    args=[
+        (np.random.default_rng(9), np.array([0.2, 0.5, 0.3]), 30),
+        (np.random.default_rng(10), np.array([1.0, 0.0]), 5),
+    ]
+)
+def categorical_frequencies(rng, p, n):
+    """Draws n categories with rng.choice(p=...) and tallies them in a list, with the chi-square
+    distance to the expected counts."""
+    draws = rng.choice(len(p), size=n, p=p)
+    tally = [0] * len(p)
+    for d in draws:
+        tally[d] += 1
+    chi2 = 0.0
+    for k in range(len(p)):
+        expected = n * p[k]
+        if expected > 0:
+            chi2 += (tally[k] - expected) ** 2 / expected
+    return tally, chi2
+
+
+@CASES.case(
+    args=[(np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=np.int32),), (np.array([7], dtype=np.int8),)]
+)
+def integer_running_sums(x):
+    """Running sums and products of a small-integer array, kept in its own dtype and in Python."""
+    acc = np.zeros_like(x)
+    total = 0
+    prod = 1
+    for i in range(len(x)):
+        total += int(x[i])
+        prod *= x[i]
+        acc[i] = total % 100
+    return acc, total, prod, total // 3, -total // 3, -total % 7
+
+
+@CASES.case(
+    args=[
+        (np.array([[1.0, 3.0], [2.0, 2.0], [0.5, 0.5]]),),
+        (np.array([[1.0, 1.0], [0.0, 0.0], [4.0, 0.0]]),),
+    ]
+)
+def normalize_rows_inplace(counts):
+    """Turns rows of counts into probabilities in place; a zero row raises after the rows
+    before it were already written."""
+    for i in range(counts.shape[0]):
+        total = counts[i].sum()
+        if total == 0:
+            raise ValueError(f"row {i} has no counts")
+        counts[i] /= total
+    return counts
+
+
+@CASES.case(
+    args=[(np.array([1.0, 2.0, 3.0], dtype=np.float32),), (np.array([0.1, 0.7], dtype=np.float32),)]
+)
+def float32_accumulate(x):
+    """Sums a float32 array into a Python-float start: the sum becomes a float32 scalar."""
+    s = 0.0
+    sq = 0
+    for v in x:
+        s += v * 0.1
+        sq = sq + v * v
+    return s, sq, s / len(x)
+
+
+@CASES.case(args=[(np.array([4, 0, 2]), 12), (np.array([3, 5]), 7)])
+def integer_shares(weights, total):
+    """Splits an integer total in proportion to integer weights (largest remainder); a zero
+    weight sum raises ZeroDivisionError from Python ints."""
+    wsum = int(weights.sum())
+    shares = [total * int(w) // wsum for w in weights]
+    rema = [total * int(w) % wsum for w in weights]
+    left = total - sum(shares)
+    order = sorted(range(len(weights)), key=lambda i: -rema[i])
+    for i in order[:left]:
+        shares[i] += 1
+    return shares

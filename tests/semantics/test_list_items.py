@@ -99,10 +99,19 @@ def _rows_of_a_table(x):
     return table
 
 
+def _index_value_pairs(x):
+    found = []
+    for i in range(len(x)):
+        if x[i] > 0:
+            found.append((i, x[i]))
+    return found
+
+
 @pytest.mark.parametrize(
     "fn, args, construct",
     [
         (_argument_list, (np.array([1.0]), [0, 0]), "argument list"),
+        (_index_value_pairs, (np.array([1.0, -2.0, 3.0]),), "tuple of tensors in a tensor list"),
         (_list_of_arrays, (np.array([1.0, 2.0]),), "tensor list of arrays"),
         (_python_floats_given_numpy_ones, (np.array([1.0, 2.0]),), "DTypeError"),
         (_rows_of_a_table, (np.array([1.0]),), "mutable item of a tensor list"),

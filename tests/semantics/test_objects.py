@@ -4,6 +4,7 @@ and properties run on the traced view; a trace that is abandoned leaves the obje
 were. Each case compared with its eager run over several calls (``eager_oracle``)."""
 
 import copy
+import fractions
 import warnings
 
 import numpy as np
@@ -216,6 +217,16 @@ def returns_an_object_made_here(x):
     return made
 
 
+class Slotted:
+    __slots__ = ("value",)
+
+
+def returns_a_slotted_object_made_here(x):
+    made = Slotted()
+    made.value = x * 2
+    return made
+
+
 @pytest.mark.parametrize("fn", [sets_a_global_object, returns_an_object_made_here])
 def test_objects_a_graph_cannot_hold_run_eagerly(fn):
     expected = fn(copy.deepcopy(VEC))
@@ -237,3 +248,23 @@ def test_gradients_through_object_attributes_use_the_tape():
 
     x = np.array([1.0, -2.0])
     np.testing.assert_allclose(tg.grad(tg.to_static(loss), 1)(Scaler(), x), [4.0, 4.0])
+
+
+def test_a_static_object_with_slots_is_returned_as_it_is():
+    """A Fraction keeps its state in slots: a static result, not an object holding tensors."""
+
+    def scaled(x):
+        return fractions.Fraction(3, 4) * 2, x * 2
+
+    expected = scaled(VEC.copy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        actual = tg.to_static(scaled)(VEC.copy())
+    assert same(expected, actual)
+
+
+def test_an_object_with_slots_made_here_runs_eagerly_and_says_why():
+    static = tg.to_static(returns_a_slotted_object_made_here)
+    with pytest.warns(tg.FallbackWarning, match="Slotted made in the function"):
+        made = static(VEC.copy())
+    assert same(returns_a_slotted_object_made_here(VEC.copy()).value, made.value)

@@ -451,3 +451,29 @@ def test_a_maybe_none_written_or_pushed_where_it_is_present(fn, x):
     """Where ``is not None`` holds, the value is written into an array or pushed onto a list
     (it was handed to the write as the optional itself, an internal error that fell back)."""
     assert_matches_eager(fn, x)
+
+
+def _bare_return_in_a_nested_if(x):
+    if x.sum() > 0:
+        if x[0] > 5:
+            return
+        x = x + 1
+    return x
+
+
+def _none_then_flag_in_a_nested_if(x, log):
+    if x.sum() > 0:
+        if x[0] > 5:
+            log["big"] = 1
+            return None
+        x = x * 2
+    log["big"] = 2
+    return x
+
+
+@pytest.mark.parametrize("x", [np.array([10.0]), np.array([1.0]), np.array([-1.0])])
+def test_a_return_of_none_inside_a_nested_if_compiles(x):
+    """The return value is unset on the paths that have not returned yet: facing ``None`` it
+    is ``None`` there too, since those paths set it later."""
+    assert_matches_eager(_bare_return_in_a_nested_if, x)
+    assert_matches_eager(_none_then_flag_in_a_nested_if, x, {"big": 0})

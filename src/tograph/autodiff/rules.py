@@ -128,6 +128,15 @@ def _mod(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g, x), unbroadcast(-g * np.floor_divide(x, y), y)
 
 
+@defvjp(ew.divmod_p)
+def _divmod(g: tuple[Any, Any], x: Any, y: Any, *, out: tuple[Any, Any], python: bool) -> Any:
+    """The quotient is piecewise constant; the remainder is ``mod``'s: ``x - y * quotient``."""
+    remainder = g[1]
+    if remainder is None:
+        return None, None
+    return unbroadcast(remainder, x), unbroadcast(-remainder * out[0], y)
+
+
 @defvjp(ew.power_p)
 def _power(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     slope = 2 * x if is_number(y, 2) else y * x ** (y - 1)

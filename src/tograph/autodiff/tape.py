@@ -53,7 +53,7 @@ def gradient_graph(
     if not isinstance(graph.outputs[0], core.Var):
         return None, []
     grad = vjp.gradient(graph, range(len(wrt)), 0, "tape_grad", replay=replay)
-    return manager.run_passes(grad.graph).graph, grad.replayed
+    return manager.optimize_gradient(grad.graph).graph, grad.replayed
 
 
 def _graph_of(

@@ -180,6 +180,10 @@ def _floor_divide_names(w: Writer, a: str, b: str, dtype: Any) -> list[str]:
     return [w.one("Sub", quotient, w.one("Cast", fix, to=w.elem_type(dtype)))]
 
 
+def _divmod(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    return [*_floor_divide(w, eqn, args), *_mod(w, eqn, args)]
+
+
 def _where(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     dtype = common.out_type(eqn).dtype
     cond = w.operand(eqn.inputs[0], np.bool_)
@@ -260,6 +264,7 @@ OPS.update(
     isfinite=_isfinite,
     mod=_mod,
     floor_divide=_floor_divide,
+    divmod=_divmod,
     where=_where,
     clip=_clip,
     astype=_astype,

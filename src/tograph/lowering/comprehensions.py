@@ -1,4 +1,5 @@
-"""Lowering step 0: a filtered list comprehension, assigned or returned, becomes a loop.
+"""Lowering step 0: a filtered list comprehension, or one over a list the function appends to,
+assigned or returned, becomes a loop.
 
 Input: a gast ``FunctionDef``. Output: the same function in which each statement
 ``name = [elt for v in items if test]`` (or ``return [...]``) is written out as the loop a person
@@ -13,7 +14,10 @@ would write::
 with the comprehension's own variables renamed to fresh names, since they do not leak into the
 function. A filter on a tensor then becomes a ``cond`` around a tensor-list push, as the same
 loop written by hand does, where the comprehension run as Python would need the filter's truth
-while the graph is built. Comprehensions without a filter, or with a walrus, a lambda or another
+while the graph is built. A comprehension over a list the function grows with ``append``
+(``[x[i] for i in peaks]``) is written out too: grown in a loop over tensors, that list has a
+length known only when the graph runs, which a loop over it handles and a Python comprehension
+does not. Other comprehensions without a filter, and those with a walrus, a lambda or another
 comprehension inside, stay as they are (Python builds those lists exactly while tracing).
 """
 
@@ -31,15 +35,34 @@ _NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictCo
 
 
 def desugar_filtered(tree: gast.FunctionDef, taken: set[str]) -> bool:
-    """Rewrites ``tree``'s filtered list comprehensions in place (see module docstring); fresh
-    names avoid ``taken``, which grows. Returns whether anything changed."""
-    rewriter = _Rewriter(taken)
+    """Rewrites ``tree``'s filtered list comprehensions, and those over a list the function
+    grows with ``append``, in place (see module docstring); fresh names avoid ``taken``, which
+    grows. Returns whether anything changed."""
+    rewriter = _Rewriter(taken, _appended_names(tree))
     rewriter.visit(tree)
     return rewriter.changed
 
 
-def _convertible(comp: Any) -> bool:
-    if not isinstance(comp, gast.ListComp) or not any(g.ifs for g in comp.generators):
+def _appended_names(tree: gast.FunctionDef) -> frozenset[str]:
+    """The names ``n`` of the calls ``n.append(...)`` in ``tree``: lists that may grow in a loop
+    over tensors, whose length is then known only when the graph runs."""
+    return frozenset(
+        n.func.value.id
+        for n in gast.walk(tree)
+        if isinstance(n, gast.Call)
+        and isinstance(n.func, gast.Attribute)
+        and n.func.attr == "append"
+        and isinstance(n.func.value, gast.Name)
+    )
+
+
+def _convertible(comp: Any, grown: frozenset[str]) -> bool:
+    if not isinstance(comp, gast.ListComp):
+        return False
+    over_grown = len(comp.generators) == 1 and (
+        isinstance(comp.generators[0].iter, gast.Name) and comp.generators[0].iter.id in grown
+    )
+    if not (over_grown or any(g.ifs for g in comp.generators)):
         return False
     if any(g.is_async for g in comp.generators):
         return False
@@ -60,8 +83,9 @@ class _Rename(nodes.Transformer):
 
 
 class _Rewriter(nodes.Transformer):
-    def __init__(self, taken: set[str]):
+    def __init__(self, taken: set[str], grown: frozenset[str]):
         self.taken = taken
+        self.grown = grown
         self.counter = itertools.count(1)
         self.changed = False
 
@@ -74,12 +98,12 @@ class _Rewriter(nodes.Transformer):
         target = node.targets[0]
         if len(node.targets) != 1 or not isinstance(target, gast.Name):
             return node
-        if not _convertible(node.value):
+        if not _convertible(node.value, self.grown):
             return node
         return self._loop(node.value, "target = acc", target.id)
 
     def visit_Return(self, node: gast.Return) -> Any:
-        if node.value is None or not _convertible(node.value):
+        if node.value is None or not _convertible(node.value, self.grown):
             return node
         return self._loop(node.value, "return acc")
 

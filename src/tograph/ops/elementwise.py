@@ -18,7 +18,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.trace import dispatch
+from tograph.trace import dispatch, tensor
 
 # ---- type rules --------------------------------------------------------------------------
 
@@ -109,10 +109,18 @@ def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[
     dtype = kwargs.pop("dtype", None)
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
-    out = prim.bind(*args)
+    out = prim.bind(*map(_sequence_as_array, args))
     if dtype is not None:
         return astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
     return out
+
+
+def _sequence_as_array(operand: Any) -> Any:
+    """A list or tuple of numbers as the array NumPy makes of it: the kernel of an operator
+    primitive is Python's operator, which would repeat or join a sequence."""
+    if isinstance(operand, (list, tuple)) and not tensor.contains_tensor(operand):
+        return np.asarray(operand)
+    return operand
 
 
 add_p = _define("add", np.add, operator.add, "+")
@@ -191,6 +199,47 @@ hypot_p = _define("hypot", np.hypot)
 logaddexp_p = _define("logaddexp", np.logaddexp)
 fmax_p = _define("fmax", np.fmax)
 fmin_p = _define("fmin", np.fmin)
+
+
+def _divmod_impl(x: Any, y: Any, *, python: bool) -> Any:
+    return divmod(x, y) if python else np.divmod(x, y)
+
+
+_quotient_rule = elementwise_rule("divmod", np.floor_divide, operator.floordiv)
+_remainder_rule = elementwise_rule("divmod", np.remainder, operator.mod)
+
+
+def _divmod_rule(
+    x: types.TensorType, y: types.TensorType, *, python: bool
+) -> tuple[types.TensorType, types.TensorType]:
+    return _quotient_rule(x, y), _remainder_rule(x, y)
+
+
+def _divmod_emit(ctx: primitives.EmitContext, eqn: Any, args: Any) -> str:
+    fn = "divmod" if eqn.params["python"] else ctx.const(np.divmod)
+    return f"{fn}({args[0]}, {args[1]})"
+
+
+# ``divmod(a, b)`` on a NumPy value, and ``np.divmod``: one call, as eager makes it, so that its
+# warnings and errors name divmod (a NumPy scalar's ``divmod`` names "scalar divmod")
+divmod_p = primitives.Primitive(
+    "divmod", _divmod_impl, _divmod_rule, emit=_divmod_emit, multiple_results=True, layout="K"
+)
+
+
+@dispatch.implements(np.divmod)
+def _np_divmod(x: Any, y: Any, **kwargs: Any) -> Any:
+    if kwargs:
+        raise dispatch.unsupported(f"np.divmod with {', '.join(sorted(kwargs))}=")
+    return tuple(divmod_p.bind(x, y, python=False))
+
+
+@dispatch.implements(divmod)
+def _builtin_divmod(x: Any, y: Any) -> Any:
+    """Python's ``divmod(x, y)`` where one of them is a NumPy value (``Tensor.__divmod__``)."""
+    return tuple(divmod_p.bind(x, y, python=True))
+
+
 dispatch.implements(np.radians)(lambda *args, **kw: _ufunc_call(deg2rad_p, args, kw))
 dispatch.implements(np.degrees)(lambda *args, **kw: _ufunc_call(rad2deg_p, args, kw))
 

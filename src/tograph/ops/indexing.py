@@ -1,7 +1,8 @@
 """Indexing: ``x[index]`` (``getitem``) and the functional update ``x[index] = v`` (``setitem``).
 
 Stage: graph building. Input: an array and a NumPy index: ints, slices (static or tensor bounds),
-None, Ellipsis, integer arrays or tensors, boolean masks, and tuples of those. Output: one equation
+None, Ellipsis, integer arrays or tensors, tensor lists of integers (stacked), boolean masks, and
+tuples of those. Output: one equation
 whose ``index`` param is an ``Index`` holding the static parts, printed like Python with ``$k`` for
 the k-th tensor part; the tensor parts are the equation's inputs after ``x`` (and, for setitem,
 the value). Printed form::
@@ -25,7 +26,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, join
+from tograph.ops import common, join, lists
 from tograph.trace import dispatch, tensor
 
 # ---- the index param ---------------------------------------------------------------------
@@ -139,6 +140,10 @@ def _parse_item(item: Any, arg: Callable[[Any], Arg]) -> Any:
         return int(item)
     if isinstance(item, (list, tuple)) and tensor.contains_tensor(item):
         return arg(join.as_array(item))
+    if is_integer_list(item):
+        # a list of indices grown in a loop over tensors: stacked in its own integer dtype, as
+        # NumPy makes an index array of a list of ints (an empty one selects nothing)
+        return arg(lists.stack(item))
     if isinstance(item, (list, tuple, np.ndarray)):
         empty = isinstance(item, (list, tuple)) and not item
         value = np.zeros(0, np.intp) if empty else np.asarray(item)
@@ -150,6 +155,18 @@ def _parse_item(item: Any, arg: Callable[[Any], Arg]) -> Any:
     raise errors.IndexingError(
         "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
         f"boolean arrays are valid indices, got {type(item).__name__} {item!r}"
+    )
+
+
+def is_integer_list(item: Any) -> bool:
+    """Whether ``item`` is a tensor list of integer scalars (a list of booleans is left out: an
+    empty one stacks to a boolean mask, where NumPy reads ``x[[]]`` as no indices)."""
+    list_type = getattr(item, "type", None)
+    return (
+        isinstance(list_type, types.ListType)
+        and isinstance(list_type.elem, types.TensorType)
+        and list_type.elem.ndim == 0
+        and list_type.elem.dtype.kind in "iu"
     )
 
 

@@ -313,3 +313,10 @@ def trace(
 def diag(v: Any, k: int = 0) -> Any:
     """``np.diag``: the k-th diagonal of a 2-d array, or a 2-d array with ``v`` on it."""
     return diag_p.bind(v, k=int(k))
+
+
+@dispatch.implements(np.diagflat)
+def diagflat(v: Any, k: int = 0) -> Any:
+    """``np.diagflat``: a 2-d array with ``v``, flattened, on its k-th diagonal (what NumPy
+    builds is ``np.diag`` of the flattened values)."""
+    return diag_p.bind(shape.ravel(v), k=int(k))

@@ -127,6 +127,9 @@ class _Probe:
     def fn(self) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
             method = getattr(sources.throwaway(self.key), self.method)
+            if self.method == "choice" and isinstance(kwargs.get("p"), np.ndarray):
+                # made-up probabilities must sum to 1, as choice checks
+                kwargs["p"] = np.full_like(kwargs["p"], 1 / max(kwargs["p"].size, 1))
             outputs = _call(method, self.method, args, kwargs)
             return outputs[0] if len(outputs) == 1 else outputs
 

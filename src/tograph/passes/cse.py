@@ -3,11 +3,13 @@
 Stage: optimize. Input: a graph. Output: the graph with later duplicates removed and their uses
 pointing at the first occurrence. Requires: nothing. Two equations are identical when they apply
 the same primitive to the same operands (vars by identity, literals by type and value) with equal
-params (compared by value; nested graphs by identity). Equations with effects and equations on
-tensor lists are never merged. Each nested graph is handled on its own. Example::
+params (compared by value; nested graphs by identity). Equations with effects, equations on
+tensor lists and equations that may warn or raise (not ``totality.is_total``: eager code warns
+once per evaluation, so ``np.log(x)`` written twice warns twice) are never merged. Each nested
+graph is handled on its own. Example::
 
-    a:f64[3] = exp x                 a:f64[3] = exp x
-    b:f64[3] = exp x         ->      c:f64[3] = add a a
+    a:f64[3] = maximum x 0.0         a:f64[3] = maximum x 0.0
+    b:f64[3] = maximum x 0.0   ->    c:f64[3] = add a a
     c:f64[3] = add a b               return c
     return c
 """
@@ -15,6 +17,7 @@ tensor lists are never merged. Each nested graph is handled on its own. Example:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Hashable
 from typing import Any
 
@@ -22,25 +25,46 @@ import numpy as np
 
 from tograph import passes
 from tograph.ir import core, types
+from tograph.passes import totality
 
 
 def eliminate_common_subexpressions(graph: core.Graph) -> passes.PassResult:
-    """Merges identical pure equations of ``graph`` and its nested graphs; see module docstring."""
-    new = passes.rewrite(graph, _visitor, {})
+    """Merges identical pure equations of ``graph`` and its nested graphs that can neither warn
+    nor raise; see module docstring."""
+    new = passes.rewrite(graph, functools.partial(_visitor, quiet_only=True), {})
     return passes.PassResult(new, new is not graph)
 
 
-def _visitor(_graph: core.Graph) -> passes.Visitor:
+def eliminate_in_gradient(graph: core.Graph) -> passes.PassResult:
+    """``eliminate_common_subexpressions`` for a gradient graph, which merges equations that may
+    warn too: no eager run has warnings to match there (the backward pass recomputes forward
+    values the forward pass already made)."""
+    new = passes.rewrite(graph, functools.partial(_visitor, quiet_only=False), {})
+    return passes.PassResult(new, new is not graph)
+
+
+def _visitor(_graph: core.Graph, quiet_only: bool) -> passes.Visitor:
     seen: dict[Hashable, core.Eqn] = {}
 
     def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | None:
         if passes.has_effects(eqn) or passes.touches_lists(eqn):
+            return None
+        if quiet_only and not _quiet(eqn):
             return None
         key = (eqn.prim.name, tuple([_atom_key(a) for a in eqn.inputs]), freeze(eqn.params))
         first = seen.setdefault(key, eqn)
         return None if first is eqn else first.outputs
 
     return visit
+
+
+def _quiet(eqn: core.Eqn) -> bool:
+    """Whether ``eqn`` can neither raise nor warn: it is total, or it is control flow whose
+    nested equations all are."""
+    nested = list(eqn.subgraphs())
+    if not nested:
+        return totality.is_total(eqn)
+    return all(_quiet(e) for graph in nested for e in graph.eqns)
 
 
 def _atom_key(atom: core.Atom) -> Hashable:

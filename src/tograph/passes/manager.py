@@ -22,6 +22,11 @@ DEFAULT_PASSES: tuple[Pass, ...] = (
     licm.hoist_loop_invariants,
     dce.eliminate_dead_code,
 )
+# a gradient graph's: no eager run has warnings for it to keep one by one
+GRADIENT_PASSES: tuple[Pass, ...] = tuple(
+    cse.eliminate_in_gradient if p is cse.eliminate_common_subexpressions else p
+    for p in DEFAULT_PASSES
+)
 
 
 def run_passes(
@@ -53,6 +58,11 @@ def run_passes(
             else:
                 unchanged += 1
     return PassResult(graph, modified)
+
+
+def optimize_gradient(graph: core.Graph) -> PassResult:
+    """``run_passes`` with a gradient graph's passes (``GRADIENT_PASSES``)."""
+    return run_passes(graph, GRADIENT_PASSES)
 
 
 def _check_signature(before: core.Graph, after: core.Graph, run: Pass) -> None:

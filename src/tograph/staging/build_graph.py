@@ -660,7 +660,7 @@ def _value_slot(leaf: Any, outputs: list[Any], outside: frozenset[int]) -> Any:
             loc=leaf.loc,
             construct="generator made in the function",
         )
-    if tensor.is_user_object(leaf) and tensor.contains_symbolic(list(vars(leaf).values())):
+    if tensor.is_user_object(leaf) and tensor.contains_symbolic(tensor.attribute_values(leaf)):
         raise errors.UnsupportedError(
             f"the result holds a {type(leaf).__name__} made in the function whose attributes are "
             "tensors: a graph returns arrays, lists and dicts, not new objects",

@@ -50,13 +50,18 @@ class Placeholder(Undefined):
 
 def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
     """``a`` and ``b`` with each ``Placeholder`` facing a container replaced by that container's
-    structure filled with placeholders, so the two have the same structure where they can. A
+    structure filled with placeholders, so the two have the same structure where they can, and
+    each facing a static value (None from a bare ``return``) replaced by that value. A
     container with no placeholder to replace is kept itself (a caller's dict is known by its
     identity: ``trace.containers``)."""
     if isinstance(a, Placeholder) and pytree.is_node(b):
         return _placeholders_like(b, a.name), b
     if isinstance(b, Placeholder) and pytree.is_node(a):
         return a, _placeholders_like(a, b.name)
+    if isinstance(a, Placeholder) and _static_leaf(b):
+        return b, b  # read only where set, and where set it is b
+    if isinstance(b, Placeholder) and _static_leaf(a):
+        return a, a
     if isinstance(a, (tuple, list, dict)) and type(a) is type(b) and len(a) == len(b):
         if isinstance(a, dict):
             if set(a) != set(b):
@@ -70,6 +75,12 @@ def align_placeholders(a: Any, b: Any) -> tuple[Any, Any]:
         new_b = pytree.rebuild(b, [p[1] for p in pairs])
         return _kept(a, new_a, a), _kept(b, new_b, b)
     return a, b
+
+
+def _static_leaf(value: Any) -> bool:
+    """Whether ``value`` is a value other than a number or tensor (None, a string, an object)
+    that a placeholder facing it may become."""
+    return not (isinstance(value, Undefined) or is_tensor_like(value) or pytree.is_node(value))
 
 
 def _kept(old: Any, new: Any, old_items: Any) -> Any:

@@ -48,6 +48,7 @@ class _Registry:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.codes: dict[int, np.int64] = {}
+        self.arguments: dict[int, np.int64] = {}  # id of an argument's graph input -> its code
         self.unknown: errors.SourceLocation | None = None
 
     def add(self, array: Any, steps: tuple[Any, ...] = ()) -> np.int64:
@@ -118,7 +119,40 @@ def code_of(value: Any) -> Any:
         return found.add(entry.array, (*entry.steps, *value._path))
     began = value._var if storage is None else storage.began
     argument = any(began is var for var in root.inputs)
-    return found.add(value) if argument and _at_top(value, root) else FRESH
+    if not (argument and _at_top(value, root)):
+        return FRESH
+    if value._path:
+        return found.add(value)
+    code = found.arguments.get(id(began))  # the argument itself: one code for its tensors
+    if code is None:
+        code = found.arguments[id(began)] = found.add(value)
+    return code
+
+
+def same_array(left: Any, right: Any) -> Any:
+    """``left is right`` for two array tensors that are distinct objects while the graph is built
+    (a loop or branch output stands for the array its path left in the variable): True or False
+    when their codes decide it, a bool tensor when one is a tag and the other names an argument,
+    and None when identity is not followed that far: arrays made here, views of tagged arrays,
+    and two arguments, which one call may pass the very same array for (``f(a, a)``) and
+    another not, while the compiled function serves both."""
+    found = registry()
+    codes = [code_of(v) for v in (left, right)]
+    named = [is_static(c) and c >= 0 and not found.entries[int(c)].steps for c in codes]
+    fresh = [is_static(c) and c == FRESH for c in codes]
+    arguments = set(found.arguments.values())
+    if all(named):
+        if codes[0] == codes[1]:
+            return True
+        return None if all(c in arguments for c in codes) else False
+    if (named[0] and fresh[1]) or (fresh[0] and named[1]):
+        return False  # an argument or a view of one is not an array made by the function
+    for tag, other, other_named in ((codes[0], codes[1], named[1]), (codes[1], codes[0], named[0])):
+        if is_static(tag) or not other_named:
+            continue
+        if other not in arguments or not (arguments - {other}):  # another could be its twin
+            return np.equal(tag, other)
+    return None
 
 
 def enter(inner: Any, outer: Any) -> None:

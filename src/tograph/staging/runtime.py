@@ -23,13 +23,14 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation, values
-from tograph.ops import array_lists, creation, effects, elementwise, lists
+from tograph.ops import array_lists, creation, effects, elementwise, indexing, lists
 from tograph.ops import random as random_draws
 from tograph.staging import (
     builtin_calls,
     calls,
     carried,
     control_flow,
+    identity,
     iterables,
     kind_rules,
     numpy_callbacks,
@@ -337,10 +338,19 @@ def is_(left: Any, right: Any) -> Any:
     """``left is right``. A tensor that is a Python bool in eager code (a weak bool) is the
     ``True`` or ``False`` its value is, so it compares by value with them and with another such
     tensor; a weak number compared with a number is refused (its identity is CPython's small-int
-    cache); a tensor is never ``None`` and never a Python value of another kind."""
+    cache). NumPy values compare by which arrays they are (``_same_array``), with each other and
+    with an array read from outside (which control flow may have made a graph value); otherwise
+    a tensor is never None nor a Python value of another kind."""
     tensors = [v for v in (left, right) if tensor.is_tensor(v)]
-    if not tensors or (len(tensors) == 2 and not all(t.type.weak for t in tensors)):
+    if not tensors or left is right:
         return left is right
+    numpy_values = [v for v in tensors if not v.type.weak]
+    if len(numpy_values) == 2 or (
+        numpy_values and any(type(v) is np.ndarray for v in (left, right))
+    ):
+        return _same_array(left, right)
+    if numpy_values:
+        return False  # a NumPy value is never a Python number nor a Python object
     if all(_weak_bool(v) for v in (left, right)):
         return builtin_calls.as_weak(np.equal(left, right))
     if all(_weak_number(v) for v in (left, right)):
@@ -351,6 +361,22 @@ def is_(left: Any, right: Any) -> Any:
             hint="use ==",
         )
     return False
+
+
+def _same_array(left: Any, right: Any) -> Any:
+    """``left is right`` for two NumPy values held by distinct tensors (``identity.same_array``);
+    falls back where their identity is not followed."""
+    same = None
+    if all(isinstance(v, tensor.SymbolicTensor) and v.is_array for v in (left, right)):
+        same = identity.same_array(left, right)
+    if same is None:
+        raise errors.UnsupportedError(
+            "'is' between these arrays depends on which arrays the caller passed, or which "
+            "array a path left in a variable, and a compiled function does not follow that",
+            loc=origin.current_location(),
+            construct="'is' on arrays",
+        )
+    return same if isinstance(same, bool) else builtin_calls.as_weak(same)
 
 
 def is_not(left: Any, right: Any) -> Any:
@@ -393,7 +419,10 @@ def _copying_index(index: Any, ndim: int) -> bool:
     """Whether NumPy's ``x[index]`` for an ``x`` of rank ``ndim`` is a copy: an integer for every
     axis, or an array among the index items."""
     items = index if isinstance(index, tuple) else (index,)
-    if any(getattr(item, "ndim", 0) > 0 or isinstance(item, list) for item in items):
+    if any(
+        getattr(item, "ndim", 0) > 0 or isinstance(item, list) or indexing.is_integer_list(item)
+        for item in items
+    ):
         return True
     return all(_integer(item) for item in items) and len(items) == ndim
 

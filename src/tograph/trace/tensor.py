@@ -31,7 +31,7 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
     """An operator method: the handler of ``ufunc`` (Python's meaning kept on Python scalars)."""
 
     def method(self: TensorBase, other: Any) -> Any:
-        if not _is_operand(other):
+        if not _is_operand(other) or not _elementwise_with(self, ufunc, other):
             return NotImplemented
         handler = dispatch.UFUNCS[ufunc]
         return handler(other, self) if reflected else handler(self, other)
@@ -41,14 +41,19 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
 
 
 def _divmod(reflected: bool = False) -> Any:
-    """``divmod(a, b)``: ``(a // b, a % b)``, as NumPy's ``np.divmod`` computes it."""
+    """``divmod(a, b)``: on Python numbers ``(a // b, a % b)`` with Python's meaning; on a NumPy
+    value ``np.divmod`` itself, whose warnings and errors name ``divmod``."""
     floor_divide, remainder = _binary(np.floor_divide, reflected), _binary(np.remainder, reflected)
 
     def method(self: TensorBase, other: Any) -> Any:
-        quotient = floor_divide(self, other)
-        if quotient is NotImplemented:
+        if not _is_operand(other):
             return NotImplemented
-        return quotient, remainder(self, other)
+        weak = is_tensor(other) and other.type.weak
+        python = self.type.weak and (types.is_python_scalar(other) or weak)
+        if not python:
+            handler = dispatch.FUNCTIONS[divmod]
+            return handler(other, self) if reflected else handler(self, other)
+        return floor_divide(self, other), remainder(self, other)
 
     method.__name__ = f"__{'r' if reflected else ''}divmod__"
     return method
@@ -66,13 +71,37 @@ def _in_place(ufunc: np.ufunc) -> Any:
     a new value for a scalar (which Python then binds to the name)."""
 
     def method(self: TensorBase, other: Any) -> Any:
-        if not _is_operand(other):
+        if not _is_operand(other) or not _elementwise_with(self, ufunc, other):
             return NotImplemented
         _refuse_array_on_some_paths(self)
         return dispatch.FUNCTIONS[_ufunc_into](ufunc, (self, other), {"out": (self,)})
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
+
+
+def _elementwise_with(scalar: TensorBase, ufunc: np.ufunc, other: Any) -> bool:
+    """Whether an operator between ``scalar`` and ``other`` is NumPy's elementwise one. Between a
+    list or tuple and a number it is not always: a Python number takes Python's meaning (``*``
+    repeats the sequence, ``==`` is False, the rest raise TypeError) and a NumPy scalar's ``*``
+    repeats it too. Where it is not, the operator returns NotImplemented and Python's own
+    protocol runs; a repeat count known only when the graph runs is refused."""
+    if not isinstance(other, (list, tuple)) or scalar.is_array:
+        return True
+    if getattr(scalar, "kind_tag", None) is not None:
+        raise errors.UnsupportedError(
+            "an operator between a list or tuple and a number that is a Python number on some "
+            "paths and a NumPy scalar on others: Python and NumPy give it different meanings",
+            origin.current_location(),
+            construct="operator between a sequence and a number whose kind depends on the path",
+        )
+    if ufunc is np.multiply and isinstance(scalar, Symbolic):
+        raise errors.TracerError(
+            "a list or tuple repeated by a number (sequence * n) that is only known when the "
+            "graph runs",
+            hint="build the values as an array (np.zeros(n)) or make the count static",
+        )
+    return not scalar.type.weak and ufunc is not np.multiply
 
 
 def _refuse_array_on_some_paths(target: Any) -> None:
@@ -717,6 +746,17 @@ def is_user_object(value: Any) -> bool:
     if module == "builtins" or module.split(".")[0] in ("numpy", "tograph"):
         return False
     return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
+
+
+def attribute_values(value: Any) -> list[Any]:
+    """The values of a user object's own attributes, in its ``__dict__`` and its slots."""
+    found = list(getattr(value, "__dict__", {}).values())
+    for cls in type(value).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                found.append(getattr(value, name))
+    return found
 
 
 def contains_symbolic(tree: Any) -> bool:

@@ -1,0 +1,84 @@
+"""``a is b`` between arrays, against eager: a loop or branch that may leave an argument in a
+variable answers by the identity tag the graph computes; an argument is never an array the
+function made; two arguments, which one call may pass the same array for, and arrays whose
+identity is not followed fall back instead of answering False."""
+
+import numpy as np
+import pytest
+from eager_oracle import assert_matches_eager
+
+import tograph as tg
+
+
+def _loop_may_keep_argument(a, b):
+    c = a
+    while c.sum() < 10:
+        c = c + b
+    return c is a, c is not a
+
+
+def _branch_picks_view(a):
+    v = a[1:]
+    w = v
+    if a[0] > 0:
+        w = v * 2
+    return w is v, w is not v
+
+
+def _argument_or_new_array(a):
+    b = a * 2
+    return a is b, b is not a
+
+
+@pytest.mark.parametrize("start", [1.0, 20.0])
+def test_a_loop_that_may_not_run_leaves_the_argument_itself(start):
+    cf = assert_matches_eager(_loop_may_keep_argument, np.array([start]), np.array([3.0]))
+    assert "while_loop" in cf.op_counts()
+
+
+@pytest.mark.parametrize("first", [1.0, -1.0])
+def test_a_branch_that_may_keep_a_view_answers_by_its_tag(first):
+    cf = assert_matches_eager(_branch_picks_view, np.array([first, 2.0, 3.0]))
+    assert "cond" in cf.op_counts()
+
+
+def test_an_argument_is_not_an_array_the_function_made():
+    assert_matches_eager(_argument_or_new_array, np.array([1.0, 2.0]))
+
+
+def _two_arguments(a, b):
+    return a is b
+
+
+def _dict_entry_and_local(x, state):
+    v = state["v"]
+    while x.sum() > 1.0:
+        x = x - 1
+        v = v + 1.0
+        state["v"] = v
+    return state["v"] is v
+
+
+X = np.array([1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (_two_arguments, (X, X)),
+        (_two_arguments, (X, X.copy())),
+        (_dict_entry_and_local, (np.array([3.0]), {"v": np.zeros(2)})),
+        (_dict_entry_and_local, (np.array([0.0]), {"v": np.zeros(2)})),
+    ],
+)
+def test_identity_that_is_not_followed_falls_back(fn, args):
+    cf = assert_matches_eager(fn, *args, compiles=False)
+    assert "'is' between these arrays" in cf.fallback
+
+
+def test_one_array_passed_twice_then_two_arrays_get_each_call_s_answer():
+    static = tg.to_static(_two_arguments)
+    with pytest.warns(tg.FallbackWarning):
+        assert static(X, X) is True
+    assert static(X, X.copy()) is False
+    assert static(X, X) is True
