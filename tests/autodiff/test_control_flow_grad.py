@@ -274,3 +274,100 @@ def test_print_in_a_loop_runs_once_per_iteration(capsys):
     assert capsys.readouterr().out == "step 0\nstep 1\n"
     np.testing.assert_allclose(grad, [4.0, 4.0, 4.0])
     assert value == pytest.approx(4 * np.sum(X))
+
+
+# ---- the control-flow programs of the conformance batch, differentiated ----------------------
+
+
+def nested_break_and_continue(x):
+    total = 0.0
+    for i in range(3):
+        for v in x:
+            if v < 0:
+                continue
+            if total > 2.0:
+                break
+            total = total + np.sin(v) * (i + 1)
+    return total
+
+
+def for_else_with_tensor_break(x):
+    acc = np.sum(x)
+    for v in x:
+        if v > 0.35:  # no element sits on the threshold, where differences would jump
+            acc = acc * v
+            break
+    else:
+        acc = acc * acc
+    return acc
+
+
+def ternary_and_short_circuit(x, w):
+    y = x * w if np.sum(x) > 0 else x - w
+    z = np.max(y) > 0.1 and np.min(y) < 0.5
+    scale = 2.0 if z else 0.5
+    return np.sum(y * y) * scale
+
+
+def helper_called_in_loop(x):
+    def soft(v):
+        if v > 0:
+            return v * v
+        return 0.1 * v
+
+    total = 0.0
+    for v in x:
+        total = total + soft(v)
+    return total
+
+
+def _halve_until_small(x, depth):
+    if depth == 0:
+        return x
+    y = _halve_until_small(x, depth - 1)
+    return y * 0.5 if np.sum(y) > 0.2 else y * 1.5
+
+
+def static_recursion(x):
+    return np.sum(_halve_until_small(x, 3) ** 2)
+
+
+def compound_while(x):
+    k = 0
+    while k < 6 and np.sum(x * x) < 4.0:
+        x = x * 1.3 + 0.1
+        k += 1
+    return np.sum(np.tanh(x))
+
+
+def zip_enumerate_and_stack(x, w):
+    rows = []
+    for i, (a, b) in enumerate(zip(x, w)):
+        if a * b > 0:
+            rows.append(a * b * (i + 1))
+        else:
+            rows.append(a - b)
+    return np.sum(np.stack(rows) ** 2)
+
+
+def early_return_from_nested_loops(x):
+    for k in range(3):
+        for v in x:
+            x = x * 1.1
+            if np.sum(x) > 1.0 + k:
+                return np.sum(x * x)
+    return np.sum(x)
+
+
+@pytest.mark.parametrize("x", [X, -X, X * 4], ids=["mixed", "flipped", "large"])
+def test_grads_through_the_batch_of_control_flow_programs(x):
+    """Each program's gradient through its cond/while ops equals central differences."""
+    w = np.array([1.5, -0.5, 2.0])
+    assert_grads(nested_break_and_continue, x)
+    assert_grads(for_else_with_tensor_break, x)
+    assert_grads(ternary_and_short_circuit, x, w, argnums=(0, 1))
+    assert_grads(helper_called_in_loop, x)
+    assert_grads(static_recursion, x)
+    assert_grads(compound_while, x)
+    assert_grads(zip_enumerate_and_stack, x, w, argnums=(0, 1))
+    assert_grads(early_return_from_nested_loops, x)

@@ -346,6 +346,16 @@ def max_of_empty(v, n):
     return t
 
 
+def mean_wave(v, n):
+    """W3's step: the vector's mean picks sin or cos; then its sum."""
+    for _ in range(n):
+        if np.mean(v) > 0.0:
+            v = np.sin(v) - 0.3
+        else:
+            v = np.cos(v) * 0.9
+    return v, np.sum(v)
+
+
 CASES = [
     (grow, (f64(1.0), i64(400))),
     (grow, (1.0, i64(400))),
@@ -446,6 +456,9 @@ CASES = [
     (flip_flag, (f64(-1.0), i64(2))),
     (max_of_empty, (np.zeros(0), 1)),
     (max_of_empty, (np.zeros(0), 0)),
+    (mean_wave, (np.linspace(-2.0, 3.0, 300), i64(4))),
+    (mean_wave, (np.array([np.inf, 1.0, 2.0]), i64(2))),  # sin(inf): invalid
+    (mean_wave, (np.array([1e308, 1e308, -1.0]), i64(1))),  # the mean's sum overflows
 ]
 
 

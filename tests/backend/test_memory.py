@@ -2,6 +2,7 @@
 results or memory a view still reads; peak bytes planned and measured."""
 
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -76,3 +77,25 @@ def test_the_concrete_function_reports_its_plan():
     args = tuple(np.ones(N, np.float32) for _ in range(3))
     plan = tg.to_static(chain).concrete(*args).memory_plan()
     assert plan is not None and plan.peak_bytes >= plan.input_bytes + N * 4
+
+
+def _pushes_then_computes(x, n):
+    acc = []
+    i = 0
+    while i < n:
+        t = x * 2.0
+        acc.append(t)
+        x = t + 1.0  # t dies here, but the list still holds it
+        i += 1
+    return np.stack(acc), acc[-1] * 3.0
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_an_array_pushed_onto_a_tensor_list_is_never_written(n):
+    x = np.linspace(-1, 1, N)
+    expected = _pushes_then_computes(x.copy(), np.int64(n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        got = tg.to_static(_pushes_then_computes)(x.copy(), np.int64(n))
+    for result, want in zip(got, expected):
+        np.testing.assert_array_equal(result, want)

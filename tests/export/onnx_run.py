@@ -27,12 +27,16 @@ def run_both(model, cf, args, kwargs):
     of the graph's types."""
     tensors = graph_inputs(cf, args, kwargs)
     graph = cf.functional_graph
-    expected = [
-        np.asarray(v, dtype=types.tensor_type(t).dtype)
-        for v, t in zip(codegen.execute(graph, *tensors), graph.out_types)
-    ]
+    expected = [_as_typed(v, t) for v, t in zip(codegen.execute(graph, *tensors), graph.out_types)]
     session = onnxruntime.InferenceSession(
         model.SerializeToString(), _OPTIONS, providers=["CPUExecutionProvider"]
     )
     feeds = {i.name: np.asarray(v) for i, v in zip(session.get_inputs(), tensors)}
     return expected, session.run(None, feeds)
+
+
+def _as_typed(value, t):
+    """An output as onnxruntime gives it: an array of its type, a list of them for a tensor list."""
+    if isinstance(t, types.ListType):
+        return [np.asarray(item, dtype=t.elem.dtype) for item in value]
+    return np.asarray(value, dtype=types.tensor_type(t).dtype)

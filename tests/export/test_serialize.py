@@ -130,6 +130,10 @@ def test_grad_of_loaded_function_matches(entry):
             with pytest.raises(tg.ToGraphError):
                 tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
             return
+        except ValueError as exc:  # NumPy's error on these inputs: the loaded function's too
+            with pytest.raises(type(exc), match=str(exc)):
+                tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
+            return
     actual = tg.grad(_total(loaded), wrt)(*entry.arguments()[0])
     compare.compare_values(expected, actual)
 
@@ -426,8 +430,8 @@ def _grad_graphs():
 
 
 def _dynamic():
-    """Shapes known only at run time keep size, dim, arange, eye, pad_index and fftfreq in the
-    graph."""
+    """Shapes known only at run time keep size, dim, arange, eye, pad_index, fftfreq and split
+    in the graph."""
     spec = [tg.TensorSpec((None,)), None]
     fn = tg.to_static(
         lambda v, n: (
@@ -438,6 +442,7 @@ def _dynamic():
             np.floor(v),
             np.pad(v, 2, mode="edge"),
             np.fft.fftfreq(n),
+            np.array_split(v, 2),
         ),
         input_spec=spec,
     )

@@ -57,7 +57,7 @@ FALLBACKS: dict[str, str] = {
     "band_powers": "truth value of tensor .* is only known when the graph runs",
     "temperature_labels": "truth value of tensor .* is only known when the graph runs",
     "mode_by_dict": "is hashed",
-    "zscore_outliers": r"'retval\[0\]' is a list of 0 in the if-branch but a single value",
+    "zscore_outliers": r"the return value\[0\] is a list of 0 in the if-branch but a single value",
     # a list comprehension filtered by tensors has a length known only at run time, so the
     # recursion on it has no end while the graph is built
     "quicksort_recursive": "recursion too deep to trace",

@@ -369,3 +369,21 @@ def test_a_list_grown_in_a_tensor_loop_is_true_when_not_empty(x):
     """``if kept:`` and ``not kept`` of a list appended in a tensor loop fell back (its truth
     was taken for an array's); it is whether the list is empty, decided when the graph runs."""
     assert_matches_eager(kept_until_the_first_large, x)
+
+
+def stack_what_the_loop_kept(x):
+    kept = []
+    for v in x:
+        if v > 1:
+            kept.append(v * 2)
+    return np.stack(kept), np.vstack(kept), np.hstack(kept)
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, 2.0, 3.0]), np.array([0.5, -1.0])])
+def test_joining_an_empty_tensor_list_raises_as_numpy_does(x):
+    """np.stack of a list a tensor loop left empty gave an empty array: NumPy raises ValueError
+    ("need at least one array to stack") for the empty Python list eager code has."""
+    assert_matches_eager(stack_what_the_loop_kept, x)
+    if not np.any(x > 1):
+        with pytest.raises(ValueError, match="need at least one array to stack"):
+            tg.to_static(stack_what_the_loop_kept)(x)

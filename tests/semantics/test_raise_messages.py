@@ -103,3 +103,42 @@ def test_an_exception_not_rebuilt_from_its_text_runs_eagerly(fn):
 def test_an_exception_raised_on_every_call_runs_eagerly(fn, x):
     assert_raises_as_eager(fn, x, compiles=False)
     assert "an exception's message" in tg.to_static(fn).concrete(x).fallback
+
+
+def raise_key_of_tensor(x, k):
+    for i in range(len(x)):
+        if i == k:
+            raise KeyError(k)
+    return x
+
+
+def raise_value_of_tensor(x):
+    if x[0] < 0:
+        raise ValueError(x[0])
+    return x
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (raise_key_of_tensor, (np.arange(3.0), np.int64(1))),
+        (raise_key_of_tensor, (np.arange(3.0), np.int64(7))),
+        (raise_value_of_tensor, (-np.ones(2),)),
+    ],
+)
+def test_an_exception_made_from_a_tensor_value_runs_eagerly(fn, args):
+    """KeyError(k) of a tensor k was raised with the symbolic tensor in it, so its message showed
+    the tracer where eager's shows np.int64(1)."""
+    with pytest.warns(tg.FallbackWarning, match="made from a tensor value"):
+        try:
+            tg.to_static(fn)(*copy.deepcopy(args))
+        except (KeyError, ValueError) as exc:
+            compiled = exc
+        else:
+            compiled = None
+    try:
+        fn(*copy.deepcopy(args))
+    except (KeyError, ValueError) as exc:
+        assert type(compiled) is type(exc) and str(compiled) == str(exc)
+    else:
+        assert compiled is None

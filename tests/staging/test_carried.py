@@ -144,6 +144,25 @@ def test_describe(sym):
     assert carried.describe(Undefined("v")) == "unset"
     assert carried.describe("text") == "'text'"
     assert carried.describe(None) == "None"
+    assert carried.describe(np.sum) == "function sum"
+    assert carried.describe(len) == "function len"
+
+
+@pytest.mark.parametrize(
+    "path, subject",
+    [
+        ("y", "variable 'y'"),
+        ("state[0]", "variable 'state[0]'"),
+        ("retval", "the return value"),
+        ("retval_1[0]", "the return value[0]"),
+        ("retvals", "variable 'retvals'"),
+        ("expression value", "the value of the conditional expression"),
+    ],
+)
+def test_contrast_names_what_the_compiler_made_in_the_users_terms(path, subject):
+    """Messages said "variable 'retval[0]'" of a return value: a name the user never wrote."""
+    message = carried.contrast(path, "1", "None", ("here", "there"))
+    assert message == f"{subject} is 1 here but None there"
 
 
 # ---- convert -----------------------------------------------------------------------------------

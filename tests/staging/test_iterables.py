@@ -232,10 +232,10 @@ def test_zip_and_enumerate_reject_python_sequences_mixed_with_tensors():
     with b.active():
         x = b.add_input(types.TensorType(np.float64, (3,)), "x")
         with pytest.raises(errors.UnsupportedError, match="mixing tensors with a list") as info:
-            iterables.TensorZip(x, [1, 2, 3])
+            iterables.TensorZip(x, ["a", "b", "c"])
         assert info.value.construct == "zip/enumerate of tensors and Python sequences"
         with pytest.raises(errors.UnsupportedError, match="with a tuple"):
-            iterables.TensorEnumerate((1, 2))
+            iterables.TensorEnumerate((1, 2.5))
 
 
 def count_and_last(n, step):
@@ -262,3 +262,149 @@ def test_a_loop_over_a_range_with_a_tensor_step_matches_eager(n, step):
     got, expected = static(*args), count_and_last(*args)
     assert got == expected
     assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+def uses_after_static_break(x):
+    items = iter([1, 2, 3, 4])
+    for v in items:
+        if v == 2:
+            break
+    return x * next(items)
+
+
+def counts_until_tensor_break(x):
+    used = 0
+    for k, part in enumerate([x, x * 2, x * 3]):
+        if np.sum(part) > 10:
+            break
+        used = k + 1
+    return used
+
+
+def test_a_python_loop_takes_no_item_after_its_break():
+    """The loop took the next item before testing its break flag: an iterator the function reads
+    after the loop was one item further on than eagerly."""
+    x = np.array([1.0, 2.0])
+    np.testing.assert_array_equal(tg.to_static(uses_after_static_break)(x), x * 3)
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, -1.5, 2.0, 3.25]), np.array([9.0]), -np.ones(2)])
+def test_a_python_loop_over_an_iterator_goes_on_under_a_tensor_break(x):
+    """Once the break flag of a loop over enumerate(list) became a tensor, the rest of the items
+    were read again from the spent iterator (one iteration was lost: 1 where eager gives 2)."""
+    static = tg.to_static(counts_until_tensor_break, fallback="error")
+    assert static(x) == counts_until_tensor_break(x)
+
+
+def breaks_in_a_loop_over_map(x):
+    def scaled(k):
+        print("making", k)
+        return x * k
+
+    used = 0
+    for part in map(scaled, [1, 2, 3]):
+        if np.sum(part) > 4:
+            break
+        used += 1
+    return used
+
+
+def test_a_tensor_break_over_an_iterator_that_runs_code_falls_back(capsys):
+    """Which items map() makes would depend on the tensor break: it made them all at once."""
+    x = np.array([0.5, 1.0])
+    with pytest.warns(tg.FallbackWarning, match=r"runs code to make each item \(map\)"):
+        got = tg.to_static(breaks_in_a_loop_over_map)(x)
+    compiled_out = capsys.readouterr().out
+    assert got == breaks_in_a_loop_over_map(x)
+    assert compiled_out == capsys.readouterr().out
+
+
+def reversed_tensor_range(n):
+    order = []
+    for i in reversed(range(2, n, 3)):
+        order.append(i)
+    return order
+
+
+@pytest.mark.parametrize("n", [12, 3, 2, -1])
+def test_reversed_of_a_tensor_range(n):
+    """reversed(range(n)) with a tensor bound raised TypeError while tracing (and fell back)."""
+    static = tg.to_static(reversed_tensor_range, fallback="error")
+    got, expected = static(np.int64(n)), reversed_tensor_range(np.int64(n))
+    assert got == expected
+    assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+def appends_to_the_list_it_walks(x):
+    items = [x[0], x[1]]
+    for v in items:
+        if v > 0 and len(items) < 5:
+            items.append(v * 0.5)
+    return items
+
+
+def reads_its_iterator_after_a_tensor_break(x):
+    it = iter([x[0], x[1], x[2]])
+    for v in it:
+        if v < 0:
+            break
+    return list(it)
+
+
+@pytest.mark.parametrize(
+    "fn, reason",
+    [
+        (appends_to_the_list_it_walks, "a list that its body changes under a tensor condition"),
+        (reads_its_iterator_after_a_tensor_break, "an iterator made with iter"),
+    ],
+)
+@pytest.mark.parametrize("x", [np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, 3.0])])
+def test_loops_whose_items_would_depend_on_a_tensor_run_eagerly(fn, reason, x):
+    """The loop walked the list as it was before a tensor if appended to it (3 items where eager
+    has 5), and the rest of an iter() iterator was taken at once (list(it) empty after the loop)."""
+    with pytest.warns(tg.FallbackWarning, match=reason):
+        got = tg.to_static(fn)(x)
+    expected = fn(x)
+    assert len(got) == len(expected)
+    assert all(type(a) is type(b) and a == b for a, b in zip(got, expected))
+
+
+def breaks_in_a_loop_over_a_constant_array(x):
+    acc = x * 0
+    for t in np.linspace(0, 1, 5):
+        acc = acc + t * x
+        if acc > 3:
+            break
+    return acc
+
+
+@pytest.mark.parametrize("x", [2.0, 0.5, -1.0])
+def test_a_tensor_break_in_a_loop_over_an_array_made_while_tracing(x):
+    """It fell back, the array's iterator taken for one that runs code per item."""
+    static = tg.to_static(breaks_in_a_loop_over_a_constant_array, fallback="error")
+    got, expected = static(np.float64(x)), breaks_in_a_loop_over_a_constant_array(np.float64(x))
+    assert type(got) is type(expected) and got == expected
+
+
+def weighted_by_a_shorter_list(x, weights):
+    total = 0.0
+    for v, w in zip(x, weights):
+        total += v * w
+    return total
+
+
+@pytest.mark.parametrize(
+    "x, weights",
+    [
+        (np.array([0.5, -1.5, 2.0]), [1.0, 0.5]),
+        (np.array([0.5]), (2, 3, 4)),
+        (np.zeros(0), [1.0]),
+        (np.array([1, 2, 3], dtype=np.int32), [7, -1, 2, 9]),
+    ],
+)
+def test_zip_of_a_tensor_and_a_list_of_numbers(x, weights):
+    """zip(x, [1.0, 0.5]) fell back (a tensor zipped with a list); the numbers are a constant
+    read at the loop's index, Python numbers as eagerly, and the loop stops at the shorter."""
+    static = tg.to_static(weighted_by_a_shorter_list, fallback="error")
+    got, expected = static(x, weights), weighted_by_a_shorter_list(x, weights)
+    assert type(got) is type(expected) and got == expected

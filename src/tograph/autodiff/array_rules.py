@@ -286,7 +286,7 @@ def _list_set(g: Any, n: Any, index: Any, x: Any, *, out: Any) -> tuple[Any, ...
 
 @defvjp(lists.list_stack_p)
 def _list_stack(
-    g: Any, n: Any, *, out: Any, elem: Any, like_array: bool = False
+    g: Any, n: Any, *, out: Any, elem: Any, like_array: bool = False, empty_error: Any = None
 ) -> tuple[Any, ...]:
     weak = isinstance(elem, types.TensorType) and elem.weak  # a list of Python numbers
     return (stacks.list_unstack_p.bind(g, weak=weak),)

@@ -14,8 +14,9 @@ would have made, in a buffer nobody can see any more:
   a literal or a value a nested graph returns) as a fresh C-contiguous array, and the result would
   be C-contiguous too (``c_contiguous``), so strides are unchanged;
 - that value and every value that may share its memory (views of it, values control flow made
-  from it) are dead: no later equation reads them and the graph does not return them. A value
-  dying at this very equation may be its own operand: ufuncs compute in place exactly.
+  from it) are dead: no later equation reads them and the graph does not return them, nor
+  pushes them onto a tensor list (which keeps the array itself). A value dying at this very
+  equation may be its own operand: ufuncs compute in place exactly.
 
 The peak is simulated in program order: arguments, then each fresh array from its definition to
 its last use; a fused region holds its outputs and its chunk scratch; a nested graph adds its own
@@ -140,6 +141,9 @@ class _Planner:
                 self.last_use[a] = n
         self.root: dict[core.Var, core.Var] = {}
         self.pinned: set[core.Var] = set(graph.inputs)
+        for eqn in graph.eqns:  # a tensor list keeps the very arrays pushed onto it
+            if any(isinstance(v.type, types.ListType) for v in (*eqn.inputs, *eqn.outputs)):
+                self.pinned.update(a for a in eqn.inputs if isinstance(a, core.Var))
         self.exact = True
 
     def find(self, var: core.Var) -> core.Var:

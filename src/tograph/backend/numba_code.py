@@ -20,14 +20,27 @@ Exactness is the rule for what is written. Every operand is cast to the dtype Nu
 50 promotion, from the graph's types), so float32 stays float32 and a weak Python number never
 widens an array. Only operations whose results are the same bits in numba and NumPy are accepted:
 arithmetic, comparisons, logic, ``sqrt``, ``floor``/``ceil``/``trunc``, integer
-``maximum``/``minimum``, ``where`` of arrays, casts, integer reductions, indexing by integers,
-run-time dimensions and sizes, ``cond`` and ``while_loop``. A scalar NumPy gives as a 0-d array
-(``where`` of scalars, a 0-d array constant) and a Python number NumPy converts with a warning or an
-error (``1e39`` meeting float32, ``2**63`` meeting int64) keep the NumPy executor too. NumPy
-computes ``exp``, ``sin``, ``tanh`` and their kin with its own SIMD kernels, float sums pairwise and
+``maximum``/``minimum``, ``where`` of arrays, casts, integer reductions, ``sum`` and ``mean`` of a
+whole float64 or float32 array in NumPy's pairwise order (``numba_kernels.sum_float``), float64
+``sin`` and ``cos`` (the C library's in both, which ``numba_libm`` checks before the executor
+compiles: ``Generated.libm``), indexing by integers, run-time dimensions and sizes, ``cond`` and
+``while_loop``. Every array of a compiled graph is C-contiguous (inputs by the signature, constants
+copied so), as NumPy's are then too, so NumPy also sums each as one flat run; a graph with a float
+sum and a constant that is not C-contiguous (NumPy would sum what is computed from it in its
+memory order) keeps NumPy. A scalar NumPy gives as a 0-d array (``where`` of scalars, a 0-d array
+constant) and a Python number NumPy converts with a warning or an error (``1e39`` meeting float32,
+``2**63`` meeting int64) keep the NumPy executor too. NumPy computes ``exp``, ``tanh``, float32
+``sin`` and their kin with its own SIMD kernels, float sums over some axes in other orders and
 matrix products with its BLAS, none of which numba reproduces bit for bit: a graph using one keeps
 the NumPy executor. Scalar int64 arithmetic (NumPy scalars warn on overflow, weak Python ints never
 wrap) goes through the checked helpers of ``numba_kernels``.
+
+A value used once, by a later operation of the same block, is written into that operation's
+expression rather than named (``x_2 = np.sin(x_1) - np.float64(0.3)``): numba then fuses the array
+operations into one loop, as a user writing numba by hand would get. A graph with float sums
+makes their stack once per call (``sum_stack = new_sum_stack()``), and the names the module uses
+besides the graph's values (the helpers, the constants) are kept from them: a user's ``add_i64``
+or ``mean_float`` becomes ``add_i64_1``.
 """
 
 from __future__ import annotations
@@ -42,8 +55,16 @@ from tograph.ir import core, types
 from tograph.ops import control, elementwise, indexing, reductions, shape
 
 _INDENT = "    "
+_SUM_STACK = "sum_stack"
+# The names the module uses besides the graph's values: numba_kernels' helpers and the sum stack.
+_HELPERS = (
+    *("feclearexcept", "fetestexcept", "ALL_FLAGS", "WATCHED", "Bail", "numba"),
+    *("add_i64", "sub_i64", "mul_i64", "neg_i64", "abs_i64", "floordiv_i64", "mod_i64"),
+    *("sum_float", "mean_float", "new_sum_stack", _SUM_STACK),
+)
 _DTYPES = {np.dtype(d) for d in (np.bool_, np.int64, np.float64, np.float32, np.int8)}
 _I64, _F64, _BOOL = np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.bool_)
+_FLOATS = {_F64, np.dtype(np.float32)}
 # Only moved, never computed with: the kind tags of path-dependent values (staging/kinds.py).
 _MOVED_ONLY = {np.dtype(np.int8)}
 
@@ -55,14 +76,17 @@ class Unsupported(Exception):
 @dataclasses.dataclass
 class Generated:
     """A generated module: its source, the function's name, the array constants it takes after
-    the graph's inputs, and for each graph output either ("value", k) — the k-th returned value,
-    boxed as ``kinds[k]`` says — or ("const", value)."""
+    the graph's inputs, for each graph output either ("value", k) — the k-th returned value,
+    boxed as ``kinds[k]`` says — or ("const", value), and the names of the C library functions
+    it calls where NumPy calls them too (``sin``, ``cos``), which the executor checks against
+    NumPy's before compiling."""
 
     source: str
     name: str
     consts: list[Any]
     outputs: list[tuple[str, Any]]
     kinds: list[tuple[str, np.dtype]]
+    libm: frozenset[str] = frozenset()
 
 
 def generate(graph: core.Graph) -> Generated:
@@ -91,11 +115,17 @@ class _Writer:
     def __init__(self, graph: core.Graph):
         self.graph = graph
         self.namer = core.Namer()
+        for name in _HELPERS:  # a user's variable of the same name gets another
+            self.namer.fresh(name)
         core.name_vars(graph, self.namer)
         self.env: dict[int, str] = {}
         self.lines: list[str] = []
         self.consts: list[Any] = []
         self.const_names: list[str] = []
+        self.libm: set[str] = set()
+        self.float_sums = False
+        self.reordered_consts = False
+        self.uses = _use_counts(graph)
 
     def write(self) -> Generated:
         params = [self.define(v) for v in self.graph.inputs]
@@ -106,6 +136,8 @@ class _Writer:
         self.lines = body
         self.line(_INDENT, "feclearexcept(ALL_FLAGS)")
         self.block(self.graph, _INDENT)
+        if self.float_sums:
+            body.insert(1, f"{_INDENT}{_SUM_STACK} = new_sum_stack()")
         outputs, returned, kinds = self.results()
         ret = ", ".join(returned) + ("," if len(returned) == 1 else "")
         self.line(_INDENT, f"return ({ret}), fetestexcept(WATCHED)")
@@ -123,8 +155,12 @@ class _Writer:
             '@numba.njit(cache=True, error_model="numpy", boundscheck=True)',
             f"def {name}({', '.join([*params, *self.const_names])}):",
         ]
+        if self.float_sums and self.reordered_consts:
+            # NumPy sums an array in its memory order, and a value computed from a constant
+            # keeps the constant's layout; numba's copy of it is C-ordered
+            raise Unsupported("a float sum in a graph with a non-C-contiguous array constant")
         source = "\n".join(header + body) + "\n"
-        return Generated(source, name, self.consts, outputs, kinds)
+        return Generated(source, name, self.consts, outputs, kinds, frozenset(self.libm))
 
     def results(self) -> tuple[list[tuple[str, Any]], list[str], list[tuple[str, np.dtype]]]:
         outputs: list[tuple[str, Any]] = []
@@ -158,7 +194,8 @@ class _Writer:
         if isinstance(value, np.ndarray) and value.shape == ():  # numba would give a scalar
             raise Unsupported("a 0-d array constant")
         if t.shape != ():
-            name = f"const_{len(self.consts)}"
+            name = self.namer.fresh(f"const_{len(self.consts)}")
+            self.reordered_consts |= not np.asarray(value).flags.c_contiguous
             self.consts.append(np.ascontiguousarray(value))
             self.const_names.append(name)
             return name
@@ -191,6 +228,7 @@ class _Writer:
         return f"{text}.astype({_np(dtype)})"
 
     def block(self, graph: core.Graph, indent: str) -> None:
+        nested = self.nested_uses(graph)
         for eqn in graph.eqns:
             if eqn.prim is control.cond_p:
                 self.write_cond(eqn, indent)
@@ -204,8 +242,26 @@ class _Writer:
                     if _ttype(atom).dtype in _MOVED_ONLY:
                         raise Unsupported(f"{eqn.prim.name} of {_ttype(atom).dtype}")
                 text = emit(self, eqn)
+                if len(eqn.outputs) == 1 and eqn.outputs[0].id in nested:
+                    self.env[eqn.outputs[0].id] = text
+                    continue
                 outs = [self.define(v) for v in eqn.outputs]
                 self.line(indent, f"{', '.join(outs)} = {text}")
+
+    def nested_uses(self, graph: core.Graph) -> set[int]:
+        """The values of ``graph``'s block written into the one expression that uses them, so
+        numba fuses a chain of array operations into one loop (``np.sin(x) - 0.3``) instead of
+        filling an array per step: those used once, by a later equation of the same block that
+        names each operand once. The expressions are pure and nothing in a block is assigned
+        twice, so evaluating one where it is used gives the same value."""
+        nested: set[int] = set()
+        for eqn in graph.eqns:
+            if eqn.prim in (control.cond_p, control.while_loop_p) or eqn.prim in _REPEATS:
+                continue
+            for atom in eqn.inputs:
+                if isinstance(atom, core.Var) and self.uses[atom.id] == 1:
+                    nested.add(atom.id)
+        return nested
 
     def inline(
         self, graph: core.Graph, args: Sequence[str], targets: Sequence[core.Var], indent: str
@@ -400,12 +456,47 @@ def _reduction(name: str) -> Emitter:
     def emit(w: _Writer, eqn: core.Eqn) -> str:
         (x,) = eqn.inputs
         t, out = _ttype(x), _out(eqn)
+        if name == "sum" and t.dtype in _FLOATS:
+            return _float_reduction(w, eqn, "sum_float")
         if t.dtype.kind not in "bi" or out.shape != ():
-            raise Unsupported(f"{name} of {t} (NumPy's order of float sums is its own)")
+            raise Unsupported(f"{name} of {t} (compiled for whole int and bool arrays only)")
         if eqn.params.get("dtype") is not None or t.shape == ():
             raise Unsupported(f"{name} with a dtype or of a scalar")
         text = w.cast(x, out.dtype)
         return f"np.{name}({text})" if name != "sum" else f"{text}.sum()"
+
+    return emit
+
+
+def _float_reduction(w: _Writer, eqn: core.Eqn, kernel: str) -> str:
+    """``np.sum`` or ``np.mean`` of a whole float64 or float32 array, in NumPy's pairwise order
+    (``numba_kernels.sum_float``): the array is C-contiguous, as every array of a compiled graph
+    is, so NumPy too sums it as one flat run."""
+    (x,) = eqn.inputs
+    t, out = _ttype(x), _out(eqn)
+    whole = eqn.params["axis"] in (None, tuple(range(t.ndim)))
+    if t.dtype not in _FLOATS or out.dtype != t.dtype:
+        raise Unsupported(f"{eqn.prim.name} of {t} (NumPy converts in buffers)")
+    if t.shape == () or not whole or eqn.params["keepdims"] or eqn.params["dtype"] is not None:
+        raise Unsupported(f"{eqn.prim.name} of {t} other than of a whole array in its dtype")
+    w.float_sums = True
+    return f"{kernel}({w.expr(x)}, {_SUM_STACK})"
+
+
+def _mean(w: _Writer, eqn: core.Eqn) -> str:
+    return _float_reduction(w, eqn, "mean_float")
+
+
+def _libm(name: str) -> Emitter:
+    """``sin`` or ``cos`` of float64 values: NumPy calls the C library's function for them, as
+    numba does, and the executor checks that the two agree on this machine (``numba_libm``).
+    NumPy computes float32 ones with its own SIMD kernels."""
+
+    def emit(w: _Writer, eqn: core.Eqn) -> str:
+        if _out(eqn).dtype != _F64:
+            raise Unsupported(f"{name} of {_out(eqn).dtype} (NumPy's own SIMD kernel)")
+        w.libm.add(name)
+        return f"np.{name}({w.cast(eqn.inputs[0], _F64)})"
 
     return emit
 
@@ -437,6 +528,9 @@ def _size(w: _Writer, eqn: core.Eqn) -> str:
     return f"{w.expr(eqn.inputs[0])}.size"
 
 
+# Emitters naming an operand twice (``x * x``): an expression written in would run twice.
+_REPEATS = {elementwise.square_p}
+
 _EMITTERS: dict[Any, Emitter] = {
     **{p: _arith for p in _ARITH},
     **{p: _compare for p in _COMPARE},
@@ -454,6 +548,8 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.floor_p: _unary("floor"),
     elementwise.ceil_p: _unary("ceil"),
     elementwise.trunc_p: _unary("trunc"),
+    elementwise.sin_p: _libm("sin"),
+    elementwise.cos_p: _libm("cos"),
     elementwise.maximum_p: _int_extremum("max"),
     elementwise.minimum_p: _int_extremum("min"),
     elementwise.isnan_p: _float_test("isnan"),
@@ -462,6 +558,7 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.where_p: _where,
     elementwise.astype_p: _astype,
     reductions.sum_p: _reduction("sum"),
+    reductions.mean_p: _mean,
     reductions.max_p: _reduction("max"),
     reductions.min_p: _reduction("min"),
     reductions.any_p: _reduction("any"),
@@ -470,6 +567,19 @@ _EMITTERS: dict[Any, Emitter] = {
     shape.dim_p: _dim,
     shape.size_p: _size,
 }
+
+
+def _use_counts(graph: core.Graph) -> dict[int, int]:
+    """How often each value is an operand or an output, nested graphs included."""
+    counts: dict[int, int] = {}
+    graphs = [graph]
+    while graphs:
+        g = graphs.pop()
+        for atom in [*(a for e in g.eqns for a in e.inputs), *g.outputs]:
+            if isinstance(atom, core.Var):
+                counts[atom.id] = counts.get(atom.id, 0) + 1
+        graphs.extend(sub for e in g.eqns for sub in e.subgraphs())
+    return counts
 
 
 def _identifier(text: str) -> str:

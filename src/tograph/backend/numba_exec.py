@@ -63,7 +63,13 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
     if not available():
         raise ImportError(INSTALL_HINT)
     generated = numba_code.generate(graph)  # first: a graph numba cannot run imports no numba
-    from tograph.backend import numba_kernels
+    from tograph.backend import numba_kernels, numba_libm
+
+    for name in sorted(generated.libm):
+        if not numba_libm.agrees(name):
+            raise numba_code.Unsupported(
+                f"{name}: NumPy's float64 {name} is not the C library's numba calls here"
+            )
 
     dispatcher = _load(generated)
     sig = _signature(graph, generated)

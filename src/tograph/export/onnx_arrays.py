@@ -183,7 +183,19 @@ def _list_push(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
 
 
 def _list_stack(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
-    return [w.one("ConcatFromSequence", args[0], axis=0, new_axis=1)]
+    """ConcatFromSequence, which refuses an empty sequence: where tograph stacks an empty list to
+    shape ``(0, *elem.shape)``, a row of zeros goes on the end first and is sliced off after."""
+    elem, params = eqn.params["elem"], eqn.params
+    pads = (
+        elem.is_static_shape
+        and params.get("empty_error") is None
+        and (not params.get("like_array") or elem.shape == ())
+    )
+    if not pads:
+        return [w.one("ConcatFromSequence", args[0], axis=0, new_axis=1)]
+    padded = w.one("SequenceInsert", args[0], w.const(np.zeros(elem.shape, elem.dtype)))
+    stacked = w.one("ConcatFromSequence", padded, axis=0, new_axis=1)
+    return [w.one("Slice", stacked, w.ints([0]), w.ints([-1]), w.ints([0]))]
 
 
 def _list_length(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:

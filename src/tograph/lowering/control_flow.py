@@ -17,7 +17,9 @@ variables it writes that are live after it; of a loop, the variables its body wr
 at the loop header or after the loop (``analysis.liveness``). A state variable that may be unbound
 where the statement starts is set to ``_t.Undefined('x')`` at the top of its function, which keeps
 Python's meaning and lets ``cond`` carry a variable set on only one side; the user's reads of such
-variables become guarded reads (``lowering.guards``).
+variables become guarded reads (``lowering.guards``). A statement the analysis decided on static
+values stays Python, except a ``for`` over a variable its body changes, which ``_t.for_stmt`` walks
+so it can refuse a list that a tensor ``if`` in the body turned into a tensor list.
 Requires: lowering.jumps, lowering.canonicalize.
 """
 
@@ -86,7 +88,7 @@ class _ControlFlow:
         """
         out: list[Any] = []
         for stmt in stmts:
-            if getattr(stmt, "static_test", False):
+            if getattr(stmt, "static_test", False) and not self.walks_what_it_changes(stmt):
                 out.append(self.python_stmt(stmt, needed, defined))
             elif isinstance(stmt, (gast.If, gast.While, gast.For)):
                 lower = {
@@ -106,6 +108,16 @@ class _ControlFlow:
                 out.append(stmt)
                 defined.update(names.writes(stmt))
         return out
+
+    def walks_what_it_changes(self, stmt: Any) -> bool:
+        """Whether ``stmt`` is a ``for`` over a variable its body changes (``items.append``):
+        a tensor ``if`` in the body would make the variable a tensor list, which the Python loop
+        would no longer walk, so the runtime's ``for_stmt`` must see it."""
+        return (
+            isinstance(stmt, gast.For)
+            and isinstance(stmt.iter, gast.Name)
+            and stmt.iter.id in self.assigned(stmt.body)
+        )
 
     def python_stmt(self, stmt: Any, needed: set[str], defined: set[str]) -> Any:
         """A statement decided by static values: it stays Python, its blocks lowered inside."""

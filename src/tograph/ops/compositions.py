@@ -79,6 +79,23 @@ def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
     return tuple(moved)
 
 
+@dispatch.implements(np.hsplit)
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """``np.hsplit``: ``np.split`` along the second axis (the first of a 1-d array)."""
+    ndim = common.operand_type(ary).ndim
+    if ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return np.split(ary, indices_or_sections, 1 if ndim > 1 else 0)
+
+
+@dispatch.implements(np.vsplit)
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
+    """``np.vsplit``: ``np.split`` along the first axis."""
+    if common.operand_type(ary).ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return np.split(ary, indices_or_sections, 0)
+
+
 @dispatch.implements(np.dsplit)
 def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     """``np.dsplit``: ``np.split`` along the third axis."""

@@ -49,9 +49,16 @@ def _push_impl(lst: list[Any], x: Any) -> list[Any]:
     return lst
 
 
-def _stack_impl(lst: list[Any], elem: types.TensorType, like_array: bool = False) -> Any:
+def _stack_impl(
+    lst: list[Any],
+    elem: types.TensorType,
+    like_array: bool = False,
+    empty_error: str | None = None,
+) -> Any:
     if lst:
         return np.stack(lst)
+    if empty_error is not None:  # a NumPy function that refuses an empty sequence of arrays
+        raise ValueError(empty_error)
     if like_array:  # np.array([]) of the empty Python list eager code has: float64, (0,)
         return np.array([])
     if not elem.is_static_shape:
@@ -113,7 +120,10 @@ def _push_hint(elem: types.TensorType, x: types.TensorType) -> str:
 
 
 def _stack_rule(
-    lst: types.ValueType, elem: types.TensorType, like_array: bool = False
+    lst: types.ValueType,
+    elem: types.TensorType,
+    like_array: bool = False,
+    empty_error: str | None = None,
 ) -> types.TensorType:
     lst = _expect_list(lst, "list_stack")
     if lst.elem is None:
@@ -416,13 +426,14 @@ def read(lst: Any, index: Any) -> Any:
     return list_read_p.bind(_traceable(lst, index), index)
 
 
-def stack(lst: Any, like_array: bool = False) -> Any:
+def stack(lst: Any, like_array: bool = False, empty_error: str | None = None) -> Any:
     """The elements stacked along a new first axis, like ``np.stack(lst)``.
 
     For a tensor list the first dimension is unknown (``None``) until run time, and an empty list
     whose element type is known stacks to shape ``(0, *elem.shape)``; with ``like_array``, it is
     what ``np.array`` makes of an empty Python list (float64, shape ``(0,)``), whatever the
-    elements' type. A Python list goes to ``np.stack`` itself, which knows its length.
+    elements' type; with ``empty_error``, an empty list raises ``ValueError(empty_error)`` when the
+    graph runs instead. A Python list goes to ``np.stack`` itself, which knows its length.
     """
     if isinstance(lst, list):
         return np.stack(lst)
@@ -431,6 +442,8 @@ def stack(lst: Any, like_array: bool = False) -> Any:
         raise errors.DTypeError(
             f"stack expects a tensor list or a Python list, got {type(lst).__name__}"
         )
+    if empty_error is not None:
+        return list_stack_p.bind(lst, elem=list_type.elem, empty_error=empty_error)
     if like_array:
         return list_stack_p.bind(lst, elem=list_type.elem, like_array=True)
     return list_stack_p.bind(lst, elem=list_type.elem)

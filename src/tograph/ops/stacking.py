@@ -4,7 +4,8 @@ behind ``np.split`` and ``np.array_split``.
 
 Stage: graph building. Input: these NumPy calls with tensors among their arguments. Output:
 ``expand_dims``, ``reshape``, ``broadcast_to`` and ``concatenate`` equations (so gradients come
-from those primitives), and one ``split`` equation per split, whose outputs are the pieces. A
+from those primitives); a split's pieces are slices (``getitem`` views, as NumPy's are), or, for
+sections of a dim known only at run time, one ``split`` equation whose outputs are the pieces. A
 sequence given as one tensor (or a tensor list, stacked by converted code) is joined along its
 subarrays, as NumPy iterates it, whether or not its first dimension is known. Dims known only at
 run time are ``None``; a split of such a dim into sections gives pieces of unknown size, and
@@ -15,6 +16,7 @@ run time are ``None``; a split of such a dim into sections gives pieces of unkno
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -23,8 +25,8 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, join, shape
-from tograph.trace import dispatch, tensor
+from tograph.ops import common, elementwise, indexing, join, shape
+from tograph.trace import dispatch, functional, tensor
 
 # Where atleast_{1,2,3}d put new unit axes, by the input's rank (NumPy's rules; column_stack's
 # columns are the last entry).
@@ -159,15 +161,39 @@ split_p = primitives.Primitive("split", _split_impl, _split_rule, multiple_resul
 
 
 def _split(ary: Any, indices_or_sections: Any, axis: Any, equal: bool) -> list[Any]:
+    """The pieces, as NumPy makes them: slices of ``ary`` along ``axis`` (views, which writes
+    through a piece or to ``ary`` reach). Sections of a dim known only at run time are one
+    ``split`` equation, whose pieces and ``ary`` are then frozen: their writes are not followed."""
     if tensor.is_tensor(indices_or_sections):
         raise dispatch.unsupported(f"np.{'split' if equal else 'array_split'} at tensor indices")
-    axis = common.normalize_axis(axis, common.operand_type(ary), "split")
+    if isinstance(ary, (list, tuple)):
+        ary = join.as_array(ary)
+    x = common.operand_type(ary)
+    axis = common.normalize_axis(axis, x, "split")
     if isinstance(indices_or_sections, (int, np.integer)):
         params: dict[str, Any] = {"sections": int(indices_or_sections), "indices": None}
     else:
         indices = tuple(operator.index(i) for i in indices_or_sections)
         params = {"sections": None, "indices": indices}
-    return list(split_p.bind(ary, axis=axis, equal=equal, **params))
+    sizes = [t.shape[axis] for t in _split_rule(x, axis=axis, equal=equal, **params)]
+    if params["indices"] is not None:
+        bounds: list[int | None] = [0, *params["indices"], x.shape[axis]]
+    elif all(d is not None for d in sizes):
+        bounds = [0, *itertools.accumulate(d for d in sizes if d is not None)]
+    else:
+        pieces = list(split_p.bind(ary, axis=axis, equal=equal, **params))
+        for value in (ary, *pieces):
+            if isinstance(value, tensor.SymbolicTensor):
+                functional.freeze(value, _UNFOLLOWED_SPLIT)
+        return pieces
+    lead = (slice(None),) * axis
+    return [indexing.getitem(ary, (*lead, slice(a, b))) for a, b in zip(bounds, bounds[1:])]
+
+
+_UNFOLLOWED_SPLIT = (
+    "np.split into sections of a dimension known only when the graph runs gives views of the "
+    "array, and a write to a piece or to the array would reach the others: not followed"
+)
 
 
 @dispatch.implements(np.split)

@@ -13,6 +13,7 @@ line.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -163,7 +164,11 @@ def describe(value: Any) -> str:
     if isinstance(value, tensor.Symbolic):
         kind = "a list" if isinstance(value.graph_var.type, types.ListType) else "a tensor"
         return f"{kind} ({value.graph_var.type})"
-    return "unset" if isinstance(value, Undefined) else repr(value)
+    if isinstance(value, Undefined):
+        return "unset"
+    if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
+        return f"function {value.__name__}"  # its repr would show the converter's qualname
+    return repr(value)
 
 
 def convert(value: Any, target: types.ValueType) -> Any:
@@ -223,8 +228,23 @@ def join_named(
 
 
 def contrast(path: str, a: str, b: str, where: tuple[str, str]) -> str:
-    """The message ``variable 'path' is <a> <where[0]> but <b> <where[1]>``."""
-    return f"variable '{path}' is {a} {where[0]} but {b} {where[1]}"
+    """The message ``variable 'path' is <a> <where[0]> but <b> <where[1]>``; the variables the
+    compiler makes for a return value or a conditional expression are named as such."""
+    return f"{_subject(path)} is {a} {where[0]} but {b} {where[1]}"
+
+
+_MADE_NAMES = (
+    (re.compile(r"retval(_\d+)?(?=\[|$)"), "the return value"),
+    (re.compile(r"expression value(?=\[|$)"), "the value of the conditional expression"),
+)
+
+
+def _subject(path: str) -> str:
+    for pattern, what in _MADE_NAMES:
+        found = pattern.match(path)
+        if found:
+            return what + path[found.end() :]
+    return f"variable '{path}'"
 
 
 def contrast_trees(name: str, a: pytree.TreeDef, b: pytree.TreeDef, where: tuple[str, str]) -> str:

@@ -189,12 +189,14 @@ class MaybeNone(Optional):
     """``None`` where missing."""
 
     __slots__ = ()
+    __tree_describe__ = "a value that is None on some paths"
 
 
 class MaybeUnset(Optional):
     """Unbound where missing: reading it then raises ``UnboundLocalError``."""
 
     __slots__ = ()
+    __tree_describe__ = "a value set on some paths only"
 
 
 def _kind(value: Any) -> type[Optional] | str:

@@ -152,24 +152,42 @@ def for_stmt(
         loop = iterables.TensorRange(iterable.start, iterable.stop, iterable.step)
     if loop is not None:
         return _tensor_for(loop, extra_test, body, state, names)
-    for position, item in enumerate(iterable):
+    items = iter(iterable)
+    position = 0
+    while True:
+        # the break flag is tested before the next item is taken: Python takes none after a break
         if extra_test is not None:
             keep_going = extra_test(*state)
             if tensor.is_symbolic(keep_going):
-                rest = _remaining(iterable, position)
+                rest = iterables.remaining(iterable, items, position)
                 return _guarded_for(rest, keep_going, extra_test, body, state, names)
             if not keep_going:
                 break
-        state = body(item, *state)
+        item = next(items, _END)
+        if item is _END:
+            break
+        after = body(item, *state)
+        if isinstance(iterable, list) and _made_tensor_list(iterable, state, after):
+            raise errors.UnsupportedError(
+                "a loop over a list that its body changes under a tensor condition: how many "
+                "items the loop takes would be known only when the graph runs",
+                loc=origin.current_location(),
+                construct="list changed by a loop over it",
+            )
+        state = after
+        position += 1
     return state
 
 
-def _remaining(iterable: Any, position: int) -> Any:
-    """The items of a Python iterable from ``position`` on, as a tensor loop if it is a range."""
-    if isinstance(iterable, range):
-        rest = iterable[position:]
-        return iterables.TensorRange(rest.start, rest.stop, rest.step)
-    return list(iterable)[position:]
+def _made_tensor_list(iterated: list[Any], before: State, after: State) -> bool:
+    """Whether a loop body turned the list the loop walks into a tensor list (it appended to it
+    in tensor control flow): Python's loop would see the items it gained, the walk would not."""
+    return any(
+        old is iterated and isinstance(new, lists.SymbolicList) for old, new in zip(before, after)
+    )
+
+
+_END = object()  # what next() gives once a Python loop's items run out
 
 
 def _guarded_for(
@@ -406,7 +424,7 @@ def getitem(value: Any, index: Any) -> Any:
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         if _copying_index(index, value.ndim):
             return creation.constant(value, frozen=_TABLE_FROZEN)[index]
-    elif type(value) in (list, tuple) and _numbers_of_one_type(value) and _integer(index):
+    elif type(value) in (list, tuple) and iterables.numbers_of_one_type(value) and _integer(index):
         table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
         return builtin_calls.as_weak(table[index])
     return value[index]
@@ -432,15 +450,6 @@ def _integer(item: Any) -> bool:
     if tensor.is_tensor(item):
         return item.ndim == 0 and item.dtype.kind in "iu"
     return isinstance(item, (int, np.integer)) and not isinstance(item, bool)
-
-
-def _numbers_of_one_type(values: Sequence[Any]) -> bool:
-    """Whether ``values`` are Python ints (within int64) or floats, all of one type, as a
-    list of numbers indexed by a tensor must be to become an array of its items."""
-    kinds_seen = {type(v) for v in values}
-    if len(kinds_seen) != 1 or kinds_seen.pop() not in (int, float):
-        return False
-    return not isinstance(values[0], int) or all(-(2**63) <= v < 2**63 for v in values)
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:
@@ -632,6 +641,14 @@ def raise_(exception: Any) -> None:
         exception = exception()
     args = getattr(exception, "args", ())
     texts = [arg for arg in args if isinstance(arg, text.TensorText)]
+    if not texts and tensor.contains_symbolic(args):
+        raise errors.UnsupportedError(
+            f"{type(exception).__name__} made from a tensor value, whose message and args exist "
+            "only when the graph runs",
+            loc=origin.current_location(),
+            hint="format the value into the message with an f-string",
+            construct="exception made from a tensor",
+        )
     if not texts:
         effects.raise_(exception)
     elif len(args) == 1 and _rebuilt_from_message(exception) and effects.in_branch():
@@ -649,6 +666,25 @@ def _rebuilt_from_message(exception: BaseException) -> bool:
 # ---- calls ----------------------------------------------------------------------------------
 
 
+# NumPy functions joining a sequence of arrays refuse an empty one (np.array([]) they accept)
+_EMPTY_SEQUENCE_ERRORS = {
+    np.stack: "need at least one array to stack",
+    np.concatenate: "need at least one array to concatenate",
+    np.vstack: "need at least one array to concatenate",
+    np.hstack: "need at least one array to concatenate",
+    np.dstack: "need at least one array to concatenate",
+    np.column_stack: "need at least one array to concatenate",
+    np.block: "List at arrays cannot be empty",
+}
+
+
+def _numpy_argument(fn: Any, lst: Any) -> Any:
+    """A tensor list passed to a NumPy function: the array NumPy makes of it first; when ``fn``
+    joins arrays, an empty list raises NumPy's ValueError when the graph runs instead."""
+    message = _EMPTY_SEQUENCE_ERRORS.get(fn) if dispatch.hashable(fn) else None
+    return lists.stack(lst, like_array=True, empty_error=message)
+
+
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
@@ -657,8 +693,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):
         # NumPy makes an array of a list first: an empty one is float64 whatever it would hold
         args = tuple(
-            lists.stack(a, like_array=True) if isinstance(a, lists.SymbolicList) else a
-            for a in args
+            _numpy_argument(fn, a) if isinstance(a, lists.SymbolicList) else a for a in args
         )
     hashable = dispatch.hashable(fn)
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
