@@ -72,3 +72,54 @@ def test_a_location_shows_its_line_as_linecache_has_it_now():
         assert edited().source_line == "    # changed\n"
     finally:
         linecache.cache.pop(filename, None)
+
+
+def test_the_line_of_a_converted_frame_is_its_f_lineno_at_every_instruction():
+    """The per-instruction line table read for converted frames gives what ``f_lineno`` does,
+    on code spanning lines, loops, calls and a multi-line expression."""
+    import sys
+
+    source = (
+        "def spread(xs):\n"
+        "    total = 0\n"
+        "    for x in xs:\n"
+        "        if x > 1:\n"
+        "            total += (x *\n"
+        "                      2)\n"
+        "        else:\n"
+        "            total -= abs(x)\n"
+        "    return [t for t in (total, total + 1)]\n"
+    )
+    namespace: dict = {}
+    exec(compile(source, "<test_origin lines>", "exec"), namespace)
+    spread = namespace["spread"]
+    codes = {spread.__code__, *(c for c in spread.__code__.co_consts if hasattr(c, "co_code"))}
+    origin.register(codes)
+    seen: list[tuple[int, int | None]] = []
+
+    def trace(frame, event, arg):
+        if frame.f_code in codes:
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                seen.append((origin._line_of(id(frame.f_code), frame), frame.f_lineno))
+        return trace
+
+    sys.settrace(trace)
+    try:
+        spread([0, 1, 2, 3])
+    finally:
+        sys.settrace(None)
+    assert len(seen) > 50
+    assert all(ours == python for ours, python in seen)
+
+
+def test_a_line_table_goes_with_its_code_object():
+    namespace = {"origin": origin}
+    exec("def tabled():\n    return origin.current_location()\n", namespace)
+    tabled = namespace["tabled"]
+    origin.register([tabled.__code__])
+    key = id(tabled.__code__)
+    assert tabled().line == 2 and key in origin._LINES
+    del tabled, namespace
+    gc.collect()
+    assert key not in origin._LINES

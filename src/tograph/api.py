@@ -74,9 +74,11 @@ class StaticFunction:
             _FAST_LIMIT
         )
         # Arrays only: per layout, the runner and the generated check of that layout, which
-        # serves a call repeating the layout last looked up without building its key.
+        # serves a call repeating the layout last looked up without building its key. The check
+        # is generated when the layout is looked up again (None until then): most functions
+        # converted are called once per layout.
         self._flat: caching.LRU[
-            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check]
+            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check | None]
         ] = caching.LRU(_FAST_LIMIT)
         self._repeated: layout_check.Check = layout_check.never
         # Set when the function's code itself cannot be converted (a construct tograph does not
@@ -123,7 +125,11 @@ class StaticFunction:
             else:
                 entry = self._flat.get(layout)
                 if entry is not None:
-                    runner, self._repeated = entry
+                    runner, check = entry
+                    if check is None:
+                        check = layout_check.for_layout(args, runner)
+                        self._flat[layout] = (runner, check)
+                    self._repeated = check
                     return runner(args)
         key: list[Any] = []
         leaves: list[Any] = []
@@ -154,7 +160,7 @@ class StaticFunction:
         if runner is not None and _same_objects(leaves, tensors):
             if _same_objects(leaves, args):
                 layout = tuple((type(a), a.dtype, a.shape) for a in args)
-                self._flat[layout] = (runner, layout_check.for_layout(args, runner))
+                self._flat[layout] = (runner, None)
             self._fast[tuple(key)] = runner
         if fast:
             # the concrete functions of this signature, tried in the order _lookup tries them

@@ -49,9 +49,10 @@ class GradFunction:
         self._signature = inspect.signature(self._python(target))
         self._cache: dict[Any, concrete_module.ConcreteFunction] = {}
         # calls whose arguments are all NumPy arrays, by their types: the compiled graph's runner
-        # and the generated check of that layout (``layout_check``), kept for the call after
+        # and the generated check of that layout (``layout_check``), kept for the call after;
+        # the check is generated when the layout is looked up again (None until then)
         self._flat: dict[
-            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check]
+            tuple[Any, ...], tuple[Callable[[tuple[Any, ...]], Any], layout_check.Check | None]
         ] = {}
         self._repeated: layout_check.Check = layout_check.never
         params = self._signature.parameters.values()
@@ -81,14 +82,18 @@ class GradFunction:
             else:
                 entry = self._flat.get(key)
                 if entry is not None:
-                    runner, self._repeated = entry
+                    runner, check = entry
+                    if check is None:
+                        check = layout_check.for_layout(args, runner)
+                        self._flat[key] = (runner, check)
+                    self._repeated = check
                     return runner(args)
         args = self._prepare(args)
         cf, tensors = self._lookup(args, kwargs)
         if flat and all(type(a) is np.ndarray for a in args) and len(tensors) == len(args):
             runner = cf.leaves_runner()
             if runner is not None and all(t is a for t, a in zip(tensors, args)):
-                self._flat[key] = (runner, layout_check.for_layout(args, runner))
+                self._flat[key] = (runner, None)
         if any(isinstance(t, tensor.Symbolic) for t in tensors):
             return self._inline(cf, tensors)
         if any(isinstance(t, eager.EagerTensor) for t in tensors):

@@ -27,6 +27,10 @@ from tograph import errors
 # dict of weak references rather than a ``WeakValueDictionary``: every equation built looks up
 # the frames above it here, and the latter's lookups run in Python.
 _CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
+# Per converted code object (by id, as above): its line number at each instruction (the byte
+# offset ``f_lasti`` halved). ``frame.f_lineno`` finds the line by scanning the code's line table
+# from its start, so on a long function every equation built paid for the whole function.
+_LINES: dict[int, list[int | None]] = {}
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
@@ -44,6 +48,7 @@ def _forget(key: int, ref: weakref.ref[types.CodeType]) -> None:
     """Drops the entry of a code object that is gone (unless the id has a newer entry)."""
     if _CONVERTED.get(key) is ref:
         del _CONVERTED[key]
+        _LINES.pop(key, None)
 
 
 def is_converted(code: types.CodeType) -> bool:
@@ -83,11 +88,33 @@ def current_location() -> errors.SourceLocation | None:
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
-        ref = _CONVERTED.get(id(code))  # is_converted, inline: every equation built asks
+        key = id(code)
+        ref = _CONVERTED.get(key)  # is_converted, inline: every equation built asks
         if ref is not None and ref() is code:
-            return _location(code, frame.f_lineno)
+            return _location(code, _line_of(key, frame))
         frame = frame.f_back
     return None
+
+
+def _line_of(key: int, frame: types.FrameType) -> int | None:
+    """``frame.f_lineno`` of a converted frame whose code has id ``key``, read from the code's
+    table of lines per instruction (made on first use)."""
+    lines = _LINES.get(key)
+    if lines is None:
+        lines = _LINES[key] = _line_table(frame.f_code)
+    index = frame.f_lasti // 2
+    if 0 <= index < len(lines):
+        return lines[index]
+    return frame.f_lineno
+
+
+def _line_table(code: types.CodeType) -> list[int | None]:
+    """The line of each two-byte instruction of ``code`` (``co_lines``, which maps byte offsets
+    to lines exactly as ``f_lineno`` does)."""
+    lines: list[int | None] = [None] * (len(code.co_code) // 2)
+    for start, end, line in code.co_lines():
+        lines[start // 2 : end // 2] = [line] * (end // 2 - start // 2)
+    return lines
 
 
 def caller_location() -> errors.SourceLocation | None:

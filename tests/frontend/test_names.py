@@ -9,8 +9,9 @@ excluded) and ``control_statements`` (the pre-order numbering of ``if``/``while`
 import textwrap
 
 import gast
+import pytest
 
-from tograph.frontend import names
+from tograph.frontend import names, nodes
 
 
 def stmts(src: str) -> list:
@@ -196,6 +197,25 @@ def test_assigned_of_empty_block():
 
 
 # ---- control_statements -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "def f(a, *b, c=1, **d):\n    x = a\n    if x:\n        y, *z = b\n    del c",
+        "def f(a):\n    while (n := a):\n        a = n - 1\n    for i in range(a):\n        pass",
+        "def f(a=(w := 2)):\n    x = w",  # a walrus in a default binds outside f
+        "@deco(k := 1)\ndef f():\n    x = k",
+        "def f(a):\n    g = lambda b: (c := b)\n    return [v := t for t in a]",
+        "def f(a):\n    def g(b):\n        e = b\n    import os.path as p, sys\n    return g",
+        "def f(a) -> (r := int):\n    s = r",
+    ],
+)
+def test_function_locals_from_the_tree_are_params_and_assigned(src):
+    fn = stmt(src)
+    tree = nodes.walk(fn)
+    expected = set(names.params(fn)) | names.assigned(fn.body)
+    assert names.function_locals(fn, tree) == expected
 
 
 def test_control_statements_in_preorder():

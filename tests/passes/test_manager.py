@@ -54,8 +54,32 @@ def test_the_iteration_count_is_capped():
         return passes.PassResult(graph, True)
 
     graph = trace(lambda x: x + 1, F64_3)
-    result = manager.run_passes(graph, passes=[restless], max_iterations=3)
-    assert len(calls) == 3 and result.modified
+    result = manager.run_passes(graph, passes=[restless, restless], max_iterations=3)
+    assert len(calls) == 6 and result.modified
+
+
+def test_the_pass_that_changed_the_graph_last_is_not_run_again_on_it():
+    """Each pass reaches its own fixed point in one run: after the last change, the other passes
+    leaving the graph as it is ends the iteration."""
+    ran = []
+
+    def named(name, changes):
+        def run(graph):
+            ran.append(name)
+            if changes:
+                changes.pop()
+                return passes.PassResult(graph.replace(), True)
+            return passes.PassResult(graph, False)
+
+        run.__name__ = name
+        return run
+
+    graph = trace(lambda x: x + 1, F64_3)
+    result = manager.run_passes(graph, [named("a", []), named("b", [1]), named("c", [])])
+    assert ran == ["a", "b", "c", "a"] and result.modified and result.graph is not graph
+    ran.clear()
+    result = manager.run_passes(graph, [named("a", []), named("b", []), named("c", [])])
+    assert ran == ["a", "b", "c"] and not result.modified and result.graph is graph
 
 
 def test_a_pass_that_changes_the_signature_is_a_bug():

@@ -67,6 +67,21 @@ def test_an_array_reshaped_or_retyped_in_place_is_checked_again():
     _same(compiled(x), rows(x))
 
 
+def test_a_layout_check_is_generated_when_its_layout_comes_again():
+    """A function called once per layout (most functions converted) generates no check; the
+    second call of a layout generates it, and the third is served by it."""
+    x = np.arange(12.0).reshape(3, 4)
+    compiled = tg.to_static(rows, fallback="error")
+    _same(compiled(x), rows(x))
+    [(runner, check)] = compiled._flat.values()
+    assert check is None and compiled._repeated is layout_check.never
+    _same(compiled(x), rows(x))
+    [(_, check)] = compiled._flat.values()
+    assert check is not None and compiled._repeated is check
+    assert check((x,)) is not layout_check.MISS and check((x.T,)) is layout_check.MISS
+    _same(compiled(x), rows(x))
+
+
 def test_a_non_contiguous_array_of_the_same_shape_gives_eager_values():
     def chain(x):
         return np.tanh(x * 2.0 + 1.0).reshape(-1)

@@ -209,6 +209,13 @@ class _Analysis:
         for node in tree:
             if isinstance(node, _VISITED):  # one test for the many nodes ``visit`` ignores
                 self.visit(node)
+        if not self.written:  # nothing is written in place: no binding needs wrapping
+            return Mutation(frozenset(), frozenset())
+        for _, bound, value in self.bindings:  # what shares memory, needed once something is
+            roots = self.roots(value)
+            for name in bound:
+                for root in roots:
+                    self.classes.union(name, root)
         written = {self.classes.find(n) for n in self.written}
         fresh, outside = set(), set()
         for node, targets, value in self.bindings:
@@ -239,10 +246,6 @@ class _Analysis:
         for target in targets:
             self._write_through(target)
             bound |= names.targets(target)
-        roots = self.roots(value)
-        for name in bound:
-            for root in roots:
-                self.classes.union(name, root)
         self.bindings.append((node, bound, value))
 
     def _write_through(self, target: Any) -> None:

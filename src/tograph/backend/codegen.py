@@ -179,6 +179,7 @@ class _Writer:
         self.graph = graph
         self.options = options
         self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
+        self._worth: dict[int, bool] = {}  # per graph (held by ``graph``): ``_worth_planning``
         self.namer = core.Namer()
         core.name_vars(graph, self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
@@ -247,7 +248,7 @@ class _Writer:
         the first line checks that they are and otherwise runs the graph compiled without that
         assumption (a call may reach a compiled function through a cache that keys on dtype and
         shape only)."""
-        if not any(self.options.c_inputs) or not _worth_planning(self.graph):
+        if not any(self.options.c_inputs) or not self._worth_planning(self.graph):
             return
         general = dataclasses.replace(self.options, c_inputs=())
         regions, plan = self.layout(self.graph)
@@ -305,10 +306,19 @@ class _Writer:
         outs = [self.expr(a) for a in self.graph.outputs]
         self.line(indent, f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})", None)
 
+    def _worth_planning(self, graph: core.Graph) -> bool:
+        """Whether ``graph`` makes an array large enough to be fused or to lend its buffer
+        (asked once per graph: the layout guard and the layout both ask)."""
+        found = self._worth.get(id(graph))
+        if found is None:
+            limit = min(memory.MIN_BYTES, fusion.MIN_ELEMENTS)
+            found = self._worth[id(graph)] = memory.has_large_arrays(graph, limit)
+        return found
+
     def layout(self, graph: core.Graph) -> tuple[list[fusion.Region], memory.Plan]:
         """``graph``'s fused regions and memory plan (computed once per graph)."""
         found = self._layouts.get(id(graph))
-        if found is None and not _worth_planning(graph):
+        if found is None and not self._worth_planning(graph):
             found = self._layouts[id(graph)] = ([], memory.Plan({}, 0, 0, False))
         if found is None:
             c_inputs = self.options.c_inputs if graph is self.graph else ()
@@ -588,11 +598,6 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
         w.block(test, inner)
         w.line(inner, f"if not {w.condition(test.outputs[0])}: break", eqn)
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
-
-
-def _worth_planning(graph: core.Graph) -> bool:
-    """Whether ``graph`` makes an array large enough to be fused or to lend its buffer."""
-    return memory.has_large_arrays(graph, min(memory.MIN_BYTES, fusion.MIN_ELEMENTS))
 
 
 def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:

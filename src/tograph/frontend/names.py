@@ -88,15 +88,37 @@ def assigned(stmts: Iterable[Any]) -> set[str]:
     in comprehensions (which binds in the enclosing function, PEP 572)."""
     out: set[str] = set()
     for stmt in stmts:
-        for node in _walk_scope(stmt):
-            if not isinstance(node, _BINDERS):  # one test for the many nodes that bind nothing
-                continue
-            if isinstance(node, gast.stmt):
-                out |= writes(node)
-            elif isinstance(node, gast.NamedExpr):
-                out |= targets(node.target)
-            elif isinstance(node, _COMPREHENSIONS):
-                out |= _comprehension_walrus(node)
+        out |= _bound_by(_walk_scope(stmt))
+    return out
+
+
+def function_locals(fn: Any, tree: list[Any]) -> set[str]:
+    """The local names of ``fn``: its parameters and ``assigned(fn.body)``. ``tree`` holds every
+    node of ``fn`` (``nodes.walk(fn)``); without nested scopes, and with no ``:=`` outside the
+    body (a default value's binds in the enclosing function), the body's nodes are the tree's
+    but ``fn``'s header, so no walk of the body's own is needed."""
+    found = set(params(fn))
+    if any(isinstance(n, _SCOPES) for n in tree[1:]):
+        return found | assigned(fn.body)
+    header = nodes.walk(fn.args) + [n for d in fn.decorator_list for n in nodes.walk(d)]
+    header += nodes.walk(fn.returns) if fn.returns is not None else []
+    if any(isinstance(n, _BINDERS) for n in header):
+        return found | assigned(fn.body)
+    return found | _bound_by(tree[1:])
+
+
+def _bound_by(found: Iterable[Any]) -> set[str]:
+    """The names the nodes ``found`` bind themselves (not counting nodes below them)."""
+    out: set[str] = set()
+    for node in found:
+        if not isinstance(node, _BINDERS):  # one test for the many nodes that bind nothing
+            continue
+        if isinstance(node, gast.stmt):
+            out |= writes(node)
+        elif isinstance(node, gast.NamedExpr):
+            out |= targets(node.target)
+        elif isinstance(node, _COMPREHENSIONS):
+            out |= _comprehension_walrus(node)
     return out
 
 

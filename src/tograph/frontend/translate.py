@@ -4,7 +4,8 @@ Stage: frontend. Input: an ``ast`` tree (``to_gast``, ``parse``) or a gast tree 
 Output: the same tree as gast's ``ast_to_gast`` / ``gast_to_ast`` make it, node for node. The
 translators are gast's (``gast.ast3``), whose methods for the nodes that differ between the two
 forms are kept; only the generic part, which every other node goes through, is replaced: the
-method for a node's class is found in a table, and the fields are read without generators.
+method for a node's class is found in a table, and each class's nodes are copied by a function
+generated for its fields.
 Conversion parses every function and compiles every lowered one, so on long functions the
 translation was a large share of the time.
 """
@@ -26,8 +27,8 @@ class _Fast:
     """The generic part of gast's translators (``gast.astn``), with the same results."""
 
     target: Any  # the module whose node classes the translation makes
-    classes: dict[type, Any]  # node class -> the target's class of that name (None: dropped)
     methods: dict[type, Any]  # node class -> the translator's method for it (None: generic)
+    copies: dict[type, Any]  # node class -> its generated copier (``_copier``)
 
     def visit(self, node: Any) -> Any:
         kind = node.__class__
@@ -49,75 +50,107 @@ class _Fast:
     def generic_visit(self, node: Any) -> Any:
         kind = node.__class__
         try:
-            cls = self.classes[kind]
+            copy = self.copies[kind]
         except KeyError:
-            cls = self.classes[kind] = getattr(self.target, kind.__name__, None)
-        if cls is None:
-            return None  # a node that is not part of the other form
-        fields = {}
-        for field in node._fields:
-            try:
-                value = getattr(node, field)
-            except AttributeError:
-                continue
-            if isinstance(value, _AST):
-                value = self.visit(value)
-            elif isinstance(value, list):
-                value = [self._visit(item) for item in value]
-            fields[field] = value
-        located = {}
-        for attribute in node._attributes:
-            try:
-                located[attribute] = getattr(node, attribute)
-            except AttributeError:
-                pass
-        return self.make(cls, fields, located)
+            copy = self.copies[kind] = _copier(kind, getattr(self.target, kind.__name__, None))
+        return copy(self, node)
 
-    def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
-        """A new node of class ``cls``: ``cls(**fields)``, then the ``located`` attributes set
-        (an ``ast`` node's constructor takes them as keywords too)."""
-        return cls(**fields, **located)
+
+def _copier(kind: type, cls: Any) -> Any:
+    """A function ``copy(translator, node)`` for nodes of class ``kind``: a new node of class
+    ``cls`` (None: the node is dropped) whose fields are the node's translated and whose
+    location attributes are the node's, each only where the node has it. Generated per class,
+    field by field: the generic loop over ``_fields`` was most of the translation's time."""
+    if cls is None:
+        return lambda translator, node: None
+    lines = [
+        "def copy(translator, node):",
+        "    new = _new(_cls)",
+        "    into = new.__dict__",
+    ]
+    for field in kind._fields:
+        lines += [
+            f"    value = _getattr(node, {field!r}, _MISSING)",
+            "    if value is not _MISSING:",
+            "        if isinstance(value, _AST):",
+            "            value = translator.visit(value)",
+            "        elif isinstance(value, list):",
+            "            value = [translator._visit(item) for item in value]",
+            f"        into[{field!r}] = value",
+        ]
+    for attribute in kind._attributes:
+        lines += [
+            f"    value = _getattr(node, {attribute!r}, _MISSING)",
+            "    if value is not _MISSING:",
+            f"        into[{attribute!r}] = value",
+        ]
+    lines.append("    return new")
+    namespace = {"_new": cls.__new__, "_cls": cls, "_getattr": getattr, "_MISSING": _MISSING}
+    namespace["_AST"] = _AST
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated above from the node's fields
+    return namespace["copy"]
 
 
 class _ToGast(_Fast, ast3.Ast3ToGAst):
     target = gast
-    classes: dict[type, Any] = {}
     methods: dict[type, Any] = {}
-
-    def make(self, cls: Any, fields: dict[str, Any], located: dict[str, Any]) -> Any:
-        """The same node without the calls: a gast node's constructor puts its keyword fields
-        in the instance's dict and does nothing else, and its attributes are plain too."""
-        new = cls.__new__(cls)
-        new.__dict__.update(fields)
-        new.__dict__.update(located)
-        return new
+    copies: dict[type, Any] = {}
 
     def visit_Name(self, node: Any) -> Any:
         """A name (the most common node) as gast has it: with no annotation or type comment."""
-        fields = {"id": node.id, "ctx": self._visit(node.ctx), "annotation": None}
-        fields["type_comment"] = None
-        return self.make(gast.Name, fields, _location(node))
+        new = _new_gast_name(gast.Name)
+        into = new.__dict__
+        into["id"], into["ctx"] = node.id, self.visit(node.ctx)
+        into["annotation"] = into["type_comment"] = None
+        _copy_location(node, into)
+        return new
 
 
 class _ToAst(_Fast, ast3.GAstToAst3):
     target = ast
-    classes: dict[type, Any] = {}
     methods: dict[type, Any] = {}
+    copies: dict[type, Any] = {}
 
     def visit_Name(self, node: Any) -> Any:
         """A name as ``ast`` has it: its id and context only."""
-        return self.make(ast.Name, {"id": node.id, "ctx": self._visit(node.ctx)}, _location(node))
+        new = _new_ast_name(ast.Name)
+        into = new.__dict__
+        into["id"], into["ctx"] = node.id, self.visit(node.ctx)
+        _copy_location(node, into)
+        return new
+
+    def visit_Assign(self, node: Any) -> Any:
+        """An assignment as ``ast`` has it (gast's method, without the constructor's call)."""
+        new = _new_ast_assign(ast.Assign)
+        into = new.__dict__
+        into["targets"] = [self._visit(target) for target in node.targets]
+        into["value"] = self._visit(node.value)
+        _copy_location(node, into)
+        return new
 
 
-def _location(node: Any) -> dict[str, Any]:
-    """The location ``ast.copy_location`` copies from a name: line and column where they are
-    set, the end line and column where present (even as None)."""
-    located = {}
-    for attribute in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-        value = getattr(node, attribute, _MISSING)
-        if value is not _MISSING and (value is not None or attribute.startswith("end_")):
-            located[attribute] = value
-    return located
+_new_gast_name, _new_ast_name, _new_ast_assign = (
+    gast.Name.__new__,
+    ast.Name.__new__,
+    ast.Assign.__new__,
+)
+
+
+def _copy_location(node: Any, into: dict[str, Any]) -> None:
+    """Puts in ``into`` the location ``ast.copy_location`` copies from ``node``: line and column
+    where they are set, the end line and column where present (even as None)."""
+    value = getattr(node, "lineno", None)
+    if value is not None:
+        into["lineno"] = value
+    value = getattr(node, "col_offset", None)
+    if value is not None:
+        into["col_offset"] = value
+    value = getattr(node, "end_lineno", _MISSING)
+    if value is not _MISSING:
+        into["end_lineno"] = value
+    value = getattr(node, "end_col_offset", _MISSING)
+    if value is not _MISSING:
+        into["end_col_offset"] = value
 
 
 _MISSING = object()

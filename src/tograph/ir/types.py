@@ -13,13 +13,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from tograph import errors, origin
 
 _INT64 = np.iinfo(np.int64)
+_INT64_MIN, _INT64_MAX = int(_INT64.min), int(_INT64.max)
 
 Dim = int | None
 Shape = tuple[Dim, ...]
@@ -69,7 +70,7 @@ class TensorType:
         """Number of elements, or None when a dimension is unknown."""
         if None in self.shape:
             return None
-        return math.prod(d for d in self.shape if d is not None)
+        return math.prod(cast("tuple[int, ...]", self.shape))
 
     @property
     def is_static_shape(self) -> bool:
@@ -130,6 +131,9 @@ def type_of(value: Any) -> TensorType:
     A chunked array that is not NumPy's (a ``dask.array.Array``) is typed by its ``dtype`` and
     ``shape`` without being computed; its shape must be known.
     """
+    weak = _WEAK_TYPES.get(type(value))
+    if weak is not None and (type(value) is not int or _INT64_MIN <= value <= _INT64_MAX):
+        return weak  # a Python number (the common literal): its type is its class's
     if is_python_scalar(value):
         if type(value) is int and not _INT64.min <= value <= _INT64.max:
             raise errors.UnsupportedError(
@@ -144,6 +148,13 @@ def type_of(value: Any) -> TensorType:
     if arr.dtype == object:
         raise errors.ToGraphError(f"value of type {type(value).__name__} is not a tensor")
     return TensorType(arr.dtype, arr.shape)
+
+
+# The weak type of each Python number class: NumPy's dtype for its values (ints within int64).
+_WEAK_TYPES = {
+    kind: TensorType(np.asarray(kind()).dtype, (), weak=True)
+    for kind in (bool, int, float, complex)
+}
 
 
 # What a scalar is in eager code, as a code: a Python number of the type NumPy gives weak scalars

@@ -143,8 +143,8 @@ class _Canonicalize(nodes.Transformer):
         self.temporaries = 0
         # Only a function's own variables may be rebound by a functional update; a global or
         # closure list or dict is mutated in place, as Python would.
-        self.locals = [_local_names(fn)]
-        tree = nodes.walk(fn)  # one walk serves both analyses
+        tree = nodes.walk(fn)  # one walk serves the names and both analyses
+        self.locals = [names.function_locals(fn, tree)]
         self.mutation = mutation.analyze(fn, globals_, tree)
         self.changed_containers = changed_in_place(tree)
         self.changed_aliases = _changed_aliases(tree, self.changed_containers)

@@ -34,21 +34,24 @@ from tograph.lowering import templates
 _NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
 
 
-def desugar_filtered(tree: gast.FunctionDef, taken: set[str]) -> bool:
+def desugar_filtered(
+    tree: gast.FunctionDef, taken: set[str], walked: list[Any] | None = None
+) -> bool:
     """Rewrites ``tree``'s filtered list comprehensions, and those over a list the function
     grows with ``append``, in place (see module docstring); fresh names avoid ``taken``, which
-    grows. Returns whether anything changed."""
-    rewriter = _Rewriter(taken, _appended_names(tree))
+    grows. ``walked`` holds every node of ``tree`` (``nodes.walk``), if the caller has walked it.
+    Returns whether anything changed."""
+    rewriter = _Rewriter(taken, _appended_names(nodes.walk(tree) if walked is None else walked))
     rewriter.visit(tree)
     return rewriter.changed
 
 
-def _appended_names(tree: gast.FunctionDef) -> frozenset[str]:
-    """The names ``n`` of the calls ``n.append(...)`` in ``tree``: lists that may grow in a loop
-    over tensors, whose length is then known only when the graph runs."""
+def _appended_names(walked: list[Any]) -> frozenset[str]:
+    """The names ``n`` of the calls ``n.append(...)`` among the nodes ``walked``: lists that may
+    grow in a loop over tensors, whose length is then known only when the graph runs."""
     return frozenset(
         n.func.value.id
-        for n in gast.walk(tree)
+        for n in walked
         if isinstance(n, gast.Call)
         and isinstance(n.func, gast.Attribute)
         and n.func.attr == "append"

@@ -141,7 +141,7 @@ def _lower_jumps(tree: gast.FunctionDef, nodes: list[Any] | None = None) -> gast
     already."""
     nodes = frontend_nodes.walk(tree) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
-    if comprehensions.desugar_filtered(tree, taken):
+    if comprehensions.desugar_filtered(tree, taken, nodes):
         nodes = frontend_nodes.walk(tree)
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)

@@ -1,7 +1,8 @@
 """The pass manager: runs IR passes until none changes the graph.
 
 Stage: optimize. Input: a built graph. Output: ``PassResult(graph, modified)`` after running the
-passes in order, repeatedly, until a round changes nothing or ``max_iterations`` rounds ran.
+passes in order, repeatedly, until every pass has left the graph as it is (the last to change it
+counts, having reached its own fixed point) or ``max_iterations`` rounds ran.
 Requires: nothing. Each pass must keep the graph's input and output types; the manager checks,
 and with ``ir.check`` checks on it runs the graph checker after every pass that changed the graph.
 """
@@ -31,23 +32,31 @@ GRADIENT_PASSES: tuple[Pass, ...] = tuple(
 def run_passes(
     graph: core.Graph, passes: Sequence[Pass] = DEFAULT_PASSES, max_iterations: int = 10
 ) -> PassResult:
-    """Runs ``passes`` over ``graph`` to a fixed point (at most ``max_iterations`` rounds).
+    """Runs ``passes`` over ``graph`` in order, round after round (at most ``max_iterations``),
+    until each has run on the graph as it is without changing it.
+
+    A pass reaches its own fixed point in one run (each rewrites the graph in one sweep that sees
+    its own rewrites), so the pass that changed the graph last is not run again on its own
+    result: the others running after it without a change ends the iteration.
 
     Raises:
       InternalError: a pass changed the graph's input or output types.
     """
     modified = False
+    unchanged = 0  # passes run in a row on the current graph without changing it
+    settled = len(passes)  # that many: each has left the current graph as it is
     for _ in range(max_iterations):
-        changed = False
         for run in passes:
+            if unchanged >= settled:
+                return PassResult(graph, modified)
             result = run(graph)
             if result.modified:
                 _check_signature(graph, result.graph, run)
                 check.check_if_enabled(result.graph, f"after pass {run.__name__}")
-                graph, changed = result.graph, True
-        modified = modified or changed
-        if not changed:
-            break
+                graph, modified = result.graph, True
+                unchanged, settled = 0, len(passes) - 1
+            else:
+                unchanged += 1
     return PassResult(graph, modified)
 
 

@@ -130,14 +130,26 @@ class GraphBuilder:
 
         ``hints`` name the outputs after the user's variables (the printer's names).
         """
-        inputs = tuple([self.atom(a) for a in args])
+        # A tensor of this graph that holds its own var (no in-place write or view since) is
+        # its var: ``atom`` without the calls, for the operands of nearly every equation.
+        inputs = tuple(
+            [
+                a._var
+                if type(a) is _SYMBOLIC_TENSOR and a._storage is None and a._builder is self
+                else self.atom(a)
+                for a in args
+            ]
+        )
         in_types = [a.type for a in inputs]
         try:
             out_types = prim.out_types(in_types, params)
         except errors.ToGraphError as exc:  # a type rule's complaint, at the user's line
             raise exc.located(loc or origin.current_location()) from None
-        names = list(hints) + [None] * (len(out_types) - len(hints))
-        outputs = tuple([core.Var(t, h) for t, h in zip(out_types, names)])
+        if hints:
+            names = list(hints) + [None] * (len(out_types) - len(hints))
+            outputs = tuple([core.Var(t, h) for t, h in zip(out_types, names)])
+        else:
+            outputs = tuple([core.Var(t) for t in out_types])
         self.eqns.append(core.Eqn(prim, inputs, params, outputs, loc or origin.current_location()))
         results = tuple([tensor.wrap(v, self) for v in outputs])
         if prim.layout is not None:
@@ -146,8 +158,10 @@ class GraphBuilder:
                 if isinstance(result, tensor.SymbolicTensor):
                     result.layout = layout
         result = results if prim.multiple_results else results[0]
-        if any([getattr(a, "kind_tag", None) is not None for a in args]):
-            _KIND_RULE[0](prim, args, in_types, params, result)
+        for a in args:
+            if getattr(a, "kind_tag", None) is not None:
+                _KIND_RULE[0](prim, args, in_types, params, result)
+                break
         return result
 
     def finish(self, outputs: Sequence[Any]) -> core.Graph:
@@ -155,6 +169,9 @@ class GraphBuilder:
         outs = tuple(self.atom(o) for o in outputs)
         inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
         return core.Graph(self.name, inputs, tuple(self.eqns), outs)
+
+
+_SYMBOLIC_TENSOR = tensor.SymbolicTensor
 
 
 def _no_kind_rule(prim: Any, *rest: Any) -> None:
