@@ -99,3 +99,32 @@ def test_an_array_pushed_onto_a_tensor_list_is_never_written(n):
         got = tg.to_static(_pushes_then_computes)(x.copy(), np.int64(n))
     for result, want in zip(got, expected):
         np.testing.assert_array_equal(result, want)
+
+
+def _part_then_compute(z):
+    w = z * 2
+    r = w.real
+    i = np.imag(w)
+    u = w + 1  # w dies here, but its parts are views of it
+    return r, i.sum(), u
+
+
+def _bits_then_compute(a):
+    w = a * 2.0
+    bits = w.view(np.int64)
+    u = w + 1.0
+    return bits, u
+
+
+@pytest.mark.parametrize(
+    ("fn", "arg"),
+    [
+        (_part_then_compute, np.exp(1j * np.linspace(0.0, 6.0, N))),
+        (_bits_then_compute, np.linspace(-1.0, 1.0, N)),
+    ],
+)
+def test_a_buffer_a_view_still_reads_is_never_lent(fn, arg):
+    expected = fn(arg.copy())
+    got = tg.to_static(fn)(arg.copy())
+    for result, want in zip(got, expected):
+        np.testing.assert_array_equal(result, want)

@@ -1,6 +1,8 @@
 """``np.diagonal``, ``x.diagonal()`` and ``np.diag`` of a 2-d array are read-only views, as in
 NumPy: a later write to the array shows in the diagonal, a write to the diagonal raises, and a
-returned diagonal shares the argument's memory; against eager."""
+returned diagonal shares the argument's memory; against eager. Writes through a complex array's
+real or imaginary part (views in NumPy, not followed), or to the array after taking one, fall
+back."""
 
 import numpy as np
 import pytest
@@ -54,3 +56,23 @@ def test_a_returned_diagonal_is_a_view_of_the_argument():
     assert np.shares_memory(d, m) and not d.flags.writeable
     m[1, 1] = -7.0
     assert d[1] == -7.0
+
+
+def _real_part_written(z):
+    re = z.real
+    re[0] = 10.0
+    return z
+
+
+def _array_written_after_its_imaginary_part(z):
+    im = np.imag(z)
+    z[0] = 5j
+    return im
+
+
+@pytest.mark.parametrize("fn", [_real_part_written, _array_written_after_its_imaginary_part])
+def test_writes_through_complex_parts_fall_back(fn):
+    """NumPy's parts of a complex array are views of it; the graph's are not followed."""
+    z = np.array([1 + 2j, 3 - 1j])
+    cf = assert_matches_eager(fn, z, compiles=False)
+    assert "real or imaginary part" in cf.fallback

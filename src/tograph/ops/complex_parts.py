@@ -17,7 +17,7 @@ import numpy as np
 
 from tograph.ir import primitives, types
 from tograph.ops import common, creation, elementwise
-from tograph.trace import dispatch, tensor
+from tograph.trace import dispatch, functional, tensor
 
 
 def _part_rule(name: str, fn: Any) -> primitives.TypeRule:
@@ -35,8 +35,9 @@ def _imag_impl(x: Any) -> Any:
     return np.imag(x)
 
 
-real_p = primitives.Primitive("real", _real_impl, _part_rule("real", np.real))
-imag_p = primitives.Primitive("imag", _imag_impl, _part_rule("imag", np.imag))
+# NumPy's parts of a complex array are views of it (the graph's memory planner must know)
+real_p = primitives.Primitive("real", _real_impl, _part_rule("real", np.real), views=True)
+imag_p = primitives.Primitive("imag", _imag_impl, _part_rule("imag", np.imag), views=True)
 conj_p = primitives.Primitive("conj", np.conjugate, _part_rule("conj", np.conjugate))
 
 
@@ -45,10 +46,26 @@ def is_complex(x: Any) -> bool:
     return common.operand_type(x).dtype.kind == "c"
 
 
+_PART_VIEW = (
+    "the real or imaginary part of a complex array is a view of it in NumPy, so a write to "
+    "either would show in the other: not followed"
+)
+
+
+def _part(prim: primitives.Primitive, val: Any) -> Any:
+    """``val``'s part, with writes to it and, from now on, to ``val`` refused (NumPy's part is a
+    view; the graph's is a copy)."""
+    part = prim.bind(val)
+    for value in (val, part):
+        if isinstance(value, tensor.SymbolicTensor) and value.is_array:
+            functional.freeze(value, _PART_VIEW)
+    return part
+
+
 @dispatch.implements(np.real)
 def real(val: Any) -> Any:
     """``np.real``: the real part; a real operand itself."""
-    return real_p.bind(val) if is_complex(val) else val
+    return _part(real_p, val) if is_complex(val) else val
 
 
 @dispatch.implements(np.imag)
@@ -57,7 +74,7 @@ def imag(val: Any) -> Any:
     NumPy scalar for a NumPy scalar, a Python number for a Python number (``x.imag`` of a float
     is ``0.0``; of a bool, the int ``0``)."""
     if is_complex(val):
-        return imag_p.bind(val)
+        return _part(imag_p, val)
     zeros = creation.zeros_like(val)
     if not tensor.is_tensor(val) or val.ndim > 0 or getattr(val, "array0d", False):
         return zeros

@@ -34,7 +34,7 @@ def _bitcast_rule(x: types.TensorType, *, dtype: np.dtype) -> types.TensorType:
     return types.TensorType(dtype, x.shape)
 
 
-bitcast_p = primitives.Primitive("bitcast", _bitcast_impl, _bitcast_rule)
+bitcast_p = primitives.Primitive("bitcast", _bitcast_impl, _bitcast_rule, views=True)
 
 
 def _byteswap_rule(x: types.TensorType) -> types.TensorType:

@@ -157,7 +157,7 @@ def _split_rule(
     return tuple(x.with_shape(x.shape[:axis] + (d,) + x.shape[axis + 1 :]).strong() for d in sizes)
 
 
-split_p = primitives.Primitive("split", _split_impl, _split_rule, multiple_results=True)
+split_p = primitives.Primitive("split", _split_impl, _split_rule, multiple_results=True, views=True)
 
 
 def _split(ary: Any, indices_or_sections: Any, axis: Any, equal: bool) -> list[Any]:
