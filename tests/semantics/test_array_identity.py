@@ -82,3 +82,13 @@ def test_one_array_passed_twice_then_two_arrays_get_each_call_s_answer():
         assert static(X, X) is True
     assert static(X, X.copy()) is False
     assert static(X, X) is True
+
+
+def _broadcast_arrays_keep_one_of_the_shape(m, s):
+    row, same, number = np.broadcast_arrays(m[0], m, s)
+    return row, same, number, same is m
+
+
+@pytest.mark.parametrize("s", [np.float64(2.0), 2.0])
+def test_broadcast_arrays_returns_an_array_of_the_shape_itself(s):
+    assert_matches_eager(_broadcast_arrays_keep_one_of_the_shape, np.ones((2, 3)), s)

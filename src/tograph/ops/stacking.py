@@ -232,10 +232,18 @@ def broadcast_dims(values: Sequence[Any]) -> list[Any]:
 
 @dispatch.implements(np.broadcast_arrays)
 def broadcast_arrays(*args: Any, subok: bool = False) -> tuple[Any, ...]:
-    """``np.broadcast_arrays``: each argument broadcast to the common shape (a tuple)."""
+    """``np.broadcast_arrays``: each argument broadcast to the common shape (a tuple); one of
+    that shape already is itself, as NumPy returns it."""
     args = tuple(join.as_array(a) if isinstance(a, (list, tuple)) else a for a in args)
     dims = broadcast_dims(args)
-    return tuple(shape.broadcast_to(a, dims) for a in args)
+    return tuple(a if _is_array_of_shape(a, dims) else shape.broadcast_to(a, dims) for a in args)
+
+
+def _is_array_of_shape(value: Any, dims: Sequence[Any]) -> bool:
+    """Whether ``value`` is an array (not a number) whose static shape is ``dims``."""
+    array = isinstance(value, np.ndarray) or (tensor.is_tensor(value) and value.is_array)
+    static = all(isinstance(d, int) for d in dims)
+    return array and static and common.operand_type(value).shape == tuple(dims)
 
 
 @dispatch.implements(np.meshgrid)
