@@ -289,3 +289,21 @@ def test_an_argument_bound_on_one_path_only_and_written_falls_back(fn, k):
     x = np.array([-2.0, 1.5, -2.0, -3.0])
     cf = assert_matches_eager(fn, x, k, compiles=False)
     assert "on some paths and another array on others" in str(cf.fallback)
+
+
+def return_in_a_tensor_loop_else_raises(v, d):
+    c = 0
+    while c < 3 and np.any(v > 0.5):
+        if 0 >= d["a"]:
+            return
+    else:
+        raise ValueError("e1")
+
+
+def test_a_return_value_no_path_assigns_falls_back_naming_the_def_line():
+    """A tensor loop whose ``return`` sits under a static false test, and whose ``else`` raises:
+    no path returns, and the fallback named no line (fuzz seed 20710)."""
+    v = np.array([-1.0, -3.0])
+    cf = assert_matches_eager(return_in_a_tensor_loop_else_raises, v, {"a": 2.5}, compiles=False)
+    line = return_in_a_tensor_loop_else_raises.__code__.co_firstlineno
+    assert "'retval'" in str(cf.fallback) and f"test_fuzz_findings.py:{line}" in str(cf.fallback)

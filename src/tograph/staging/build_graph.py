@@ -472,11 +472,14 @@ def build_graph(
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
         published: list[Any] = []
+        where = origin.definition(lowered)
 
         def slot_of(leaf: Any) -> Any:
             published.append(leaf)
             found = refs.ref(leaf)
-            return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
+            if found is not None:
+                return found
+            return _result_slot(leaf, inputs, outputs, outside, where)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
             values, tree = pytree.flatten(optional.boxed(value, refs.known), refs.known)
@@ -624,12 +627,20 @@ def _inputs(builder: builder_mod.GraphBuilder, sig: signature.Signature) -> list
     return inputs
 
 
-def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: frozenset[int]) -> Any:
-    """Where one leaf of the result comes from (see ``BuiltGraph.out_slots``)."""
+def _result_slot(
+    leaf: Any,
+    inputs: list[Any],
+    outputs: list[Any],
+    outside: frozenset[int],
+    where: errors.SourceLocation,
+) -> Any:
+    """Where one leaf of the result comes from (see ``BuiltGraph.out_slots``); ``where`` is the
+    function's ``def`` line, named by the error of a leaf no path assigns."""
     if isinstance(leaf, carried.Undefined):
         raise errors.UnboundVariableError(
             f"cannot access local variable '{leaf.name}' where it is not associated with a "
-            "value (it is returned, but not assigned on every path)"
+            "value (it is returned, but not assigned on every path)",
+            loc=where,
         )
     if isinstance(leaf, tensor.SymbolicTensor):
         tag, steps = _identity_of(leaf)
