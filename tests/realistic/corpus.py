@@ -48,7 +48,7 @@ def all_cases() -> list[case_mod.Case]:
 
 # Routines that run eagerly, each with the reason its FallbackWarning must give.
 FALLBACKS: dict[str, str] = {
-    "quicksort_iterative": "has no value while the graph is being built",
+    "quicksort_iterative": "a tuple holding tensors as an item of a list",
     "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",

@@ -331,7 +331,8 @@ def push(lst: Any, x: Any) -> Any:
     Raises:
       DTypeError: ``x``'s dtype differs from the list's element dtype.
       ShapeError: ``x``'s rank differs from the list's element rank.
-      UnsupportedError: ``x`` is or holds a Python list, dict or set (see ``_holds_mutable``).
+      UnsupportedError: ``x`` is or holds a Python list, dict or set (see ``_holds_mutable``),
+        or is a tuple holding tensors.
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
         containers.check_write(lst.stands_for, "an append")
@@ -342,6 +343,14 @@ def push(lst: Any, x: Any) -> Any:
             "such object for every run and every item, where eager code makes a new one each time",
             loc=origin.current_location(),
             construct="mutable item of a tensor list",
+        )
+    if isinstance(x, tuple) and tensor.contains_symbolic(list(x)):
+        raise errors.UnsupportedError(
+            "a tuple holding tensors as an item of a list that an if or loop over tensors "
+            "carries (a tensor list): a tensor list holds arrays and numbers, not tuples",
+            loc=origin.current_location(),
+            hint="append each part to a list of its own",
+            construct="tuple item of a tensor list",
         )
     return list_push_p.bind(_traceable(lst, x), x)
 
