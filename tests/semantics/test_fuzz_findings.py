@@ -307,3 +307,49 @@ def test_a_return_value_no_path_assigns_falls_back_naming_the_def_line():
     cf = assert_matches_eager(return_in_a_tensor_loop_else_raises, v, {"a": 2.5}, compiles=False)
     line = return_in_a_tensor_loop_else_raises.__code__.co_firstlineno
     assert "'retval'" in str(cf.fallback) and f"test_fuzz_findings.py:{line}" in str(cf.fallback)
+
+
+# A variable that is, after a tensor ``if`` or loop, the array it held before on some paths
+# (``a`` on the zero-trip path is ``b``): eager returns one object twice there.
+def one_array_two_names_around_a_loop(x):
+    a = b = x * 2
+    while np.sum(a) < 3:
+        a = a + 1
+    return a, b
+
+
+def one_array_two_names_around_an_if(x):
+    a = b = x * 2
+    if np.sum(a) < 3:
+        a = a + 1
+    return a, b[1:]
+
+
+def argument_around_a_loop(x):
+    a = x
+    while np.sum(a) < 3:
+        a = a + 1
+    return a, x
+
+
+@pytest.mark.parametrize("x", [np.array([5.0, 1.0]), np.array([0.0, 0.0])])
+@pytest.mark.parametrize(
+    "fn", [one_array_two_names_around_a_loop, one_array_two_names_around_an_if]
+)
+def test_an_array_returned_beside_its_other_name_on_some_paths_falls_back(fn, x):
+    eager = fn(x.copy())
+    compiled = tg.to_static(fn)
+    with pytest.warns(tg.FallbackWarning, match="may or may not share memory"):
+        result = compiled(x.copy())
+    assert np.shares_memory(*result) == np.shares_memory(*eager)
+    assert_matches_eager(fn, x, compiles=False)
+
+
+@pytest.mark.parametrize("x", [np.array([5.0, 1.0]), np.array([0.0, 0.0])])
+def test_an_argument_returned_beside_its_loop_variable_still_compiles(x):
+    cf = assert_matches_eager(argument_around_a_loop, x)
+    a, same = tg.to_static(argument_around_a_loop)(x)
+    assert np.shares_memory(a, same) == (float(np.sum(x)) >= 3)
+    assert cf.fallback is None
+
+
