@@ -353,3 +353,20 @@ def test_an_argument_returned_beside_its_loop_variable_still_compiles(x):
     assert cf.fallback is None
 
 
+# ``np.array(scalar)`` is a 0-d array; ``y[None]`` a view of it (fuzz seed 20400). The graph holds
+# the 0-d value as a NumPy scalar, whose view would be a copy.
+def view_of_a_0d_array_beside_it(v, a):
+    y = np.array((v * a).sum())
+    y *= 2
+    return y, y[None]
+
+
+def test_a_view_of_a_0d_array_returned_beside_it_falls_back():
+    args = (np.array([-2.0, -1.5]), -1.0)
+    eager = view_of_a_0d_array_beside_it(*args)
+    with pytest.warns(tg.FallbackWarning, match="view of a 0-d array"):
+        result = tg.to_static(view_of_a_0d_array_beside_it)(*args)
+    assert np.shares_memory(*eager) and np.shares_memory(*result)
+    assert_matches_eager(view_of_a_0d_array_beside_it, *args, compiles=False)
+
+

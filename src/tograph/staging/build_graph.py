@@ -499,6 +499,7 @@ def build_graph(
         if lift:
             raise objects.Relift(lift)
         _refuse_path_aliases(published, inputs)
+        _refuse_views_of_0d_arrays(published, inputs, where)
         graph = builder.finish(outputs)
     return BuiltGraph(
         graph,
@@ -761,6 +762,30 @@ def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
                     loc=leaf._storage.alias_loc,
                     construct="path-dependent alias returned",
                 )
+
+
+def _refuse_views_of_0d_arrays(
+    published: list[Any], inputs: list[Any], where: errors.SourceLocation
+) -> None:
+    """Refuses to hand the caller a view of a 0-d array made in the function (``y[None]``) beside
+    that array or another view of it: the graph holds a 0-d value as a NumPy scalar, of which
+    a view is a copy, so eager's sharing would be lost."""
+    arrays = [leaf for leaf in published if isinstance(leaf, tensor.SymbolicTensor)]
+    for leaf in arrays:
+        storage = leaf._storage
+        if storage is None or not leaf._path or storage.current.ndim != 0:
+            continue
+        beside = any(
+            other._storage is storage and other.graph_var is not leaf.graph_var for other in arrays
+        )
+        if beside and _alias_of_input(leaf, inputs, []) is None:
+            raise errors.UnsupportedError(
+                "a view of a 0-d array made in the function is returned (or stored) beside that "
+                "array or another view of it: the graph holds a 0-d value as a NumPy scalar, so "
+                "the two would not share memory as they do in eager code",
+                loc=where,
+                construct="view of a 0-d array returned",
+            )
 
 
 def _alias_of_input(leaf: Any, inputs: list[Any], outputs: list[Any]) -> AliasOut | None:
