@@ -370,3 +370,25 @@ def test_a_view_of_a_0d_array_returned_beside_it_falls_back():
     assert_matches_eager(view_of_a_0d_array_beside_it, *args, compiles=False)
 
 
+# ``np.copyto`` of a Python number casts under ``same_kind`` as NumPy 2 does: an int into a bool
+# array, a float into an int array, refused (fuzz seed 20687: the graph wrote them).
+def copy_a_number_into(a, n, x):
+    if x[0] > 0:
+        np.copyto(a, n)
+    return a
+
+
+@pytest.mark.parametrize(
+    "a, n",
+    [
+        (np.ones(3, bool), 2),
+        (np.zeros(2, np.int64), 2.5),
+        (np.zeros(2, np.int8), 300),
+        (np.zeros(2, np.int64), True),
+        (np.zeros(2, np.float32), 3),
+    ],
+)
+def test_copyto_of_a_python_number_casts_as_numpy_does(a, n):
+    assert_matches_eager(copy_a_number_into, a, n, np.ones(2))
+
+
