@@ -392,3 +392,44 @@ def test_copyto_of_a_python_number_casts_as_numpy_does(a, n):
     assert_matches_eager(copy_a_number_into, a, n, np.ones(2))
 
 
+# A value never used whose computation raises in eager code: dead code elimination dropped it,
+# so the compiled function did not raise (fuzz seed 20388: ``x`` rebound in a loop over an array
+# has a run-time length, and its unused item was out of range).
+def unused_item_of_a_loop_variable(x, v):
+    for _ in x:
+        x = v // 3
+    y = x[5]  # noqa: F841 - unused, and out of range
+
+
+def unused_item_at_a_tensor_index(x, k):
+    y = x[k]  # noqa: F841
+    return 0
+
+
+def unused_reshape_of_run_time_size(x, v):
+    n = int(np.sum(v > 0))
+    y = x.reshape(n, -1)  # noqa: F841
+    return 0
+
+
+def unused_inverse(m):
+    y = np.linalg.inv(m)  # noqa: F841
+    return 0
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (unused_item_of_a_loop_variable, (np.ones(4), np.ones(2))),
+        (unused_item_of_a_loop_variable, (np.ones(4), np.ones(6))),
+        (unused_item_at_a_tensor_index, (np.ones(4), np.int64(7))),
+        (unused_item_at_a_tensor_index, (np.ones(4), np.int64(-4))),
+        (unused_reshape_of_run_time_size, (np.ones(5), np.ones(2))),
+        (unused_reshape_of_run_time_size, (np.ones(6), np.ones(2))),
+        (unused_inverse, (np.ones((2, 2)),)),
+        (unused_inverse, (np.eye(2),)),
+    ],
+    ids=lambda c: getattr(c, "__name__", ""),
+)
+def test_unused_values_that_raise_still_raise(fn, args):
+    assert_matches_eager(fn, *args)
