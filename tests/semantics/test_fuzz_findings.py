@@ -433,3 +433,16 @@ def unused_inverse(m):
 )
 def test_unused_values_that_raise_still_raise(fn, args):
     assert_matches_eager(fn, *args)
+
+
+# ``out=`` of a ufunc whose operands are all known while tracing (``np.zeros_like`` of an
+# argument, a Python number): NumPy computed a plain array, which tracing could not assign
+# (fuzz seeds 20322, 20418: 'tracing raised AttributeError').
+def ufunc_of_known_operands_into_an_argument(x, w):
+    np.add(np.sort(np.zeros_like(w)), 3, out=w)
+    np.multiply(np.ones(3), 2.5, out=x)
+    return x, w
+
+
+def test_a_ufunc_of_known_operands_writes_its_out_argument():
+    assert_matches_eager(ufunc_of_known_operands_into_an_argument, np.ones(3), np.ones(3))

@@ -100,7 +100,9 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
     if where is not True:
         result = np.where(where, result, target)
-    elif have.shape != want.shape:  # a new array, not a read-only view of a broadcast
+    elif have.shape != want.shape or not tensor.is_tensor(result):
+        # a new array, not a read-only view of a broadcast (or a NumPy array of operands that
+        # are all known now, written as the constant it is)
         result = indexing.setitem(target, Ellipsis, result)
     functional.assign(target, result)
     return target
