@@ -1,6 +1,7 @@
 """Random statements for the generated programs: bindings, in-place writes, list, dict and object
-mutation, printing, raising, and ``if``/``while``/``for`` blocks with ``break``, ``continue`` and
-early ``return``, nested.
+mutation, printing, raising, local functions and swaps (``functions``), and ``if``/``while``/``for``
+blocks (``for`` over ranges, arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times)
+with ``break``, ``continue`` and early ``return``, nested.
 
 Inside a block a rebinding keeps the variable's kind (shape, dtype, Python or NumPy scalar), so a
 value's kind never depends on the path taken, unless the ``kind_changes`` feature allows it; names
