@@ -446,3 +446,27 @@ def ufunc_of_known_operands_into_an_argument(x, w):
 
 def test_a_ufunc_of_known_operands_writes_its_out_argument():
     assert_matches_eager(ufunc_of_known_operands_into_an_argument, np.ones(3), np.ones(3))
+
+
+# A 0-d array made while tracing (``np.zeros(())``, a NumPy array) joined by a tensor ``if`` or
+# loop with a 0-d array computed in the graph (``np.array(m.min())``): the result came back as a
+# NumPy scalar on the path that computed it (fuzz seed 80041).
+def zero_d_arrays_from_two_branches(x, m):
+    if x.max() > 0:
+        return np.array(m.min())
+    return np.zeros((), dtype=np.float64)
+
+
+def zero_d_array_rebound_in_a_loop(x, m):
+    r = np.full((), 2.0)
+    i = 0
+    while i < 2 and x[i] > 0:
+        r = np.array(m.min())
+        i += 1
+    return r
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, -1.0]), np.array([-1.0, -2.0])])
+@pytest.mark.parametrize("fn", [zero_d_arrays_from_two_branches, zero_d_array_rebound_in_a_loop])
+def test_0d_arrays_joined_with_a_0d_array_made_while_tracing_stay_arrays(fn, x):
+    assert_matches_eager(fn, x, np.arange(4.0).reshape(2, 2))

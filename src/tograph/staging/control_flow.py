@@ -491,6 +491,9 @@ def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[
 
 
 def _is_0d_array(value: Any) -> bool:
+    """A 0-d array: a symbolic one, or a NumPy one made while tracing (``np.zeros(())``)."""
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0
     return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
 
 
