@@ -417,6 +417,11 @@ def unused_inverse(m):
     return 0
 
 
+def unused_python_int_of_an_item(x):
+    i = int(x[0])  # noqa: F841 - inf and nan are refused (fuzz seed 90396)
+    return 1
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
@@ -428,6 +433,9 @@ def unused_inverse(m):
         (unused_reshape_of_run_time_size, (np.ones(6), np.ones(2))),
         (unused_inverse, (np.ones((2, 2)),)),
         (unused_inverse, (np.eye(2),)),
+        (unused_python_int_of_an_item, (np.array([np.inf]),)),
+        (unused_python_int_of_an_item, (np.array([np.nan]),)),
+        (unused_python_int_of_an_item, (np.array([2.5]),)),
     ],
     ids=lambda c: getattr(c, "__name__", ""),
 )

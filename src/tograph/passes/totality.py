@@ -113,10 +113,15 @@ def is_total(eqn: core.Eqn) -> bool:
 
 def may_raise(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
-    run-time indices, indexing and shape operations on run-time dimensions, and the solvers that
-    refuse a singular matrix. (Dead code elimination keeps such an equation.)"""
+    run-time indices, indexing and shape operations on run-time dimensions, the solvers that
+    refuse a singular matrix, and ``int()`` of a float. (Dead code elimination keeps such an
+    equation.)"""
     if eqn.prim in _VALUE_CHECKED:
         return True
+    if eqn.prim is ew.astype_p:  # ``int(x)`` of a float: Python refuses inf and nan
+        source = types.tensor_type(eqn.inputs[0].type).dtype
+        target = np.dtype(eqn.params["dtype"])
+        return bool(eqn.params.get("weak")) and source.kind in "fc" and target.kind in "iu"
     if eqn.prim not in _SHAPE_CHECKED:
         return False
     if eqn.prim is indexing.getitem_p and len(eqn.inputs) > 1:
