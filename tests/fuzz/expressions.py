@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .operators import Operators
+
 REFUSED = object()  # the probe of a candidate NumPy or Python refuses
 NUMBER_LITERALS = ("0", "1", "2", "3", "0.5", "-1.5", "2.25")
 
@@ -145,12 +147,14 @@ def _copy_container(value: Any) -> Any:
     return value
 
 
-class Expressions:
-    """Random expressions over a scope; ``depth`` bounds their nesting."""
+class Expressions(Operators):
+    """Random expressions over a scope; ``depth`` bounds their nesting; ``features`` name the
+    optional forms (see ``operators``)."""
 
-    def __init__(self, rng: random.Random, scope: Scope):
+    def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str] = frozenset()):
         self.rng = rng
         self.scope = scope
+        self.features = features
 
     # ---- helpers -------------------------------------------------------------------------
     def pick(self, test: Callable[[Any], bool]) -> Expr | None:
@@ -185,6 +189,7 @@ class Expressions:
                 lambda: self.arithmetic(depth),
                 lambda: self.ufunc(depth),
                 lambda: self.reduced(depth),
+                *self.operator_arrays(depth),
             ]
         return self.first(makers) or self.created()
 
@@ -299,6 +304,7 @@ class Expressions:
                 lambda: self.element(depth),
                 lambda: self.number_arithmetic(depth),
                 lambda: self.converted(depth),
+                *self.operator_numbers(depth),
             ]
         return self.first(makers)
 
@@ -364,6 +370,7 @@ class Expressions:
     def condition(self, depth: int = 2) -> Expr | None:
         """A comparison of numbers or arrays reduced by ``any``/``all``; ``and``/``or``/``not``."""
         makers: list[Callable[[], Expr | None]] = [self.comparison, self.comparison, self.any_all]
+        makers += self.operator_conditions()
         if depth > 0:
             makers += [lambda: self.combined(depth)]
         return self.first(makers)

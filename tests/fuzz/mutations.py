@@ -78,6 +78,8 @@ class Mutations:
                 forms.append(f"{t}.sort()")
             if self.has("add_at") and probe.ndim == 1:
                 forms.append(f"np.add.at({t}, [0, {self.rng.randrange(n)}, 0], {num})")
+            if self.has("slice_updates") and n >= 2:
+                forms += self.slice_updates(t, probe, op)
         if probe.ndim == 2:
             r, c = probe.shape
             row = ex.like(probe[0], 1)
@@ -96,6 +98,23 @@ class Mutations:
                 f"np.negative({other.code}, out={t})",
             ]
         return forms
+
+    def slice_updates(self, t: str, probe: np.ndarray, op: str) -> list[str]:
+        """Slices updated by arrays, the array's own overlapping slices among them (NumPy
+        reads the operand as it was before the write)."""
+        n = probe.shape[0]
+        lo = self.rng.randrange(n - 1)
+        hi = self.rng.randrange(lo + 1, n + 1)
+        k = self.rng.randrange(1, n)
+        part = self.ex.like(probe[lo:hi], 1)
+        return [
+            f"{t}[{lo}:{hi}] {op} {part.code}",
+            f"{t}[1:] {op} {t}[:-1]",
+            f"{t}[:-1] {op} {t}[1:]",
+            f"{t}[::-1] {op} {t}",
+            f"{t}[:{k}] = {t}[{n - k}:]",
+            f"{t}[{lo}:{hi}] = {t}[{lo}:{hi}][::-1]",
+        ]
 
     # ---- containers and objects ----------------------------------------------------------
     def list_op(self, flow: Flow) -> bool:

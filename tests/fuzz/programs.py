@@ -67,7 +67,7 @@ def _floats(rng: random.Random, count: int) -> list[float]:
 def _array(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
     size = int(np.prod(shape))
     values: list[Any] = _floats(rng, size)
-    if dtype == "int64":
+    if dtype.startswith("int"):
         values = [int(v) for v in values]
     nested = np.array(values, dtype=object).reshape(shape).tolist()
     suffix = "" if dtype in ("float64", "int64") else f", dtype=np.{dtype}"
@@ -87,7 +87,7 @@ def _parameters(rng: random.Random, features: frozenset[str]) -> list[_Parameter
     def each(make: Any) -> tuple[str, ...]:
         return tuple(make() for _ in range(VARIANTS))
 
-    y_dtype = rng.choice(["float64", "float32", "int64"])
+    y_dtype = rng.choice(["float64", "float32", "int64", "int32"])
     m_dtype = rng.choice(["float64", "float32"])
     k_numpy, s_type = rng.random() < 0.6, rng.choice(["float", "np.float64", "np.float32"])
     k_make = (

@@ -1,6 +1,7 @@
 """Random statements for the generated programs: bindings, in-place writes, list, dict and object
-mutation, printing, raising, and ``if``/``while``/``for`` blocks with ``break``, ``continue`` and
-early ``return``, nested.
+mutation, printing, raising, local functions and swaps (``functions``), and ``if``/``while``/``for``
+blocks (``for`` over ranges, arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times)
+with ``break``, ``continue`` and early ``return``, nested.
 
 Inside a block a rebinding keeps the variable's kind (shape, dtype, Python or NumPy scalar), so a
 value's kind never depends on the path taken, unless the ``kind_changes`` feature allows it; names
@@ -17,12 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .expressions import REFUSED, Expr, Expressions, Scope, is_array, is_int, is_number, kind
+from .functions import Functions, LocalFunction
 from .mutations import Mutations
 
 # Features the generator can leave out (``programs.ALL_FEATURES`` lists them with the rest).
 STATEMENT_FEATURES = frozenset(
     "if while for jumps returns lists prints raises calls "
-    "out_args sort_fill mask_writes fancy_writes add_at".split()
+    "out_args sort_fill mask_writes fancy_writes add_at "
+    "operators functions iterators slice_updates".split()
 )
 # Constructs known to give differences or crashes: left out of the fixed-seed CI run.
 RISKY_FEATURES = frozenset(
@@ -47,7 +50,7 @@ class Flow:
         return Flow(self.depth + 1, self.in_loop or loop)
 
 
-class Writer(Mutations):
+class Writer(Mutations, Functions):
     """Writes a function body as indented source lines."""
 
     def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str]):
@@ -60,6 +63,8 @@ class Writer(Mutations):
         self.template: list[Any] | None = None  # the probes of what every return returns
         self.returned_early = False
         self.counters: set[str] = set()  # the while loops' counters: never rebound
+        self.captured: set[str] = set()  # names closures read: rebound only to their kind
+        self.functions: list[LocalFunction] = []
 
     # ---- output --------------------------------------------------------------------------
     def emit(self, text: str) -> None:
@@ -73,7 +78,7 @@ class Writer(Mutations):
 
     @property
     def ex(self) -> Expressions:
-        return Expressions(self.rng, self.scope)
+        return Expressions(self.rng, self.scope, self.features)
 
     # ---- blocks --------------------------------------------------------------------------
     def block(self, flow: Flow, count: int) -> None:
@@ -111,6 +116,9 @@ class Writer(Mutations):
             ("calls", 0.6, self.call),
             ("returns", 0.4 if flow.in_block else 0.0, self.early_return),
             ("jumps", 1.0 if flow.in_loop else 0.0, self.jump),
+            ("functions", 0.0 if flow.in_block else 0.5, self.define_function),
+            ("functions", 1.5, self.call_function),
+            ("functions", 0.3, self.swap),
         ]
         if flow.depth < _MAX_DEPTH:
             menu += [("if", 2, self.if_), ("while", 1, self.while_), ("for", 1.5, self.for_)]
@@ -155,16 +163,20 @@ class Writer(Mutations):
             if step is None:
                 return False
             new = self.scope.probe(f"{name} + {step.code}")
-            if not self.kind_kept(flow, old, new):
+            if not self.kind_kept(flow, old, new) or not self.closure_safe(name, old, new):
                 return False
             self.emit(f"{name} += {step.code}")
             self.scope.names[name] = new
             return True
         value = self.value_for(flow, old)
-        if value is None:
+        if value is None or not self.closure_safe(name, old, value.probe):
             return False
         self.bind(name, value)
         return True
+
+    def closure_safe(self, name: str, old: Any, new: Any) -> bool:
+        """Whether rebinding ``name`` keeps the probes of the closures that read it true."""
+        return name not in self.captured or kind(new) == kind(old)
 
     def kind_kept(self, flow: Flow, old: Any, new: Any) -> bool:
         """Whether a rebinding from ``old`` to ``new`` is allowed here: inside a block, of the
@@ -255,27 +267,16 @@ class Writer(Mutations):
         return True
 
     def for_(self, flow: Flow) -> bool:
-        var = self.fresh("i")
-        iterables = [f"range({self.rng.randrange(4)})"]
-        bound = self.ex.pick(lambda v: is_int(v))
-        if bound is not None:
-            iterables.append(f"range({bound.code} % {_LOOP_BOUND + 1})")
-        arrays = self.ex.pick(lambda v: is_array(v) and v.ndim >= 1)
-        if arrays is not None:
-            iterables += [arrays.code, f"enumerate({arrays.code})"]
-        iterable = self.rng.choice(iterables)
+        iterables = self.iterables()
+        iterable, targets = self.rng.choice(iterables)
         first = self.scope.probe(f"next(iter({iterable}), None)")
         if first is REFUSED or first is None and not iterable.startswith("range"):
             return False
         if first is None:
             first = 0  # the index of a range that may run no trips
-        if iterable.startswith("enumerate"):
-            index = self.fresh("j")
-            self.emit(f"for {index}, {var} in {iterable}:")
-            extra = {index: first[0], var: first[1]}
-        else:
-            self.emit(f"for {var} in {iterable}:")
-            extra = {var: first}
+        names = [self.fresh(prefix) for prefix in targets]
+        self.emit(f"for {', '.join(names)} in {iterable}:")
+        extra = dict(zip(names, first)) if len(names) > 1 else {names[0]: first}
         self.scope.names.update(extra)
         try:
             self.loop_body(flow)
@@ -284,9 +285,32 @@ class Writer(Mutations):
                 del self.scope.names[name]
         return True
 
+    def iterables(self) -> list[tuple[str, str]]:
+        """What a ``for`` may iterate, each with its targets' name prefixes."""
+        found = [(f"range({self.rng.randrange(4)})", "i")]
+        bound = self.ex.pick(lambda v: is_int(v))
+        if bound is not None:
+            found.append((f"range({bound.code} % {_LOOP_BOUND + 1})", "i"))
+        arrays = self.ex.pick(lambda v: is_array(v) and v.ndim >= 1)
+        if arrays is not None:
+            found += [(arrays.code, "i"), (f"enumerate({arrays.code})", "ji")]
+        if not self.has("iterators"):
+            return found
+        other = self.ex.pick(lambda v: is_array(v) and v.ndim >= 1)
+        if bound is not None:
+            found.append((f"range({bound.code} % {_LOOP_BOUND + 1}, -1, -1)", "i"))
+        if arrays is not None and other is not None:
+            found += [
+                (f"zip({arrays.code}, {other.code})", "ii"),
+                (f"range(1, len({arrays.code}))", "i"),
+                (f"enumerate({arrays.code}[::-1], 1)", "ji"),
+                (f"zip(range(3), {arrays.code})", "ji"),
+            ]
+        return found
+
     def loop_body(self, flow: Flow) -> None:
         self.nested(flow, loop=True)
-        if self.rng.random() < 0.1:
+        if self.rng.random() < 0.2:
             self.emit("else:")
             self.nested(flow)
 

@@ -71,3 +71,12 @@ def test_a_reproducer_replays(tmp_path: pathlib.Path):
     path = tmp_path / "program.py"
     path.write_text(programs.generate(3).source)
     assert campaign.replay(path).status in ("compiled", "fell back")
+
+
+def test_the_generator_writes_each_construct_of_its_features():
+    """Each optional construct turns up in a few dozen programs (a feature whose forms NumPy
+    always refuses, or that is never drawn, would silently test nothing)."""
+    sources = [programs.generate(seed, programs.CI_FEATURES).source for seed in range(40)]
+    text = "\n".join(sources)
+    for construct in ["def g", " = g", "zip(", " // ", " % ", "np.argm", "[:-1]", "else:", "~"]:
+        assert construct in text, construct

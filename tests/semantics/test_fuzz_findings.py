@@ -289,3 +289,192 @@ def test_an_argument_bound_on_one_path_only_and_written_falls_back(fn, k):
     x = np.array([-2.0, 1.5, -2.0, -3.0])
     cf = assert_matches_eager(fn, x, k, compiles=False)
     assert "on some paths and another array on others" in str(cf.fallback)
+
+
+def return_in_a_tensor_loop_else_raises(v, d):
+    c = 0
+    while c < 3 and np.any(v > 0.5):
+        if 0 >= d["a"]:
+            return
+    else:
+        raise ValueError("e1")
+
+
+def test_a_return_value_no_path_assigns_falls_back_naming_the_def_line():
+    """A tensor loop whose ``return`` sits under a static false test, and whose ``else`` raises:
+    no path returns, and the fallback named no line (fuzz seed 20710)."""
+    v = np.array([-1.0, -3.0])
+    cf = assert_matches_eager(return_in_a_tensor_loop_else_raises, v, {"a": 2.5}, compiles=False)
+    line = return_in_a_tensor_loop_else_raises.__code__.co_firstlineno
+    assert "'retval'" in str(cf.fallback) and f"test_fuzz_findings.py:{line}" in str(cf.fallback)
+
+
+# A variable that is, after a tensor ``if`` or loop, the array it held before on some paths
+# (``a`` on the zero-trip path is ``b``): eager returns one object twice there.
+def one_array_two_names_around_a_loop(x):
+    a = b = x * 2
+    while np.sum(a) < 3:
+        a = a + 1
+    return a, b
+
+
+def one_array_two_names_around_an_if(x):
+    a = b = x * 2
+    if np.sum(a) < 3:
+        a = a + 1
+    return a, b[1:]
+
+
+def argument_around_a_loop(x):
+    a = x
+    while np.sum(a) < 3:
+        a = a + 1
+    return a, x
+
+
+@pytest.mark.parametrize("x", [np.array([5.0, 1.0]), np.array([0.0, 0.0])])
+@pytest.mark.parametrize(
+    "fn", [one_array_two_names_around_a_loop, one_array_two_names_around_an_if]
+)
+def test_an_array_returned_beside_its_other_name_on_some_paths_falls_back(fn, x):
+    eager = fn(x.copy())
+    compiled = tg.to_static(fn)
+    with pytest.warns(tg.FallbackWarning, match="may or may not share memory"):
+        result = compiled(x.copy())
+    assert np.shares_memory(*result) == np.shares_memory(*eager)
+    assert_matches_eager(fn, x, compiles=False)
+
+
+@pytest.mark.parametrize("x", [np.array([5.0, 1.0]), np.array([0.0, 0.0])])
+def test_an_argument_returned_beside_its_loop_variable_still_compiles(x):
+    cf = assert_matches_eager(argument_around_a_loop, x)
+    a, same = tg.to_static(argument_around_a_loop)(x)
+    assert np.shares_memory(a, same) == (float(np.sum(x)) >= 3)
+    assert cf.fallback is None
+
+
+# ``np.array(scalar)`` is a 0-d array; ``y[None]`` a view of it (fuzz seed 20400). The graph holds
+# the 0-d value as a NumPy scalar, whose view would be a copy.
+def view_of_a_0d_array_beside_it(v, a):
+    y = np.array((v * a).sum())
+    y *= 2
+    return y, y[None]
+
+
+def test_a_view_of_a_0d_array_returned_beside_it_falls_back():
+    args = (np.array([-2.0, -1.5]), -1.0)
+    eager = view_of_a_0d_array_beside_it(*args)
+    with pytest.warns(tg.FallbackWarning, match="view of a 0-d array"):
+        result = tg.to_static(view_of_a_0d_array_beside_it)(*args)
+    assert np.shares_memory(*eager) and np.shares_memory(*result)
+    assert_matches_eager(view_of_a_0d_array_beside_it, *args, compiles=False)
+
+
+# ``np.copyto`` of a Python number casts under ``same_kind`` as NumPy 2 does: an int into a bool
+# array, a float into an int array, refused (fuzz seed 20687: the graph wrote them).
+def copy_a_number_into(a, n, x):
+    if x[0] > 0:
+        np.copyto(a, n)
+    return a
+
+
+@pytest.mark.parametrize(
+    "a, n",
+    [
+        (np.ones(3, bool), 2),
+        (np.zeros(2, np.int64), 2.5),
+        (np.zeros(2, np.int8), 300),
+        (np.zeros(2, np.int64), True),
+        (np.zeros(2, np.float32), 3),
+    ],
+)
+def test_copyto_of_a_python_number_casts_as_numpy_does(a, n):
+    assert_matches_eager(copy_a_number_into, a, n, np.ones(2))
+
+
+# A value never used whose computation raises in eager code: dead code elimination dropped it,
+# so the compiled function did not raise (fuzz seed 20388: ``x`` rebound in a loop over an array
+# has a run-time length, and its unused item was out of range).
+def unused_item_of_a_loop_variable(x, v):
+    for _ in x:
+        x = v // 3
+    y = x[5]  # noqa: F841 - unused, and out of range
+
+
+def unused_item_at_a_tensor_index(x, k):
+    y = x[k]  # noqa: F841
+    return 0
+
+
+def unused_reshape_of_run_time_size(x, v):
+    n = int(np.sum(v > 0))
+    y = x.reshape(n, -1)  # noqa: F841
+    return 0
+
+
+def unused_inverse(m):
+    y = np.linalg.inv(m)  # noqa: F841
+    return 0
+
+
+def unused_python_int_of_an_item(x):
+    i = int(x[0])  # noqa: F841 - inf and nan are refused (fuzz seed 90396)
+    return 1
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (unused_item_of_a_loop_variable, (np.ones(4), np.ones(2))),
+        (unused_item_of_a_loop_variable, (np.ones(4), np.ones(6))),
+        (unused_item_at_a_tensor_index, (np.ones(4), np.int64(7))),
+        (unused_item_at_a_tensor_index, (np.ones(4), np.int64(-4))),
+        (unused_reshape_of_run_time_size, (np.ones(5), np.ones(2))),
+        (unused_reshape_of_run_time_size, (np.ones(6), np.ones(2))),
+        (unused_inverse, (np.ones((2, 2)),)),
+        (unused_inverse, (np.eye(2),)),
+        (unused_python_int_of_an_item, (np.array([np.inf]),)),
+        (unused_python_int_of_an_item, (np.array([np.nan]),)),
+        (unused_python_int_of_an_item, (np.array([2.5]),)),
+    ],
+    ids=lambda c: getattr(c, "__name__", ""),
+)
+def test_unused_values_that_raise_still_raise(fn, args):
+    assert_matches_eager(fn, *args)
+
+
+# ``out=`` of a ufunc whose operands are all known while tracing (``np.zeros_like`` of an
+# argument, a Python number): NumPy computed a plain array, which tracing could not assign
+# (fuzz seeds 20322, 20418: 'tracing raised AttributeError').
+def ufunc_of_known_operands_into_an_argument(x, w):
+    np.add(np.sort(np.zeros_like(w)), 3, out=w)
+    np.multiply(np.ones(3), 2.5, out=x)
+    return x, w
+
+
+def test_a_ufunc_of_known_operands_writes_its_out_argument():
+    assert_matches_eager(ufunc_of_known_operands_into_an_argument, np.ones(3), np.ones(3))
+
+
+# A 0-d array made while tracing (``np.zeros(())``, a NumPy array) joined by a tensor ``if`` or
+# loop with a 0-d array computed in the graph (``np.array(m.min())``): the result came back as a
+# NumPy scalar on the path that computed it (fuzz seed 80041).
+def zero_d_arrays_from_two_branches(x, m):
+    if x.max() > 0:
+        return np.array(m.min())
+    return np.zeros((), dtype=np.float64)
+
+
+def zero_d_array_rebound_in_a_loop(x, m):
+    r = np.full((), 2.0)
+    i = 0
+    while i < 2 and x[i] > 0:
+        r = np.array(m.min())
+        i += 1
+    return r
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, -1.0]), np.array([-1.0, -2.0])])
+@pytest.mark.parametrize("fn", [zero_d_arrays_from_two_branches, zero_d_array_rebound_in_a_loop])
+def test_0d_arrays_joined_with_a_0d_array_made_while_tracing_stay_arrays(fn, x):
+    assert_matches_eager(fn, x, np.arange(4.0).reshape(2, 2))

@@ -107,6 +107,14 @@ def _index_value_pairs(x):
     return found
 
 
+def _pairs_of_tensors(x):
+    pairs = []
+    for i in range(2):
+        if x[i] > 0:
+            pairs.append((x[i], i))
+    return pairs
+
+
 @pytest.mark.parametrize(
     "fn, args, construct",
     [
@@ -115,6 +123,7 @@ def _index_value_pairs(x):
         (_list_of_arrays, (np.array([1.0, 2.0]),), "tensor list of arrays"),
         (_python_floats_given_numpy_ones, (np.array([1.0, 2.0]),), "DTypeError"),
         (_rows_of_a_table, (np.array([1.0]),), "mutable item of a tensor list"),
+        (_pairs_of_tensors, (np.array([1.0, -2.0]),), "tuple of tensors in a tensor list"),
     ],
 )
 def test_what_cannot_be_exact_falls_back_naming_the_construct(fn, args, construct):

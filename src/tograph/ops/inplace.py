@@ -100,7 +100,9 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
     if where is not True:
         result = np.where(where, result, target)
-    elif have.shape != want.shape:  # a new array, not a read-only view of a broadcast
+    elif have.shape != want.shape or not tensor.is_tensor(result):
+        # a new array, not a read-only view of a broadcast (or a NumPy array of operands that
+        # are all known now, written as the constant it is)
         result = indexing.setitem(target, Ellipsis, result)
     functional.assign(target, result)
     return target
@@ -187,12 +189,29 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     if not _symbolic_target(dst, "np.copyto", update, src):
         return
     have, want = common.operand_type(src), dst.type.dtype
-    if not have.weak and not np.can_cast(have.dtype, want, casting=casting):
+    if have.weak:
+        refusal = _python_number_refusal(src, have, want, casting)
+        if refusal is not None:
+            effects.raise_(refusal)
+            return
+    elif not np.can_cast(have.dtype, want, casting=casting):
         message = f"Cannot cast array data from {have.dtype!r} to {want!r} according to the rule"
         effects.raise_(TypeError(f"{message} '{casting}'"))
         return
     value = src if where is True else np.where(where, src, dst)
     functional.assign(dst, indexing.setitem(dst, Ellipsis, value))
+
+
+def _python_number_refusal(src: Any, have: Any, want: np.dtype, casting: str) -> Exception | None:
+    """The error ``np.copyto`` raises for a Python number ``src`` (of weak type ``have``) cast
+    into ``want`` (NumPy 2 casts a Python int into a bool array under ``same_kind`` no more than
+    an int64 array), or None; a traced number is tried as a sample of its kind."""
+    sample = src if not tensor.is_tensor(src) else have.dtype.type(0).item()
+    try:
+        np.copyto(np.empty((), want), sample, casting=casting)
+    except (TypeError, ValueError, OverflowError) as exc:
+        return exc
+    return None
 
 
 def _numpy_refusal(update: Any, target: Any, *args: Any) -> Exception | None:

@@ -1,8 +1,10 @@
 """Dead code elimination: drops equations whose outputs nothing uses.
 
 Stage: optimize. Input: a graph. Output: the graph without dead equations, in its nested graphs
-too. Requires: nothing. Equations with effects (``print``, ``assert``, or a nested graph holding
-one) always stay. Control flow is pruned inside as well:
+too. Requires: ``passes.totality``. Equations with effects (``print``, ``assert``, or a nested
+graph holding one) always stay, and so do those that may raise (``totality.may_raise``: an index
+out of range, a reshape of run-time dimensions, ``inv`` of a singular matrix), since eager code
+raises there even when the value is never used. Control flow is pruned inside as well:
 
 - ``cond``: an output unused outside is removed from both branches, then an operand neither
   branch uses is removed.
@@ -25,6 +27,7 @@ from typing import TypeVar
 from tograph import passes
 from tograph.ir import core
 from tograph.ops import control
+from tograph.passes import totality
 
 T = TypeVar("T")
 
@@ -52,7 +55,7 @@ def _sweep(graph: core.Graph) -> core.Graph:
 
 def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
     """``eqn`` pruned inside, or None if it is dead."""
-    if not any(used) and not passes.has_effects(eqn):
+    if not any(used) and not passes.has_effects(eqn) and not totality.may_raise(eqn):
         return None
     if eqn.prim is control.cond_p:
         return _prune_cond(eqn, used)

@@ -1,4 +1,5 @@
-"""Which equations are total: they can neither raise nor warn, whatever their operands' values.
+"""Which equations are total: they can neither raise nor warn, whatever their operands' values;
+and which may raise (``may_raise``), which dead code elimination must keep.
 
 Stage: optimize (an analysis other passes consult). Input: one equation. Output: a yes or no.
 Requires: nothing. A pass may move a total equation to where it runs more often or when it would
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import core, types
-from tograph.ops import complex_parts, indexing, shape
+from tograph.ops import complex_parts, decompositions, indexing, shape, solvers
 from tograph.ops import elementwise as ew
 
 # Total on operands of any dtype.
@@ -109,6 +110,30 @@ def is_total(eqn: core.Eqn) -> bool:
         return bool(np.can_cast(source, eqn.params["dtype"], "safe"))
     return False
 
+
+def may_raise(eqn: core.Eqn) -> bool:
+    """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
+    run-time indices, indexing and shape operations on run-time dimensions, the solvers that
+    refuse a singular matrix, and ``int()`` of a float. (Dead code elimination keeps such an
+    equation.)"""
+    if eqn.prim in _VALUE_CHECKED:
+        return True
+    if eqn.prim is ew.astype_p:  # ``int(x)`` of a float: Python refuses inf and nan
+        source = types.tensor_type(eqn.inputs[0].type).dtype
+        target = np.dtype(eqn.params["dtype"])
+        return bool(eqn.params.get("weak")) and source.kind in "fc" and target.kind in "iu"
+    if eqn.prim not in _SHAPE_CHECKED:
+        return False
+    if eqn.prim is indexing.getitem_p and len(eqn.inputs) > 1:
+        return True
+    values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
+    return not all(isinstance(t, types.TensorType) and t.is_static_shape for t in values)
+
+
+# Checked against the static shape when the graph is built, else when it runs.
+_SHAPE_CHECKED = frozenset({indexing.getitem_p, shape.reshape_p, shape.broadcast_to_p})
+# Raise on some values of their operands.
+_VALUE_CHECKED = frozenset({solvers.inv_p, solvers.solve_p, decompositions.cholesky_p})
 
 # The primitives that are total on some operands.
 _CANDIDATES = _ANY_DTYPE | _INTEGER | _REAL_FLOAT | {indexing.getitem_p, ew.astype_p}

@@ -472,11 +472,14 @@ def build_graph(
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
         published: list[Any] = []
+        where = origin.definition(lowered)
 
         def slot_of(leaf: Any) -> Any:
             published.append(leaf)
             found = refs.ref(leaf)
-            return found if found is not None else _result_slot(leaf, inputs, outputs, outside)
+            if found is not None:
+                return found
+            return _result_slot(leaf, inputs, outputs, outside, where)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
             values, tree = pytree.flatten(optional.boxed(value, refs.known), refs.known)
@@ -496,6 +499,7 @@ def build_graph(
         if lift:
             raise objects.Relift(lift)
         _refuse_path_aliases(published, inputs)
+        _refuse_views_of_0d_arrays(published, inputs, where)
         graph = builder.finish(outputs)
     return BuiltGraph(
         graph,
@@ -624,12 +628,20 @@ def _inputs(builder: builder_mod.GraphBuilder, sig: signature.Signature) -> list
     return inputs
 
 
-def _result_slot(leaf: Any, inputs: list[Any], outputs: list[Any], outside: frozenset[int]) -> Any:
-    """Where one leaf of the result comes from (see ``BuiltGraph.out_slots``)."""
+def _result_slot(
+    leaf: Any,
+    inputs: list[Any],
+    outputs: list[Any],
+    outside: frozenset[int],
+    where: errors.SourceLocation,
+) -> Any:
+    """Where one leaf of the result comes from (see ``BuiltGraph.out_slots``); ``where`` is the
+    function's ``def`` line, named by the error of a leaf no path assigns."""
     if isinstance(leaf, carried.Undefined):
         raise errors.UnboundVariableError(
             f"cannot access local variable '{leaf.name}' where it is not associated with a "
-            "value (it is returned, but not assigned on every path)"
+            "value (it is returned, but not assigned on every path)",
+            loc=where,
         )
     if isinstance(leaf, tensor.SymbolicTensor):
         tag, steps = _identity_of(leaf)
@@ -750,6 +762,30 @@ def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
                     loc=leaf._storage.alias_loc,
                     construct="path-dependent alias returned",
                 )
+
+
+def _refuse_views_of_0d_arrays(
+    published: list[Any], inputs: list[Any], where: errors.SourceLocation
+) -> None:
+    """Refuses to hand the caller a view of a 0-d array made in the function (``y[None]``) beside
+    that array or another view of it: the graph holds a 0-d value as a NumPy scalar, of which
+    a view is a copy, so eager's sharing would be lost."""
+    arrays = [leaf for leaf in published if isinstance(leaf, tensor.SymbolicTensor)]
+    for leaf in arrays:
+        storage = leaf._storage
+        if storage is None or not leaf._path or storage.current.ndim != 0:
+            continue
+        beside = any(
+            other._storage is storage and other.graph_var is not leaf.graph_var for other in arrays
+        )
+        if beside and _alias_of_input(leaf, inputs, []) is None:
+            raise errors.UnsupportedError(
+                "a view of a 0-d array made in the function is returned (or stored) beside that "
+                "array or another view of it: the graph holds a 0-d value as a NumPy scalar, so "
+                "the two would not share memory as they do in eager code",
+                loc=where,
+                construct="view of a 0-d array returned",
+            )
 
 
 def _alias_of_input(leaf: Any, inputs: list[Any], outputs: list[Any]) -> AliasOut | None:

@@ -304,13 +304,22 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
     """Refuses later in-place writes through variables that are the incoming array on one path
     and a new array on another, and to that incoming array: after an if, the leaves in ``mixed``
     (kept by one branch only); after a loop (``mixed`` None), every array variable it rebinds
-    (it may run no time)."""
+    (it may run no time). Unless an identity tag follows which array such a variable is, it
+    may not be handed to the caller beside the incoming array either."""
     for i, (path, leaf, value) in enumerate(zip(flat.paths, flat.leaves, after)):
         if not (_is_array(leaf) and isinstance(value, tensor.SymbolicTensor)) or value is leaf:
             continue
         if mixed is None or i in mixed:
-            functional.freeze(value, _AMBIGUOUS.format(path))
-            functional.freeze(leaf, _AMBIGUOUS.format(path))
+            reason = _AMBIGUOUS.format(path)
+            if value.identity is None:
+                # no identity tag says when ``value`` is ``leaf`` (an array made in the
+                # function): handing both (or views of both) over would lose eager's sharing.
+                # What ``leaf`` may share is left where it was: ``value`` is a new array on
+                # the paths that rebind it.
+                functional.freeze_path_alias(value, [leaf], reason, passed_on=False)
+            else:
+                functional.freeze(value, reason)
+                functional.freeze(leaf, reason)
 
 
 def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
@@ -482,6 +491,9 @@ def _mark_arrays(leaves: Sequence[Any], joined: Sequence[Any], *sides: Sequence[
 
 
 def _is_0d_array(value: Any) -> bool:
+    """A 0-d array: a symbolic one, or a NumPy one made while tracing (``np.zeros(())``)."""
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0
     return isinstance(value, tensor.SymbolicTensor) and value.array0d and value.type.shape == ()
 
 

@@ -203,21 +203,26 @@ def freeze(tensor: Any, reason: str) -> None:
 
 
 def freeze_path_alias(
-    tensor: Any, outers: list[Any], reason: str, alias_argument: bool = False
+    tensor: Any,
+    outers: list[Any],
+    reason: str,
+    alias_argument: bool = False,
+    passed_on: bool = True,
 ) -> None:
     """Marks ``tensor``, a value that shares memory with ``outers`` at run time on some paths
     (of a tensor ``if`` or loop) or memory layouts only: writes to it and to them are refused,
     and it remembers them (``Storage.path_aliases``, ``Storage.alias_argument``) so that
     returning it beside them (or, with ``alias_argument``, when one is an argument) is refused
-    too. An outer that is itself such a value passes its own on: a reshape of a reshape of an
-    argument's slice may share memory with the argument."""
+    too. With ``passed_on``, an outer that is itself such a value passes its own on: a reshape
+    of a reshape of an argument's slice may share memory with the argument."""
     freeze(tensor, reason)
     storage = storage_of(tensor)
     for outer in outers:
         freeze(outer, reason)
         inner = storage_of(outer)
-        storage.path_aliases.extend(inner.path_aliases)
-        storage.alias_argument = storage.alias_argument or inner.alias_argument
+        if passed_on:
+            storage.path_aliases.extend(inner.path_aliases)
+            storage.alias_argument = storage.alias_argument or inner.alias_argument
     storage.path_aliases.extend(outers)
     storage.alias_argument = storage.alias_argument or alias_argument
     storage.alias_loc = origin.current_location()
