@@ -478,3 +478,33 @@ def zero_d_array_rebound_in_a_loop(x, m):
 @pytest.mark.parametrize("fn", [zero_d_arrays_from_two_branches, zero_d_array_rebound_in_a_loop])
 def test_0d_arrays_joined_with_a_0d_array_made_while_tracing_stay_arrays(fn, x):
     assert_matches_eager(fn, x, np.arange(4.0).reshape(2, 2))
+
+
+def _returns_one_array_twice_from_a_loop(x, k):
+    c = 0
+    while c < 3 and np.argmax(x) != k:
+        v = x > 1
+        return v, v
+    return x > 0, np.zeros(4, bool)
+
+
+def _returns_one_array_twice_from_an_if_in_a_loop(x, k):
+    i = 0
+    while i < len(x):
+        if x[i] > k:
+            v = x * 2
+            return v, v
+        i += 1
+    return x, x + 1
+
+
+@pytest.mark.parametrize(
+    "fn", [_returns_one_array_twice_from_a_loop, _returns_one_array_twice_from_an_if_in_a_loop]
+)
+@pytest.mark.parametrize("k", [0, 2])
+def test_results_one_array_on_some_paths_through_nested_control_flow_fall_back(fn, k):
+    """Seed 90325: one array returned twice from inside a loop, two on the path past it; an
+    earlier if or loop's 'one array on some paths only' carries on through later merges."""
+    x = np.array([2, 1.5, -2, -3])
+    cf = assert_matches_eager(fn, x, np.int64(k), compiles=False)
+    assert "retval" in cf.fallback or "return value" in cf.fallback

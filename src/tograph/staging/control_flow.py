@@ -368,6 +368,13 @@ def _relation(a: Any, b: Any, groups: dict[int, tuple[Any, Any]]) -> tuple[bool,
     return (one, one or (storage is not None and storage is b._storage))
 
 
+def _maybe_one(a: Any, b: Any) -> bool:
+    """Whether an earlier ``if`` or loop left ``a`` and ``b`` one array on some paths only
+    (``_freeze_path_identities`` made them path aliases of each other)."""
+    aliases = a._storage.path_aliases if a._storage is not None else ()
+    return any(o is b or (o._storage is not None and o._storage is b._storage) for o in aliases)
+
+
 def _outer_leaves(leaves: Sequence[Any], trace: _Trace, flat: carried.Flat) -> list[Any]:
     """A path's ``leaves`` with each that entered the branch or body as a new input replaced by
     the value from before it stands for."""
@@ -390,15 +397,16 @@ def _freeze_path_identities(
         for k in arrays[n + 1 :]:
             if after[j] is after[k]:
                 continue
-            relations = {
-                _relation(leaves[j], leaves[k], groups)
+            pairs = [
+                (leaves[j], leaves[k])
                 for leaves in paths
                 if _is_array(leaves[j])
                 and _is_array(leaves[k])
                 and not _unset(leaves[j], root)
                 and not _unset(leaves[k], root)
-            }
-            if len(relations) > 1:
+            ]
+            relations = {_relation(a, b, groups) for a, b in pairs}
+            if len(relations) > 1 or any(_maybe_one(a, b) for a, b in pairs):
                 reason = _PATH_IDENTITY.format(names[j], names[k], what)
                 functional.freeze_path_alias(after[j], [after[k]], reason)
                 functional.freeze_path_alias(after[k], [after[j]], reason)
