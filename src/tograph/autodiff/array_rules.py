@@ -270,24 +270,25 @@ def _trace(
 def _diag(g: Any, v: Any, *, out: Any, k: int) -> tuple[Any, ...]:
     if np.ndim(v) == 1:
         return (np.diag(g, k),)
-    length = shape_of(out)[0]
-    steps = creation.arange(length) if tensor.is_tensor(length) else np.arange(length)
-    parsed, dynamic = indexing.parse_index((steps + max(-k, 0), steps + max(k, 0)))
-    zeros = vjp.zeros(common.operand_type(v).strong(), v)
-    return (indexing.index_add_p.bind(zeros, g, *dynamic, index=parsed),)
+    return _diagonal(g, v, out=out, offset=k, axis1=0, axis2=1)  # a graph saved before diagonal_p
 
 
 @defvjp(rearrange.diagonal_p)
 def _diagonal(g: Any, a: Any, *, out: Any, offset: int, axis1: int, axis2: int) -> Any:
     """``g`` added onto the diagonal of zeros shaped like ``a`` (its two axes moved last, where
     the diagonal is the result's last axis, and back)."""
-    zeros = np.moveaxis(vjp.zeros(common.operand_type(a).strong(), a), (axis1, axis2), (-2, -1))
+    last = (np.ndim(a) - 2, np.ndim(a) - 1)
+    zeros = vjp.zeros(common.operand_type(a).strong(), a)
+    if (axis1, axis2) != last:
+        zeros = np.moveaxis(zeros, (axis1, axis2), last)
     length = shape_of(out)[-1]
     steps = creation.arange(length) if tensor.is_tensor(length) else np.arange(length)
     index = (Ellipsis, steps + max(-offset, 0), steps + max(offset, 0))
     parsed, dynamic = indexing.parse_index(index)
     grad = indexing.index_add_p.bind(zeros, g, *dynamic, index=parsed)
-    return (np.moveaxis(grad, (-2, -1), (axis1, axis2)),)
+    if (axis1, axis2) != last:
+        grad = np.moveaxis(grad, last, (axis1, axis2))
+    return (grad,)
 
 
 # ---- tensor lists (operands and outputs that are lists are seen as their lengths) ------------

@@ -93,7 +93,7 @@ def _diagonal(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     moved = w.one("Transpose", args[0], perm=[*rest, i, j])
     cols = shape[j]
     flat = w.one("Reshape", moved, w.ints([*(shape[a] for a in rest), shape[i] * cols]))
-    length = max(0, min(shape[i], cols - k) if k >= 0 else min(shape[i] + k, cols))
+    length = common.out_type(eqn).shape[-1] or 0  # static, as the input's shape is
     picks = [(s + max(-k, 0)) * cols + s + max(k, 0) for s in range(length)]
     return [w.one("Gather", flat, w.ints(picks), axis=len(rest))]
 
