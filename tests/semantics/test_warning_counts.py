@@ -69,3 +69,63 @@ def test_the_remainder_of_divmod_has_mod_s_gradient():
         fd_y = (loss(x, y + step) - loss(x, y - step)) / (2 * eps)
         assert gx[k] == pytest.approx(fd_x, rel=1e-5)
         assert gy[k] == pytest.approx(fd_y, rel=1e-5)
+
+
+def _records(fn, *args, action="always"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter(action)
+        fn(*args)
+    return [
+        (w.category, str(w.message), w.filename, w.lineno)
+        for w in caught
+        if w.category is not tg.FallbackWarning
+    ]
+
+
+def _in_a_loop(x):
+    s = 0.0
+    i = 0
+    while x[i] < 5:
+        s = s + np.sqrt(x[i] - 3)
+        i += 1
+    if s > 0:
+        s = s / 0.0
+    return np.log(x), s
+
+
+@pytest.mark.parametrize("fn", [_twice, _in_a_loop])
+def test_warnings_name_the_user_s_file_and_line(fn):
+    x = np.array([-1.0, 2.0, 4.0, 7.0])
+    static = tg.to_static(fn, fallback="error")
+    expected = _records(fn, x)
+    assert expected and all(r[2] == __file__ for r in expected)
+    assert _records(static, x) == expected
+    assert _records(static, x) == expected
+
+
+def test_warning_filters_by_module_apply_to_compiled_code():
+    x = np.array([-1.0, 2.0])
+    static = tg.to_static(_twice, fallback="error")
+    with np.errstate(all="ignore"):
+        static(x)  # converted outside the block: conversion resets warning registries
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", module=__name__.replace(".", r"\."))
+        _twice(x)
+        static(x)
+    assert [str(w.message) for w in caught if w.category is not tg.FallbackWarning] == []
+
+
+def test_the_default_filter_shows_a_line_s_warning_once_for_eager_and_compiled_alike():
+    x = np.array([-1.0, 2.0, 4.0, 7.0])
+    static = tg.to_static(_in_a_loop, fallback="error")
+    with np.errstate(all="ignore"):
+        static(x)  # converted outside the block: conversion resets warning registries
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        static(x)
+        _in_a_loop(x)
+        static(x)
+    expected = _records(_in_a_loop, x, action="default")
+    assert len(expected) == 2  # sqrt warns twice in the loop, shown once
+    assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == expected
