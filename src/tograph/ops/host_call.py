@@ -99,13 +99,44 @@ def _check_shape(value: Any, shape: tuple[int | None, ...], fn: NumpyFunction) -
 
 
 def _emit(ctx: primitives.EmitContext, eqn: Any, arg_exprs: Sequence[str]) -> str:
-    """The kernel's call, each result with known dims checked against its type."""
-    call = numpy_call_p._emit_call(ctx, eqn, arg_exprs)
+    """The kernel's call, each result with known dims checked against its type. A ufunc called
+    on the tensors alone is called straight from the generated line, as the user's line calls it
+    (its results are new arrays), so its floating-point warnings name that line."""
+    fn = eqn.params["fn"]
+    operands = _ufunc_operands(ctx, eqn.params, arg_exprs)
+    if operands is not None:
+        call = f"{ctx.const(fn.fn)}({', '.join(operands)})"
+        call = call if fn.fn.nout > 1 else f"({call},)"
+    else:
+        call = numpy_call_p._emit_call(ctx, eqn, arg_exprs)
     shapes = tuple(v.type.shape for v in eqn.outputs)
     if all(all(d is None for d in shape) for shape in shapes if shape):
         return call
-    check, fn = ctx.const(_check_all), ctx.const(eqn.params["fn"])
-    return f"{check}({call}, {primitives.param_expr(ctx, shapes)}, {fn})"
+    check = ctx.const(_check_all)
+    return f"{check}({call}, {primitives.param_expr(ctx, shapes)}, {ctx.const(fn)})"
+
+
+def _ufunc_operands(
+    ctx: primitives.EmitContext, params: dict[str, Any], arg_exprs: Sequence[str]
+) -> list[str] | None:
+    """The operands' code of a ufunc called on tensors and Python numbers alone (None for any
+    other call)."""
+    fn = params["fn"]
+    if fn.method or not isinstance(fn.fn, np.ufunc) or params.get("kwargs"):
+        return None
+    args = params.get("args")
+    if args is None:
+        return list(arg_exprs)
+    if not all(isinstance(a, (indexing.Arg, bool, int, float, complex)) for a in args):
+        return None
+    return [
+        arg_exprs[a.k]
+        if isinstance(a, indexing.Arg)
+        else repr(a)
+        if isinstance(a, int)
+        else ctx.const(a)
+        for a in args
+    ]
 
 
 def _check_all(
