@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import io
 import pathlib
+import warnings
 
 import numpy as np
 import onnx
@@ -362,7 +363,7 @@ def test_the_ops_without_onnx_form_are_the_documented_ones():
     missing = corpus.tograph_primitives() - set(onnx_ops.OPS)
     assert missing == {
         *("inv", "solve", "argsort", "tensordot", "trace", "diag", "linspace", "eye"),
-        *("arctan2", "logaddexp", "cbrt", "print", "assert", "raise", "check_finite"),
+        *("arctan2", "logaddexp", "cbrt", "print", "assert", "raise", "warn", "check_finite"),
         *("bitcast", "byteswap", "random"),
         *("list_pop_ct", "list_holes", "list_unstack", "list_add", "list_add_at"),
         *("list_set", "list_take_ct"),
@@ -469,3 +470,15 @@ def test_a_gradient_summed_back_over_a_run_time_dim_exports():
     assert "ReduceSum" in _ops(model)
     assert not model.graph.input[0].type.tensor_type.shape.dim[0].HasField("dim_value")
     _assert_same(*onnx_run.run_both(model, cf, (x[:2], b), {}))
+
+
+def _nan_statistics(x):
+    return np.nanmean(x, axis=0), np.nanvar(x, axis=0, ddof=1)
+
+
+def test_numpy_s_warnings_are_left_out_of_the_model():
+    x = np.array([[np.nan, 1.0, np.nan], [np.nan, 2.0, 3.0]])
+    assert str(tg.to_static(_nan_statistics).concrete(x).graph).count("warn[") == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _check(_nan_statistics, x)

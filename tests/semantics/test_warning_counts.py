@@ -129,3 +129,65 @@ def test_the_default_filter_shows_a_line_s_warning_once_for_eager_and_compiled_a
     expected = _records(_in_a_loop, x, action="default")
     assert len(expected) == 2  # sqrt warns twice in the loop, shown once
     assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == expected
+
+
+def _nan_reductions(x):
+    return (
+        np.nanmean(x, axis=0),
+        np.nanvar(x, axis=1, ddof=1),
+        np.nanmax(x, axis=0),
+        np.nanmin(x, axis=1, keepdims=True),
+    )
+
+
+def _empty_medians(x):
+    return np.median(x[:0]), np.nanmedian(x[:, :0], axis=1), np.median(x[:0], axis=0)
+
+
+def _host_ufuncs(x):
+    return np.fmod(x, 0.0), np.fmod(x, x - x), np.ldexp(x, 2000)
+
+
+def _in_a_branch(x):
+    if x.sum() > 0:
+        return np.nanmax(x)
+    return x.max()
+
+
+@pytest.mark.parametrize(
+    "x",
+    [
+        np.array([[np.nan, 1.0, np.nan], [np.nan, np.nan, np.nan]]),
+        np.array([[np.nan, 1.0, 2.0], [3.0, np.nan, 5.0]]),
+        np.full((2, 3), np.nan, dtype=np.float32),
+    ],
+)
+@pytest.mark.parametrize("fn", [_nan_reductions, _empty_medians, _host_ufuncs])
+def test_numpy_s_own_warnings_come_on_every_run_at_the_user_s_line(fn, x):
+    static = tg.to_static(fn, fallback="error")
+    expected = _records(fn, x)
+    for _ in range(2):
+        assert _records(static, x) == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pairs = list(zip(fn(x), static(x)))
+    for e, c in pairs:
+        np.testing.assert_array_equal(c, e)
+
+
+@pytest.mark.parametrize("x", [np.array([np.nan, np.nan]), -np.array([np.nan, np.nan])])
+def test_a_warning_in_a_branch_comes_only_when_the_branch_runs(x):
+    static = tg.to_static(_in_a_branch, fallback="error")
+    for y in (x, np.array([1.0, np.nan]), np.array([-1.0, -2.0])):
+        assert _records(static, y) == _records(_in_a_branch, y)
+
+
+def _nanstds(x):
+    return np.nanstd(x, axis=1, ddof=1), np.nanstd(x[:, :1])
+
+
+def test_nanstd_warns_as_numpy():  # NumPy's names its own nanstd's line, so messages only
+    x = np.array([[np.nan, 1.0], [np.nan, np.nan]])
+    static = tg.to_static(_nanstds, fallback="error")
+    assert _warnings_of(static, x)[1] == _warnings_of(_nanstds, x)[1]
+    assert len(_warnings_of(_nanstds, x)[1]) == 2

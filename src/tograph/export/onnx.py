@@ -15,7 +15,8 @@ result dtype, or the promoted dtype of a comparison), so weak Python scalars beh
 the first test and again at the end of each body for the next; constants are read from the
 enclosing scope. Tensor lists become ONNX sequences. An op with no ONNX form, or ``print``,
 ``assert`` and ``raise`` (unless ``drop_effects``), is an ``ExportError`` naming the op and line;
-so is a random draw (``ops.random``), always: its numbers come from the user's generator.
+so is a random draw (``ops.random``), always: its numbers come from the user's generator. NumPy's
+own warnings (``warn``: ``np.nanmean`` of an all-NaN slice) are left out.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import onnx_ops
 from tograph.ir import core, types
+from tograph.ops import effects
 from tograph.ops import random as random_draws
 
 OPSET = 18
@@ -233,8 +235,8 @@ class Writer:
                     f"the draw {eqn.params['draw']!r} takes its numbers from NumPy's or Python's "
                     "generator, which ONNX's random operators cannot reproduce"
                 )
-            if eqn.prim.effectful and self.drop_effects:
-                continue
+            if eqn.prim.effectful and (self.drop_effects or eqn.prim is effects.warn_p):
+                continue  # NumPy's warnings (nanmean of an all-NaN slice) have no ONNX form
             if any(_is_complex(a.type) for a in (*eqn.inputs, *eqn.outputs)):
                 raise self.error("ONNX operators do not compute with complex numbers")
             convert = onnx_ops.OPS.get(eqn.prim.name)

@@ -1,4 +1,5 @@
-"""Effects: ``print``, ``assert`` and ``raise`` on values known only when the graph runs.
+"""Effects: ``print``, ``assert``, ``raise`` and NumPy's own warnings on values known only when the
+graph runs.
 
 Stage: build (ops). Input: the arguments of a ``print(...)`` or ``assert`` in user code. Output:
 while a graph is built, an effectful equation with no outputs (passes never remove, merge or fold
@@ -8,6 +9,7 @@ otherwise the Python statement runs at once. Printed form::
     print[end='\\n', sep=' ', template=('loss', None, '3')] x
     assert[message=('x must be positive, got ', None)] t0 x
     raise[exception=ValueError(''), message=('no root near ', None)] x
+    warn[category='RuntimeWarning', message='Mean of empty slice'] t3
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
 ``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
@@ -23,8 +25,11 @@ from __future__ import annotations
 import builtins
 import copy
 import dataclasses
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
+
+import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
@@ -241,6 +246,36 @@ def _raise_static(message: Sequence[Any]) -> NoReturn:
     if len(message) == 1:
         raise AssertionError(message[0])
     raise AssertionError("".join(str(part) for part in message))
+
+
+# ---- NumPy's own warnings ------------------------------------------------------------------
+
+
+def _warn_impl(cond: Any, *, message: str, category: str) -> tuple[()]:
+    if np.any(cond):
+        # stacklevel 2: the caller, the generated line of the user's call (``backend.user_lines``)
+        warnings.warn(message, getattr(builtins, category), stacklevel=2)
+    return ()
+
+
+def _warn_rule(cond: types.ValueType, *, message: str, category: str) -> tuple[()]:
+    if not (isinstance(getattr(builtins, category, None), type) and category.endswith("Warning")):
+        raise errors.InternalError(f"warn: {category!r} is not a built-in warning category")
+    return ()
+
+
+warn_p = primitives.Primitive("warn", _warn_impl, _warn_rule, multiple_results=True, effectful=True)
+
+
+def warn_if(cond: Any, message: str, category: str = "RuntimeWarning") -> None:
+    """Warns ``message`` when any element of ``cond`` is true, as NumPy's Python code warns after
+    computing (``Mean of empty slice`` from ``np.nanmean``): each time the graph runs, if a graph
+    is being built, attributed to the user's line of the call."""
+    current = builder_mod.current()
+    if current is None or not isinstance(cond, tensor.Symbolic):
+        _warn_impl(cond, message=message, category=category)
+        return
+    current.emit(warn_p, (cond,), {"message": message, "category": category})
 
 
 # ---- raise -------------------------------------------------------------------------------

@@ -4,8 +4,10 @@
 Stage: graph building. Input: these NumPy calls on tensors. Output: NumPy's own algorithm in
 equations: NaNs replaced by the reduction's identity (a ``where``) before ``sum``, ``prod``,
 ``cumsum`` or ``cumprod``; counts of the non-NaN values for the mean and variance, with NaN
-where a slice has none (or no degrees of freedom left). ``nanmax`` and ``nanmin`` are
-``np.fmax.reduce`` and ``np.fmin.reduce`` (``ufunc_reduce``); ``nanargmax`` and ``nanargmin`` are
+where a slice has none (or no degrees of freedom left), and NumPy's warning then (a ``warn``
+equation). ``nanmax`` and ``nanmin`` are
+``np.fmax.reduce`` and ``np.fmin.reduce`` (``ufunc_reduce``), warning as NumPy does where a slice
+is all NaN; ``nanargmax`` and ``nanargmin`` are
 primitives whose kernels are NumPy's, so an all-NaN slice raises NumPy's ValueError when the graph
 runs. On integer and boolean arrays each is its plain reduction, as in NumPy. Gradients come from
 the parts (``where`` sends nothing to the NaNs).
@@ -20,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, reductions, shape, ufunc_methods
+from tograph.ops import common, effects, elementwise, reductions, shape, ufunc_methods
 from tograph.trace import dispatch
 
 
@@ -117,7 +119,9 @@ def nanmean(
     total = reductions.sum_p.bind(_replace_nan(a, 0), axis=axes, keepdims=keep, dtype=dtype)
     count = _count(a, axes, keep)
     mean = _as_dtype(total / np.maximum(count, 1), common.operand_type(total).dtype)
-    return np.where(np.equal(count, 0), np.nan, mean)  # no values: NaN, without 0/0 warnings
+    empty = np.equal(count, 0)
+    effects.warn_if(empty, "Mean of empty slice")
+    return np.where(empty, np.nan, mean)  # no values: NaN, without 0/0 warnings
 
 
 def _nanvar(
@@ -146,6 +150,7 @@ def _nanvar(
     dof = count - ddof
     no_freedom = np.less_equal(dof, 0)
     var = _as_dtype(var / np.where(no_freedom, 1, dof), common.operand_type(var).dtype)
+    effects.warn_if(no_freedom, "Degrees of freedom <= 0 for slice.")
     return np.where(no_freedom, np.nan, var)
 
 
@@ -185,14 +190,22 @@ def nanstd(
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **kw: Any) -> Any:
     """``np.nanmax``: ``np.fmax.reduce`` (NaN only where a slice is all NaN)."""
     reductions.reject("nanmax", out, kw)
-    return ufunc_methods.reduce(np.fmax, a, axis=axis, keepdims=keepdims)
+    return _warn_all_nan(ufunc_methods.reduce(np.fmax, a, axis=axis, keepdims=keepdims))
 
 
 @dispatch.implements(np.nanmin)
 def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **kw: Any) -> Any:
     """``np.nanmin``: ``np.fmin.reduce`` (NaN only where a slice is all NaN)."""
     reductions.reject("nanmin", out, kw)
-    return ufunc_methods.reduce(np.fmin, a, axis=axis, keepdims=keepdims)
+    return _warn_all_nan(ufunc_methods.reduce(np.fmin, a, axis=axis, keepdims=keepdims))
+
+
+def _warn_all_nan(result: Any) -> Any:
+    """``result`` of ``np.fmax.reduce`` or ``np.fmin.reduce``, with NumPy's warning where a
+    slice was all NaN (the result is NaN there)."""
+    if _inexact(result):
+        effects.warn_if(np.isnan(result), "All-NaN slice encountered")
+    return result
 
 
 def _arg_rule(name: str, fn: Callable[..., Any]) -> primitives.TypeRule:

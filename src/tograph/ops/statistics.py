@@ -28,6 +28,7 @@ from tograph.ops import (
     composites,
     creation,
     elementwise,
+    host_call,
     indexing,
     join,
     reductions,
@@ -254,11 +255,10 @@ def _median(
     dtype = _result_dtype(fn, t, axis=axis, keepdims=keepdims)
     axes = common.normalize_axes(axis, t, name)
     reduced = [t.shape[i] for i in (range(t.ndim) if axes is None else axes)]
-    if 0 in reduced:  # NumPy: the mean of nothing, NaN (with a warning)
-        shape_out = common.reduced_shape(t, axes, keepdims)
-        if None in shape_out:
-            raise dispatch.unsupported(f"np.{name} of an empty array with run-time dims")
-        return np.full(shape_out, np.nan, dtype=dtype)
+    if 0 in reduced:  # NumPy: the mean of nothing, NaN, with the warnings NumPy's code gives
+        return host_call.host_call(
+            host_call.NumpyFunction(name), (a,), {"axis": axis, "keepdims": keepdims}
+        )
     result = _order_statistic(a, np.asarray(0.5), axis, "median", keepdims, skip_nan, name)
     return _cast(result, dtype)
 
