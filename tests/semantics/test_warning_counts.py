@@ -144,6 +144,18 @@ def _empty_medians(x):
     return np.median(x[:0]), np.nanmedian(x[:, :0], axis=1), np.median(x[:0], axis=0)
 
 
+def _nan_medians(x):
+    return np.nanmedian(x, axis=1), np.nanmedian(x[0])
+
+
+def _nan_quantiles(x):  # NumPy names its own lines here, so messages only
+    return np.nanpercentile(x, [10, 90], axis=1), np.nanquantile(x, 0.5)
+
+
+def _poorly_conditioned_fit(x):
+    return np.polyfit(x.ravel()[:3], x.ravel()[:3], 5)
+
+
 def _host_ufuncs(x):
     return np.fmod(x, 0.0), np.fmod(x, x - x), np.ldexp(x, 2000)
 
@@ -160,9 +172,13 @@ def _in_a_branch(x):
         np.array([[np.nan, 1.0, np.nan], [np.nan, np.nan, np.nan]]),
         np.array([[np.nan, 1.0, 2.0], [3.0, np.nan, 5.0]]),
         np.full((2, 3), np.nan, dtype=np.float32),
+        np.array([[np.nan] * 3, [1.0, 2.0, 3.0], [np.nan] * 3]),
     ],
 )
-@pytest.mark.parametrize("fn", [_nan_reductions, _empty_medians, _host_ufuncs])
+@pytest.mark.parametrize(
+    "fn",
+    [_nan_reductions, _nan_medians, _empty_medians, _host_ufuncs],
+)
 def test_numpy_s_own_warnings_come_on_every_run_at_the_user_s_line(fn, x):
     static = tg.to_static(fn, fallback="error")
     expected = _records(fn, x)
@@ -173,6 +189,15 @@ def test_numpy_s_own_warnings_come_on_every_run_at_the_user_s_line(fn, x):
         pairs = list(zip(fn(x), static(x)))
     for e, c in pairs:
         np.testing.assert_array_equal(c, e)
+    quantiles = tg.to_static(_nan_quantiles, fallback="error")
+    assert _warnings_of(quantiles, x)[1] == _warnings_of(_nan_quantiles, x)[1]
+
+
+def test_a_poorly_conditioned_fit_warns_at_the_user_s_line():
+    x = np.arange(3.0)
+    expected = _records(_poorly_conditioned_fit, x)
+    assert len(expected) == 1
+    assert _records(tg.to_static(_poorly_conditioned_fit, fallback="error"), x) == expected
 
 
 @pytest.mark.parametrize("x", [np.array([np.nan, np.nan]), -np.array([np.nan, np.nan])])

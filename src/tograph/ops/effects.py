@@ -9,7 +9,7 @@ otherwise the Python statement runs at once. Printed form::
     print[end='\\n', sep=' ', template=('loss', None, '3')] x
     assert[message=('x must be positive, got ', None)] t0 x
     raise[exception=ValueError(''), message=('no root near ', None)] x
-    warn[category='RuntimeWarning', message='Mean of empty slice'] t3
+    warn[category='RuntimeWarning', each=False, message='Mean of empty slice'] t3
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
 ``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
@@ -251,14 +251,14 @@ def _raise_static(message: Sequence[Any]) -> NoReturn:
 # ---- NumPy's own warnings ------------------------------------------------------------------
 
 
-def _warn_impl(cond: Any, *, message: str, category: str) -> tuple[()]:
-    if np.any(cond):
+def _warn_impl(cond: Any, *, message: str, category: str, each: bool) -> tuple[()]:
+    for _ in range(np.count_nonzero(cond) if each else int(np.any(cond))):
         # stacklevel 2: the caller, the generated line of the user's call (``backend.user_lines``)
         warnings.warn(message, getattr(builtins, category), stacklevel=2)
     return ()
 
 
-def _warn_rule(cond: types.ValueType, *, message: str, category: str) -> tuple[()]:
+def _warn_rule(cond: types.ValueType, *, message: str, category: str, each: bool) -> tuple[()]:
     if not (isinstance(getattr(builtins, category, None), type) and category.endswith("Warning")):
         raise errors.InternalError(f"warn: {category!r} is not a built-in warning category")
     return ()
@@ -267,15 +267,19 @@ def _warn_rule(cond: types.ValueType, *, message: str, category: str) -> tuple[(
 warn_p = primitives.Primitive("warn", _warn_impl, _warn_rule, multiple_results=True, effectful=True)
 
 
-def warn_if(cond: Any, message: str, category: str = "RuntimeWarning") -> None:
-    """Warns ``message`` when any element of ``cond`` is true, as NumPy's Python code warns after
-    computing (``Mean of empty slice`` from ``np.nanmean``): each time the graph runs, if a graph
-    is being built, attributed to the user's line of the call."""
+def warn_if(
+    cond: Any, message: str, *, each: bool = False, category: str = "RuntimeWarning"
+) -> None:
+    """Warns ``message`` when any element of ``cond`` is true (``each``: once per true element),
+    as NumPy's Python code warns after computing (``Mean of empty slice`` from ``np.nanmean``):
+    each time the graph runs, if a graph is being built, attributed to the user's line of the
+    call."""
+    params = {"message": message, "category": category, "each": each}
     current = builder_mod.current()
     if current is None or not isinstance(cond, tensor.Symbolic):
-        _warn_impl(cond, message=message, category=category)
+        _warn_impl(cond, **params)
         return
-    current.emit(warn_p, (cond,), {"message": message, "category": category})
+    current.emit(warn_p, (cond,), params)
 
 
 # ---- raise -------------------------------------------------------------------------------

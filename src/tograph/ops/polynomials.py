@@ -9,6 +9,7 @@ falls back). VJP rules are in ``tograph.autodiff.signal_rules``.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -61,7 +62,14 @@ def _polyfit_rule(
     return types.TensorType(dtype, (deg + 1,) + y.shape[1:])
 
 
-polyfit_p = primitives.Primitive("polyfit", _polyfit_impl, _polyfit_rule)
+def _polyfit_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> str:
+    """``np.polyfit`` called from the generated line itself, so that its ``RankWarning`` (which
+    NumPy attributes to its caller) names the user's line."""
+    deg, rcond = eqn.params["deg"], eqn.params["rcond"]
+    return f"{ctx.const(np.polyfit)}({args[0]}, {args[1]}, {deg!r}, rcond={ctx.const(rcond)})"
+
+
+polyfit_p = primitives.Primitive("polyfit", _polyfit_impl, _polyfit_rule, emit=_polyfit_emit)
 
 
 @dispatch.implements(np.polyfit)

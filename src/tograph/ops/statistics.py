@@ -27,6 +27,7 @@ from tograph.ops import (
     common,
     composites,
     creation,
+    effects,
     elementwise,
     host_call,
     indexing,
@@ -174,6 +175,8 @@ def _order_statistic(
             result = _lerp(lo, _gather(s, _index(above), len(q_dims)), gamma)
     if floating:
         missing = np.equal(count, 0) if skip_nan else np.isnan(indexing.getitem(s, (..., -1)))
+        if skip_nan:  # NumPy warns once per slice of NaNs only
+            effects.warn_if(missing, "All-NaN slice encountered", each=True)
         result = np.where(missing, np.nan, result)
     if keepdims:
         kept = [d if i not in axes else 1 for i, d in enumerate(dims_of(x))]
