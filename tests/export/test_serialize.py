@@ -303,7 +303,7 @@ _V = np.array([3.0, -1.0, 2.0, 7.0])
 
 # Functions that reach the primitives the corpus does not (with their params' every kind).
 _OPS = [
-    (lambda m, v: (np.nanmean(m, axis=0), np.nanmax(v)), (_M, _V)),
+    (lambda m, v: (np.nanmean(m, axis=0), np.nanmax(v), np.average(v, weights=v)), (_M, _V)),
     (lambda m, v: (np.linalg.inv(m), np.linalg.solve(m, v[:2]), np.linalg.det(m)), (_M, _V)),
     (lambda m, v: (np.tensordot(m, m, axes=([1], [0])), np.trace(m), np.diag(v)), (_M, _V)),
     (

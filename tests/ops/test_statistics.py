@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from loop_harness import assert_compiles_in_loop
 from op_harness import check, trace
 
+import tograph as tg
 from tograph import errors
 from tograph.ir import types
 from tograph.ops import statistics
@@ -127,6 +128,26 @@ def test_average_weights_along_several_axes_and_errors():
         trace(lambda a: np.average(a, axis=0, weights=np.ones(5)), t)
     with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         trace(lambda a: np.average(a, axis=1, weights=np.zeros(5)), t)
+
+
+def _weighted(a, w):
+    return np.average(a, axis=0, weights=w, returned=True)
+
+
+@pytest.mark.parametrize(
+    "w", [[1.0, -1.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [2.0, -2.0, 1.0]]
+)
+def test_average_checks_tensor_weights_when_the_graph_runs(w):
+    a, w = np.arange(6.0).reshape(3, 2), np.array(w)
+    static = tg.to_static(_weighted, fallback="error")
+    try:
+        expected = _weighted(a, w)
+    except ZeroDivisionError as exc:
+        with pytest.raises(ZeroDivisionError, match=str(exc)):
+            static(a, w)
+        return
+    for e, c in zip(expected, static(a, w)):
+        np.testing.assert_array_equal(c, e)
 
 
 @pytest.mark.parametrize("name", sorted(ARRAYS))

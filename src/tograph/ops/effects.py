@@ -1,5 +1,5 @@
-"""Effects: ``print``, ``assert``, ``raise`` and NumPy's own warnings on values known only when the
-graph runs.
+"""Effects: ``print``, ``assert``, ``raise``, and NumPy's own warnings and checks, on values known
+only when the graph runs.
 
 Stage: build (ops). Input: the arguments of a ``print(...)`` or ``assert`` in user code. Output:
 while a graph is built, an effectful equation with no outputs (passes never remove, merge or fold
@@ -10,6 +10,7 @@ otherwise the Python statement runs at once. Printed form::
     assert[message=('x must be positive, got ', None)] t0 x
     raise[exception=ValueError(''), message=('no root near ', None)] x
     warn[category='RuntimeWarning', each=False, message='Mean of empty slice'] t3
+    raise_if[exception=ZeroDivisionError("Weights sum to zero, can't be normalized")] t5
 
 A ``template`` holds the text of each static argument, already converted with ``str``, and
 ``None`` where a tensor's value goes (a ``KindSlot`` where a scalar whose kind depends on the path
@@ -280,6 +281,32 @@ def warn_if(
         _warn_impl(cond, **params)
         return
     current.emit(warn_p, (cond,), params)
+
+
+def _raise_if_impl(cond: Any, *, exception: BaseException) -> tuple[()]:
+    if np.any(cond):
+        raise copy.copy(exception)  # a fresh one per run: notes and tracebacks do not pile up
+    return ()
+
+
+def _raise_if_rule(cond: types.ValueType, *, exception: BaseException) -> tuple[()]:
+    return ()
+
+
+raise_if_p = primitives.Primitive(
+    "raise_if", _raise_if_impl, _raise_if_rule, multiple_results=True, effectful=True
+)
+
+
+def raise_if(cond: Any, exception: BaseException) -> None:
+    """Raises ``exception`` when any element of ``cond`` is true, as NumPy's Python code checks
+    a computed value (``np.average``'s weights summing to zero): when the graph runs, if a graph
+    is being built."""
+    current = builder_mod.current()
+    if current is None or not isinstance(cond, tensor.Symbolic):
+        _raise_if_impl(cond, exception=exception)
+        return
+    current.emit(raise_if_p, (cond,), {"exception": exception})
 
 
 # ---- raise -------------------------------------------------------------------------------

@@ -291,8 +291,8 @@ def average(
 ) -> Any:
     """``np.average``, with NumPy's dtypes and weight broadcasting along ``axis``.
 
-    Weights that sum to zero raise NumPy's ZeroDivisionError only when they are static; a
-    tensor of weights summing to zero gives inf or NaN when the graph runs.
+    Weights that sum to zero raise NumPy's ZeroDivisionError (when the graph runs, if they are
+    a tensor).
     """
     t = common.operand_type(a)
     axes = None if axis is None else common.normalize_axes(axis, t, "average")
@@ -313,9 +313,9 @@ def average(
             dtype = np.result_type(t.dtype, wt.dtype)
         if wt.shape != t.shape:
             w = _align_weights(w, t, order)
-        if not tensor.is_tensor(w) and np.any(np.sum(w, axis=axes) == 0.0):
-            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         scale = reductions.sum_p.bind(w, axis=axes, keepdims=keep, dtype=dtype)
+        zero = ZeroDivisionError("Weights sum to zero, can't be normalized")
+        effects.raise_if(np.equal(scale, 0.0), zero)
         weighted = np.multiply(a, w, dtype=dtype)
         avg = reductions.sum_p.bind(weighted, axis=axes, keepdims=keep, dtype=None) / scale
     if not returned:
