@@ -1,6 +1,7 @@
 """quantile, percentile, median (and their nan* forms), average and ptp against NumPy: methods,
 dtypes, axes, keepdims, NaNs, static and tensor q, run-time dims, errors, tensor control flow."""
 
+import re
 import warnings
 
 import numpy as np
@@ -147,6 +148,26 @@ def test_average_checks_tensor_weights_when_the_graph_runs(w):
             static(a, w)
         return
     for e, c in zip(expected, static(a, w)):
+        np.testing.assert_array_equal(c, e)
+
+
+def _quantiles_at(a, q):
+    return np.percentile(a, q), np.nanquantile(a, q / 100, axis=0)
+
+
+@pytest.mark.parametrize(
+    "q", [[0.0, 100.0], [50.0, 100.5], [-1.0, 3.0], [np.nan, 1.0], [7.0, 99.9]]
+)
+def test_quantiles_check_tensor_q_when_the_graph_runs(q):
+    a, q = np.arange(6.0).reshape(3, 2), np.array(q)
+    static = tg.to_static(_quantiles_at, fallback="error")
+    try:
+        expected = _quantiles_at(a, q)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            static(a, q)
+        return
+    for e, c in zip(expected, static(a, q)):
         np.testing.assert_array_equal(c, e)
 
 

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from eager_oracle import assert_matches_eager
 
+import tograph as tg
+
 LEVELS = np.array([0.5, 1.5, 2.5, 3.5])
 GRID = np.arange(12.0).reshape(3, 4)
 NAMES_AS_NUMBERS = [10, 20, 30, 40]
@@ -74,3 +76,21 @@ def row_of_table(x):
 def test_a_view_of_the_table_runs_eagerly():
     cf = assert_matches_eager(row_of_table, X, compiles=False)
     assert re.search(r"test_lookup_tables\.py:\d+", cf.fallback), cf.fallback
+
+
+def list_and_tuple_reads(x):
+    return NAMES_AS_NUMBERS[int(x[0])], (1.5, 2.5)[int(x[1])]
+
+
+@pytest.mark.parametrize("x", [[1.0, 0.0], [4.0, 0.0], [-4.0, 1.0], [-5.0, 0.0], [0.0, 2.0]])
+def test_a_list_read_out_of_range_raises_python_s_index_error(x):
+    x = np.array(x)
+    assert_matches_eager(list_and_tuple_reads, x)
+    try:
+        expected = list_and_tuple_reads(x)
+    except IndexError as exc:  # the oracle compares classes only: here the message too
+        with pytest.raises(IndexError) as raised:
+            tg.to_static(list_and_tuple_reads)(x)
+        assert str(raised.value) == str(exc)
+    else:
+        assert tg.to_static(list_and_tuple_reads)(x) == expected

@@ -1,6 +1,8 @@
-"""NumPy's floating-point warnings under ``to_static`` come as eager code has them: one per
-evaluation (an expression written twice is not merged into one that warns once) and named by the
-operation that warned (``divmod`` on arrays, ``scalar divmod`` on a NumPy scalar)."""
+"""Warnings under ``to_static`` come as eager code has them: one per evaluation (an expression
+written twice is not merged into one that warns once), named by the operation that warned
+(``divmod`` on arrays, ``scalar divmod`` on a NumPy scalar), at the user's file and line, and
+NumPy's Python-level ones (``Mean of empty slice`` from ``np.nanmean``) on every run; errors of
+Python's ``divmod`` carry Python's message."""
 
 import warnings
 
@@ -33,6 +35,25 @@ def _divmods(x):
 def _python_divmod(x):
     n = len(x)
     return divmod(x.sum(), 0.0), divmod(n, n - len(x))
+
+
+def _divmod_of_converted(x):
+    return divmod(float(x[0]), float(x[1])), divmod(int(x[1]), int(x[0]))
+
+
+@pytest.mark.parametrize("x", [[1.0, 0.0], [0.0, 2.0], [3.5, -2.0]])
+def test_divmod_of_python_numbers_from_tensors_raises_as_python(x):
+    x = np.array(x)
+    static = tg.to_static(_divmod_of_converted, fallback="error")
+    try:
+        expected = _divmod_of_converted(x)
+    except ZeroDivisionError as exc:  # "float divmod()", not "float floor division by zero"
+        with pytest.raises(ZeroDivisionError) as raised:
+            static(x)
+        assert str(raised.value) == str(exc)
+    else:
+        got = static(x)
+        assert got == expected and [type(v) for p in got for v in p] == [float] * 2 + [int] * 2
 
 
 @pytest.mark.parametrize("fn", [_twice, _divmods])

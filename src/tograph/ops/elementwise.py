@@ -236,7 +236,7 @@ def _np_divmod(x: Any, y: Any, **kwargs: Any) -> Any:
 
 @dispatch.implements(divmod)
 def _builtin_divmod(x: Any, y: Any) -> Any:
-    """Python's ``divmod(x, y)`` where one of them is a NumPy value (``Tensor.__divmod__``)."""
+    """Python's ``divmod(x, y)`` on tensors (``Tensor.__divmod__``)."""
     return tuple(divmod_p.bind(x, y, python=True))
 
 

@@ -192,7 +192,8 @@ def _index(v: Any) -> Any:
 
 
 def _check_q(q: Any, top: float, what: str) -> Any:
-    """``q`` as an array (a tensor if it holds one); static values must lie in ``[0, top]``."""
+    """``q`` as an array (a tensor if it holds one); static values must lie in ``[0, top]``
+    (a tensor's are checked when the graph runs)."""
     if tensor.contains_tensor(q):
         return q if tensor.is_tensor(q) else join.as_array(q)
     values = np.asarray(q)
@@ -227,6 +228,9 @@ def _quantile_function(fn: Callable[..., Any], skip_nan: bool, scale: float) -> 
         t = common.operand_type(a)
         dtype = _result_dtype(fn, t, q_probe, axis=axis, method=method, keepdims=keepdims)
         fraction = q_value / scale if scale != 1 else q_value
+        if tensor.is_tensor(fraction):  # NumPy checks q after dividing it, as here
+            outside = np.logical_not((fraction >= 0) & (fraction <= 1))
+            effects.raise_if(outside, ValueError(f"{what} must be in the range [0, {top:g}]"))
         weak_q = type(q) in (int, float)
         result = _order_statistic(a, fraction, axis, method, keepdims, skip_nan, name, weak_q)
         return _cast(result, dtype)

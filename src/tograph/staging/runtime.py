@@ -418,7 +418,8 @@ def getitem(value: Any, index: Any) -> Any:
     """``value[index]``. A NumPy array made while the graph is built (a global lookup table, one
     computed from static values) or a Python list or tuple of numbers of one type, indexed by a
     tensor, becomes a constant of the graph first, where the result is a copy (one element, or
-    an index array): a view would share memory with the array eager code indexes."""
+    an index array): a view would share memory with the array eager code indexes. An index out
+    of a list's range raises Python's IndexError (``list index out of range``), not NumPy's."""
     if not tensor.contains_symbolic(index):
         return value[index]
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
@@ -426,6 +427,9 @@ def getitem(value: Any, index: Any) -> Any:
             return creation.constant(value, frozen=_TABLE_FROZEN)[index]
     elif type(value) in (list, tuple) and iterables.numbers_of_one_type(value) and _integer(index):
         table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
+        n = len(value)
+        outside = np.logical_or(index < -n, index >= n)
+        effects.raise_if(outside, IndexError(f"{type(value).__name__} index out of range"))
         return builtin_calls.as_weak(table[index])
     return value[index]
 

@@ -41,8 +41,9 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Any:
 
 
 def _divmod(reflected: bool = False) -> Any:
-    """``divmod(a, b)``: on Python numbers ``(a // b, a % b)`` with Python's meaning; on a NumPy
-    value ``np.divmod`` itself, whose warnings and errors name ``divmod``."""
+    """``divmod(a, b)``: Python's ``divmod`` itself (on Python numbers its errors name divmod, on
+    a NumPy value its warnings do), or ``(a // b, a % b)`` on numbers whose kind depends on the
+    path."""
     floor_divide, remainder = _binary(np.floor_divide, reflected), _binary(np.remainder, reflected)
 
     def method(self: TensorBase, other: Any) -> Any:
@@ -50,10 +51,11 @@ def _divmod(reflected: bool = False) -> Any:
             return NotImplemented
         weak = is_tensor(other) and other.type.weak
         python = self.type.weak and (types.is_python_scalar(other) or weak)
-        if not python:
-            handler = dispatch.FUNCTIONS[divmod]
-            return handler(other, self) if reflected else handler(self, other)
-        return floor_divide(self, other), remainder(self, other)
+        tagged = any(getattr(v, "kind_tag", None) is not None for v in (self, other))
+        if python and tagged:  # path kinds follow // and % (``staging.kind_rules``)
+            return floor_divide(self, other), remainder(self, other)
+        handler = dispatch.FUNCTIONS[divmod]
+        return handler(other, self) if reflected else handler(self, other)
 
     method.__name__ = f"__{'r' if reflected else ''}divmod__"
     return method
