@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from tograph import errors
 
 # Keyed by id: hashing a code object hashes all the code nested in it, and structurally equal code
@@ -32,6 +34,12 @@ _CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
 # from its start, so on a long function every equation built paid for the whole function.
 _LINES: dict[int, list[int | None]] = {}
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# NumPy's and the standard library's directories: their frames are never the user's line.
+_SYSTEM = tuple(
+    os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+    for m in (np, os)
+    if isinstance(getattr(m, "__file__", None), str)
+)
 
 
 def register(codes: Iterable[types.CodeType]) -> None:
@@ -84,16 +92,31 @@ def _function_name(qualname: str, name: str) -> str:
 
 
 def current_location() -> errors.SourceLocation | None:
-    """The user location of the innermost converted-code frame on the stack, if any."""
+    """The user location of the innermost converted-code frame on the stack, if any; or, when
+    that frame called plain user code (a helper run as it is, a library's Python function), the
+    line of the innermost such frame, where eager code would warn or raise."""
     frame = sys._getframe(1)
+    inner = None
     while frame is not None:
         code = frame.f_code
         key = id(code)
         ref = _CONVERTED.get(key)  # is_converted, inline: every equation built asks
         if ref is not None and ref() is code:
+            if inner is not None:
+                return _location(inner.f_code, inner.f_lineno)
             return _location(code, _line_of(key, frame))
+        if inner is None and _plain_user_file(code.co_filename):
+            inner = frame
         frame = frame.f_back
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_user_file(filename: str) -> bool:
+    """Whether code of ``filename`` is the user's (or a library's) rather than tograph's,
+    NumPy's or the standard library's."""
+    path = os.path.abspath(filename) if not filename.startswith("<") else filename
+    return not path.startswith((_PACKAGE, "<tograph ", "<frozen ", *_SYSTEM))
 
 
 def _line_of(key: int, frame: types.FrameType) -> int | None:

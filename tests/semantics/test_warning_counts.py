@@ -237,3 +237,25 @@ def test_nanstd_warns_as_numpy():  # NumPy's names its own nanstd's line, so mes
     static = tg.to_static(_nanstds, fallback="error")
     assert _warnings_of(static, x)[1] == _warnings_of(_nanstds, x)[1]
     assert len(_warnings_of(_nanstds, x)[1]) == 2
+
+
+def _ramp(x, a, b):
+    return np.maximum((x - a) / (b - a), 0.0)
+
+
+_shifted_root = lambda v: np.sqrt(v - 10)  # noqa: E731 - a lambda run by map, as users write
+
+
+def _helpers(x):
+    u = np.linspace(0.0, 1.0, 4)
+    return np.fmin(_ramp(u, 0, 0), x.sum()), list(map(_shifted_root, [x]))[0]
+
+
+def test_warnings_of_a_helper_name_the_helper_s_line():
+    x = np.array([1.0, 2.0])
+    expected = _records(_helpers, x)
+    assert {r[3] for r in expected} == {
+        _ramp.__code__.co_firstlineno + 1,
+        _shifted_root.__code__.co_firstlineno,
+    }
+    assert _records(tg.to_static(_helpers, fallback="error"), x) == expected

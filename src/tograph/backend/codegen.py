@@ -646,7 +646,8 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
     Equations that may warn or raise (not ``totality.is_total``) must still run in the graph's
     order, or a warning would come out of order and under ``np.errstate(all="raise")`` another
     error would be raised: so a pending expression holding one is given its own line when a
-    later such equation does not take it in.
+    later such equation does not take it in, or when its use is on another user line (the
+    generated line runs at the user's line, ``user_lines``, which its warnings name).
     """
     uses: dict[int, int] = {}
     for eqn in graph.eqns:
@@ -658,6 +659,7 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
             uses[a.id] = uses.get(a.id, 0) + 2  # an output needs its own name
     pending: dict[int, int] = {}  # candidate -> how deeply its expression nests inlined ones
     reports: set[int] = set()  # pending candidates whose expression may warn or raise
+    report_at: dict[int, tuple[str, int] | None] = {}  # their user file and line
     inlined: set[int] = set()
     for eqn in graph.eqns:
         lists = any(isinstance(a.type, types.ListType) for a in (*eqn.inputs, *eqn.outputs))
@@ -667,6 +669,11 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
             reports.clear()
             continue
         taken = [a.id for a in eqn.inputs if isinstance(a, core.Var) and a.id in pending]
+        here = (eqn.loc.file, eqn.loc.line) if eqn.loc is not None else None
+        for i in [i for i in taken if i in reports and report_at[i] != here]:
+            taken.remove(i)  # its warnings name its own user line: a line of its own
+            del pending[i]
+            reports.discard(i)
         reporting = not totality.is_total(eqn) or any(i in reports for i in taken)
         if reporting:  # other pending expressions that may report keep their place
             for i in reports.difference(taken):
@@ -685,6 +692,7 @@ def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[in
             pending[out.id] = depth
             if reporting:
                 reports.add(out.id)
+                report_at[out.id] = here
     return inlined
 
 
