@@ -34,6 +34,7 @@ from tograph.staging import (
     iterables,
     kind_rules,
     numpy_callbacks,
+    objects,
     optional,
     reads,
     text,
@@ -594,6 +595,9 @@ def list_append(target: Any, value: Any) -> Any:
     return target
 
 
+setattr_local = objects.set_attribute
+
+
 def setattr_outside(owner: Any, name: str, value: Any) -> None:
     """``owner.name = value`` for an ``owner`` from outside the function (a global, a closure
     variable): it would be set once, while the graph is built, instead of on every call, so the
@@ -710,7 +714,10 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
-    return calls.call_user(fn, args, kwargs, sys.modules[__name__])
+    result = calls.call_user(fn, args, kwargs, sys.modules[__name__])
+    if isinstance(fn, type):
+        objects.note_made(result)
+    return result
 
 
 def _check_writes(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
