@@ -28,9 +28,9 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_150_routines_in_twelve_domains_and_thirty_conformance_cases():
-    assert len(CASES) >= 150 and len({c.name for c in CASES}) == len(CASES)
-    assert len({c.category for c in CASES}) == 13 and len(realistic.CASES.cases) == 30
+def test_the_corpus_has_350_routines_in_sixteen_domains_and_thirty_conformance_cases():
+    assert len(CASES) >= 350 and len({c.name for c in CASES}) == len(CASES)
+    assert len({c.category for c in CASES}) == 17 and len(realistic.CASES.cases) == 30
 
 
 def _kalman_energy(zs):
