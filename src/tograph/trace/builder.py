@@ -64,6 +64,8 @@ class GraphBuilder:
         # the user objects made (by calling their class) while this builder was current, by id
         # (``staging.objects.check_attribute_write``)
         self.made_objects: dict[int, Any] = {}
+        # on the root builder: how many branches and loop bodies were traced for this graph
+        self.traced_bodies = 0
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
