@@ -142,7 +142,7 @@ FALLBACKS: dict[str, str] = {
         "assignment to attribute '.*' of an object of class .* inside an if or loop over tensors",
     ),
     # the velocity dict is filled by an __init__ that runs as plain Python, on concrete arrays
-    "momentum_dict_params": "augmented assignment writes in place into a NumPy array",
+    "momentum_dict_params": "augmented assignment writes in place into a NumPy array .*__init__",
     "black_scholes_vectorized_spec": "np.vectorize calls a Python function once per element",
     # a list held by an object made in the function: it could as well be a global's
     **dict.fromkeys(

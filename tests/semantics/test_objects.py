@@ -337,3 +337,28 @@ def test_an_object_made_inside_a_tensor_loop_body_and_changed_there_compiles():
         warnings.simplefilter("error", tg.FallbackWarning)
         actual = tg.to_static(object_made_inside_the_loop_body)(x.copy())
     assert same(object_made_inside_the_loop_body(x.copy()), actual)
+
+
+class Velocity:
+    def __init__(self, n):
+        self.v = np.zeros(n)  # __init__ runs as plain Python: a concrete array
+
+    def step(self, g):
+        self.v *= 0.5
+        self.v += g
+        return self.v
+
+
+def velocity_made_here(g):
+    vel = Velocity(len(g))
+    vel.step(g)
+    return vel.step(g).copy()
+
+
+def test_an_array_made_by_an_unconverted_init_and_written_in_place_says_where_it_came_from():
+    static = tg.to_static(velocity_made_here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tg.FallbackWarning)
+        assert same(velocity_made_here(VEC.copy()), static(VEC.copy()))
+        reason = static.concrete(VEC.copy()).fallback
+    assert "class's __init__" in reason and "test_objects.py:" in reason

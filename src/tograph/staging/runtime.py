@@ -758,8 +758,8 @@ def iop(op: str, target: Any, value: Any) -> Any:
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
             "an augmented assignment writes in place into a NumPy array that tograph does not "
-            "track (one read from a global, say): writing it once, while the graph is built, "
-            "would be wrong",
+            "track (one read from a global, or made by code that runs unconverted, such as a "
+            "class's __init__): writing it once, while the graph is built, would be wrong",
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
