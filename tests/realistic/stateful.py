@@ -337,7 +337,7 @@ Params = collections.namedtuple("Params", ["lr", "l2", "epochs"])
         (
             np.array([[1.0, 2.0], [2.0, 0.5], [3.0, 1.5], [0.5, 0.5]]),
             np.array([1.0, 1.0, 0.0, 0.0]),
-            Params(0.1, 0.01, 30),
+            Params(0.1, 0.01, 8),
         ),
         (
             np.array([[0.0, 1.0], [1.0, 0.0]]),

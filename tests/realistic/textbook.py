@@ -13,17 +13,16 @@ CASES = Registry("textbook")
 
 ADJ = np.array(
     [
-        [0.0, 4.0, 1.0, 0.0, 0.0],
-        [4.0, 0.0, 2.0, 5.0, 0.0],
-        [1.0, 2.0, 0.0, 8.0, 10.0],
-        [0.0, 5.0, 8.0, 0.0, 2.0],
-        [0.0, 0.0, 10.0, 2.0, 0.0],
+        [0.0, 4.0, 1.0, 0.0],
+        [4.0, 0.0, 2.0, 5.0],
+        [1.0, 2.0, 0.0, 8.0],
+        [0.0, 5.0, 8.0, 0.0],
     ]
 )
 NOISY = np.array([1.0, 1.2, 0.9, 5.0, 1.1, 1.3, 1.0, 0.8, -3.0, 1.2, 1.1, 0.95])
 
 
-@CASES.case(args=[(ADJ, 0), (ADJ, 4), (np.array([[0.0, 0.0], [0.0, 0.0]]), 0)])
+@CASES.case(args=[(ADJ, 0), (np.array([[0.0, 0.0], [0.0, 0.0]]), 0)])
 def dijkstra_matrix(adj, source):
     """Dijkstra on an adjacency matrix (0 = no edge), with the O(n^2) scan for the next node."""
     n = adj.shape[0]
