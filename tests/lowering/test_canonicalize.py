@@ -605,7 +605,7 @@ def test_a_second_name_for_a_changed_container_is_marked_shared():
     )
 
 
-def test_attributes_of_outside_objects_are_set_through_the_runtime():
+def test_attributes_are_set_through_the_runtime():
     expect(
         """
         def f(self, x):
@@ -616,7 +616,7 @@ def test_attributes_of_outside_objects_are_set_through_the_runtime():
         """,
         """
         def f(self, x):
-            self.m = x
+            _t.setattr_local(x, self, 'm')
             _t.setattr_outside(table, 'count', 1)
             _t.setattr_outside(table, 'total', None)
             return x

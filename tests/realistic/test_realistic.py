@@ -11,7 +11,18 @@ import pytest
 import tograph as tg
 from tograph_conformance.cases import realistic
 
-from . import corpus, filters, finance, harness, optimizers, spectral, stats
+from . import (
+    corpus,
+    filters,
+    finance,
+    harness,
+    optimizers,
+    recursive,
+    spectral,
+    stateful,
+    stats,
+    textbook,
+)
 
 CASES = corpus.all_cases()
 
@@ -28,9 +39,9 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_150_routines_in_twelve_domains_and_thirty_conformance_cases():
-    assert len(CASES) >= 150 and len({c.name for c in CASES}) == len(CASES)
-    assert len({c.category for c in CASES}) == 13 and len(realistic.CASES.cases) == 30
+def test_the_corpus_has_350_routines_in_sixteen_domains_and_thirty_conformance_cases():
+    assert len(CASES) >= 350 and len({c.name for c in CASES}) == len(CASES)
+    assert len({c.category for c in CASES}) == 17 and len(realistic.CASES.cases) == 30
 
 
 def _kalman_energy(zs):
@@ -68,6 +79,31 @@ def _lbfgs_norm(g):
     return np.sum(optimizers.lbfgs_direction(g, s, y) ** 2)
 
 
+def _goertzel_power(samples):
+    return textbook.goertzel_bin(samples, 1.0, 8.0)
+
+
+def _levinson_error(r):
+    return textbook.levinson_durbin_recursion(r, 2)[2]
+
+
+def _savgol_energy(x):
+    return np.sum(textbook.savgol_by_lstsq(x, 5, 2) ** 2)
+
+
+def _fft_energy(x):
+    return np.sum(np.abs(recursive.recursive_fft_numpy(x)) ** 2)
+
+
+def _logistic_weights(X):
+    params = stateful.Params(0.1, 0.01, 5)
+    return np.sum(stateful.logistic_regression_namedtuple(X, np.array([1.0, 0.0, 1.0]), params)[0])
+
+
+def _option_vega(vol):
+    return stateful.black_scholes_dataclass(stateful.OptionSpec(100.0, 95.0, 0.03, vol, 0.5))[0]
+
+
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
 
 GRADIENT_CASES = [
@@ -81,6 +117,13 @@ GRADIENT_CASES = [
     (_lbfgs_norm, X5[:3]),
     (realistic.centroid, np.arange(5.0), np.array([0.1, 0.5, 1.0, 0.5, 0.2])),
     (finance.npv_list, 0.07, [-100.0, 30.0, 40.0, 50.0]),
+    (_goertzel_power, X5[:4]),
+    (_levinson_error, np.array([1.0, 0.4, 0.1])),
+    (_savgol_energy, X5),
+    (_fft_energy, np.arange(8.0) * 0.3),
+    (_logistic_weights, np.array([[1.0, 2.0], [2.0, 0.5], [0.5, 1.5]])),
+    (_option_vega, 0.2),
+    (recursive.determinant_cofactor_array, np.array([[2.0, 1.0], [-1.0, 4.0]])),
 ]
 
 

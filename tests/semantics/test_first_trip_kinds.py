@@ -1,6 +1,7 @@
 """A loop over a tensor of static length that surely runs, whose body turns a Python number into
 a NumPy scalar (``area = 0.0`` summing ``float32`` items, an alpha-beta tracker started at
-``0.0``): its first iteration runs outside the loop, so the loop carries the NumPy kind alone and
+``0.0``): its first iteration runs outside the loop (its first three, one by one, while kinds
+still change: a Goertzel recurrence's ``s2 = s1``), so the loop carries the NumPy kind alone and
 what follows compiles, where carrying both kinds would make ``area / 2`` of a Python float and a
 ``float32`` depend on the path. ``zip`` of tensors of static lengths has a static length too."""
 
@@ -39,9 +40,29 @@ def with_break(xs):
     return total / 3
 
 
+def goertzel(samples, coeff):
+    s1 = 0.0
+    s2 = 0.0
+    for x in samples:
+        s = x + coeff * s1 - s2
+        s2 = s1
+        s1 = s
+    return s2**2 + s1**2 - coeff * s1 * s2
+
+
+def third_order_delay(xs):
+    d1, d2, d3 = 0.0, 0.0, 0.0
+    for x in xs:
+        d1, d2, d3 = x * 0.5, d1, d2
+    return d3 / 2, d2**2
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
+        (goertzel, (F32, 1.25)),
+        (goertzel, (F32.astype(np.float64), -0.5)),
+        (third_order_delay, (F32,)),
         (centroid_by_zip, (F32, F32[::-1].copy())),
         (centroid_by_zip, (F32.astype(np.float64), F32)),
         (tracker, (F32, 0.5, 0.1)),

@@ -115,9 +115,25 @@ def _pairs_of_tensors(x):
     return pairs
 
 
+def _formatted_rows(x):
+    rows = ["head"]
+    for i, v in enumerate(x):
+        rows.append(f"{i:3d} {v:6.2f}")
+    return "\n".join(rows)
+
+
+def _nones_per_item(x):
+    marks = []
+    for v in x:
+        marks.append(None)
+    return marks
+
+
 @pytest.mark.parametrize(
     "fn, args, construct",
     [
+        (_formatted_rows, (np.array([1.0, -2.0]),), "string of a tensor"),
+        (_nones_per_item, (np.array([1.0, -2.0]),), "item of a tensor list that is no array"),
         (_argument_list, (np.array([1.0]), [0, 0]), "argument list"),
         (_index_value_pairs, (np.array([1.0, -2.0, 3.0]),), "tuple of tensors in a tensor list"),
         (_list_of_arrays, (np.array([1.0, 2.0]),), "tensor list of arrays"),

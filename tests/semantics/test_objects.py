@@ -268,3 +268,97 @@ def test_an_object_with_slots_made_here_runs_eagerly_and_says_why():
     with pytest.warns(tg.FallbackWarning, match="Slotted made in the function"):
         made = static(VEC.copy())
     assert same(returns_a_slotted_object_made_here(VEC.copy()).value, made.value)
+
+
+class Stopper:
+    def __init__(self):
+        self.best, self.bad = np.inf, 0
+
+    def check(self, loss):
+        if loss < self.best:
+            self.best = loss
+            self.bad = 0
+        else:
+            self.bad += 1
+        return self.bad >= 2
+
+
+def early_stopping_made_here(w):
+    """An object made in the function, changed by a method inside a tensor if (it was changed on
+    both paths while the graph was built, and the graph always returned the else-branch's)."""
+    stopper = Stopper()
+    stopper.check(np.float64(3.0))
+    stopper.check(float(w @ w))
+    return stopper.best, stopper.bad
+
+
+def attribute_set_in_a_tensor_if(x):
+    made = Made()
+    made.value = 0.0
+    if x[0] > 0:
+        made.value = 1.0
+    return made.value
+
+
+def attribute_set_in_a_tensor_loop(x):
+    made = Made()
+    made.total = 0.0
+    for v in x:
+        made.total += v
+    return made.total
+
+
+def object_made_inside_the_loop_body(x):
+    total = 0.0
+    for v in x:
+        made = Made()
+        made.value = v * 2
+        total = total + made.value
+    return total
+
+
+@pytest.mark.parametrize(
+    "fn", [early_stopping_made_here, attribute_set_in_a_tensor_if, attribute_set_in_a_tensor_loop]
+)
+@pytest.mark.parametrize("x", [np.array([1.0, -2.0, 0.5]), np.array([-1.0, 0.5, 0.25])])
+def test_an_object_made_before_tensor_control_flow_and_changed_in_it_runs_eagerly(fn, x):
+    static = tg.to_static(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tg.FallbackWarning)
+        for _ in range(2):
+            assert same(fn(x.copy()), static(x.copy()))
+        reason = static.concrete(x.copy()).fallback
+    assert "attribute" in reason and "tensor" in reason and "test_objects.py:" in reason
+
+
+def test_an_object_made_inside_a_tensor_loop_body_and_changed_there_compiles():
+    x = np.array([1.0, -2.0, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        actual = tg.to_static(object_made_inside_the_loop_body)(x.copy())
+    assert same(object_made_inside_the_loop_body(x.copy()), actual)
+
+
+class Velocity:
+    def __init__(self, n):
+        self.v = np.zeros(n)  # __init__ runs as plain Python: a concrete array
+
+    def step(self, g):
+        self.v *= 0.5
+        self.v += g
+        return self.v
+
+
+def velocity_made_here(g):
+    vel = Velocity(len(g))
+    vel.step(g)
+    return vel.step(g).copy()
+
+
+def test_an_array_made_by_an_unconverted_init_and_written_in_place_says_where_it_came_from():
+    static = tg.to_static(velocity_made_here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tg.FallbackWarning)
+        assert same(velocity_made_here(VEC.copy()), static(VEC.copy()))
+        reason = static.concrete(VEC.copy()).fallback
+    assert "class's __init__" in reason and "test_objects.py:" in reason

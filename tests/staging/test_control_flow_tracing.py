@@ -5,12 +5,14 @@ and the interpreter); results are compared with the same function run as plain P
 """
 
 import collections
+import inspect
 import re
 import textwrap
 
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors, origin
 from tograph.backend import codegen, interpreter
 from tograph.ir import check, primitives, types
@@ -538,3 +540,31 @@ def test_primitives_run_on_concrete_values():
     assert_same(out, count_python(np.float64(1.0), np.int64(3)))
     branches = trace(abs_plus, F64, I64).eqns[1].params
     assert control.cond_p.bind(np.False_, np.float64(-2.0), np.int64(1), **branches) == (2.0, 2)
+
+
+def _refine(lo, hi, depth):
+    """Adaptive refinement: each level recurses twice inside a branch on a tensor, so tracing
+    it builds 2**depth branches however soon the recursion would end."""
+    mid = (lo + hi) / 2
+    if depth == 0:
+        return mid
+    if abs(hi - lo) > 0.1:
+        return _refine(lo, mid, depth - 1) + _refine(mid, hi, depth - 1)
+    return mid
+
+
+def test_a_trace_that_grows_without_bound_falls_back_naming_the_branch(monkeypatch):
+    monkeypatch.setattr(control_flow, "_MAX_TRACED_BODIES", 60)
+
+    def integrate(lo, hi):
+        return _refine(lo, hi, 30)
+
+    static = tg.to_static(integrate)
+    cheap = (np.float64(0.0), np.float64(0.05))
+    with pytest.warns(tg.FallbackWarning) as caught:
+        assert static(*cheap) == integrate(*cheap)
+    reason = str(caught[0].message)
+    lines, first = inspect.getsourcelines(_refine)
+    line = first + next(i for i, text in enumerate(lines) if "abs(hi - lo)" in text)
+    assert "branches and loop bodies over tensors" in reason
+    assert f"test_control_flow_tracing.py:{line})" in reason

@@ -136,7 +136,7 @@ def test_range_errors():
             iterables.TensorRange()
         with pytest.raises(TypeError, match="got 4"):
             iterables.TensorRange(0, n, 1, 1)
-        with pytest.raises(errors.TracerError, match="converted for statement"):
+        with pytest.raises(errors.TracerError, match="only a for statement over it becomes a loop"):
             iter(iterables.TensorRange(n))
 
 

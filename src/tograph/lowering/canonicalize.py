@@ -13,6 +13,9 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   to two names (``b = a``), or stored into a list, tuple, dict or set (``{"k": p}``, ``[p]``,
   ``d[k] = p``, ``out.append(p)``), goes through ``_t.shared``, so that a list or dict changed
   through one name inside tensor control flow falls back;
+- ``obj.name = v`` and ``obj.name += v`` become ``_t.setattr_local(v, obj, 'name')`` (the value
+  computed first), which refuses changing an object made before the tensor control flow around
+  the write, and ``_t.setattr_outside`` for an ``obj`` from outside the function;
 - ``v[i]`` read at a computed index becomes ``_t.getitem(v, i)`` (a lookup table indexed by a
   tensor);
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
@@ -361,6 +364,8 @@ class _Canonicalize(nodes.Transformer):
             return self._item_store(node.targets[0], self._stored(node.value), node)
         if len(node.targets) == 1 and self._outside_attribute(node.targets[0]):
             return self._attribute_store(node.targets[0], node.value, node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Attribute):
+            return self._local_attribute_store(node.targets[0], node.value, node)
         if len(node.targets) == 1 and not _unpacks_into_items(node.targets[0]):
             return node
         return self._unpack(node.targets, node.value, node)
@@ -405,6 +410,14 @@ class _Canonicalize(nodes.Transformer):
         would be changed once, while the graph is built, instead of on every call."""
         name = gast.Constant(value=target.attr, kind=None)
         call = _rt_call("setattr_outside", [_as_load(target.value), name, value], origin)
+        return templates.set_location(gast.Expr(value=call), origin)
+
+    def _local_attribute_store(self, target: gast.Attribute, value: Any, origin: Any) -> Any:
+        """``obj.name = value`` for a local ``obj`` as ``_t.setattr_local(value, obj, 'name')``
+        (the value computed first, as Python computes it), which refuses changing an object
+        made before the tensor control flow around the write (``staging.objects``)."""
+        name = gast.Constant(value=target.attr, kind=None)
+        call = _rt_call("setattr_local", [value, _as_load(target.value), name], origin)
         return templates.set_location(gast.Expr(value=call), origin)
 
     def _unpack(self, targets: list[Any], value: Any, origin: Any) -> list[Any]:
@@ -453,6 +466,11 @@ class _Canonicalize(nodes.Transformer):
             # refused before anything is computed: ``+=`` on a list would extend it already
             nothing = gast.Constant(value=None, kind=None)
             return self._attribute_store(node.target, nothing, node)
+        if isinstance(node.target, gast.Attribute) and isinstance(node.target.value, gast.Name):
+            # ``obj.name op= v``: the attribute read, ``v``, the in-place operator, the write
+            op = gast.Constant(value=_IN_PLACE[type(node.op)], kind=None)
+            value = _rt_call("iop", [op, _as_load(node.target), node.value], node)
+            return self._local_attribute_store(node.target, value, node)
         if not isinstance(node.target, gast.Subscript):
             return node
         target = node.target

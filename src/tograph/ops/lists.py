@@ -362,7 +362,22 @@ def push(lst: Any, x: Any) -> Any:
             construct="tuple of tensors in a tensor list",
             hint="append each part to a list of its own",
         )
+    if not tensor.is_tensor(x):
+        _check_item_type(x)
     return list_push_p.bind(_traceable(lst, x), x)
+
+
+def _check_item_type(x: Any) -> None:
+    """Refuses a value that is no array or number (None, an object) as a tensor list's item."""
+    try:
+        types.type_of(x)
+    except errors.ToGraphError:
+        raise errors.UnsupportedError(
+            f"a {type(x).__name__} value as an item of a list that grows in a loop over tensors "
+            "(a tensor list), whose items are arrays, numbers or strings",
+            loc=origin.current_location(),
+            construct="item of a tensor list that is no array or number",
+        ) from None
 
 
 def _holds_mutable(x: Any) -> bool:

@@ -68,12 +68,17 @@ def _extremum(python_fn: Callable[..., Any], smallest: bool) -> Callable[..., An
     than, so NaN and ties pick what eager code picks, and the result is that item, of its kind."""
 
     def extremum(*args: Any, **kwargs: Any) -> Any:
-        if not tensor.contains_symbolic(args) or kwargs:
+        if set(kwargs) - {"default"} or (kwargs and len(args) != 1):
             return python_fn(*args, **kwargs)
         if len(args) == 1:
-            if isinstance(args[0], (tensor.SymbolicTensor, lists.SymbolicList)):
+            if isinstance(args[0], (tensor.SymbolicTensor, lists.SymbolicList)) and not kwargs:
                 return _extremum_of_sequence(args[0], smallest)
+            # an iterable (a generator expression over tensors, say) is read once, here
             args = tuple(args[0])
+            if not args or not tensor.contains_symbolic(args):
+                return python_fn(args, **kwargs)
+        elif not tensor.contains_symbolic(args):
+            return python_fn(*args, **kwargs)
         _check_scalars(args, python_fn.__name__)
         result = args[0]
         for arg in args[1:]:

@@ -38,6 +38,9 @@ from tograph.trace import containers, context, functional, tensor
 
 _MAX_LOOP_TRACES = 16
 _MAX_RETRACES = 32  # traces of a loop finding new state to carry (written arrays, kinds, ...)
+# branches and loop bodies traced for one graph: past it the trace is taken to grow without
+# bound (a recursion that calls itself twice in a branch over tensors doubles at each level)
+_MAX_TRACED_BODIES = 4096
 
 
 @dataclasses.dataclass
@@ -90,6 +93,7 @@ def _trace(
 
     The arrays from outside that ``fn`` writes hold their earlier values again afterwards.
     """
+    _count_traced_body(parent)
     child = parent.child(label)
     with child.active():
         leaves = [
@@ -120,6 +124,21 @@ def _trace(
     return _Trace(
         child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
     )
+
+
+def _count_traced_body(parent: builder_mod.GraphBuilder) -> None:
+    """Counts one more branch or loop body traced for the graph ``parent`` is part of; refuses
+    one past ``_MAX_TRACED_BODIES``."""
+    root = _root_of(parent)
+    root.traced_bodies += 1
+    if root.traced_bodies > _MAX_TRACED_BODIES:
+        raise errors.UnsupportedError(
+            f"more than {_MAX_TRACED_BODIES} branches and loop bodies over tensors traced for one "
+            "graph: the trace grows without bound (a recursion that calls itself more than once "
+            "inside an if over tensors doubles it at each level)",
+            loc=origin.current_location(),
+            construct="trace that grows without bound",
+        )
 
 
 def _returned_containers(

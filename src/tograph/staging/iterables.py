@@ -4,7 +4,9 @@ whose ``break`` turned out to depend on a tensor (``remaining``).
 
 Each is a ``TensorIterable``: a length known when the graph runs and an item for a (symbolic) index,
 which is how ``runtime.for_stmt`` turns the loop into a ``while_loop`` over an index counter.
-Loop indices are Python ints in eager code, so the counter and ``range`` items are weak.
+Loop indices are Python ints in eager code, so the counter and ``range`` items are weak. Python
+code that iterates one itself (a generator expression over ``zip(x, x[1:])``) gets Python's own
+``zip`` or ``enumerate`` when the length is static; otherwise that is refused.
 """
 
 from __future__ import annotations
@@ -33,8 +35,11 @@ class TensorIterable:
 
     def __iter__(self) -> Any:
         raise errors.TracerError(
-            "a loop over tensors runs only as a converted for statement",
-            hint="loop over it in a function tograph converts",
+            "a sequence whose length is known only when the graph runs (a range with a tensor "
+            "bound, a list grown in a loop over tensors, or an enumerate or zip of one) is "
+            "iterated by Python code (a comprehension, a generator expression, list(), sum(), "
+            "max()): only a for statement over it becomes a loop in the graph",
+            hint="write the loop as a for statement",
         )
 
 
@@ -105,9 +110,16 @@ class TensorEnumerate(TensorIterable):
     """``enumerate(items, start)`` over a tensor iterable."""
 
     def __init__(self, items: Any, start: Any = 0):
+        self.items = items
         self.inner = _require(items)
         self.start = start
         self.length = self.inner.length
+
+    def __iter__(self) -> Any:
+        """Python's own enumerate when the length is static (a comprehension over it)."""
+        if isinstance(self.length, int):
+            return enumerate(self.items, self.start)
+        return super().__iter__()
 
     def item(self, index: Any) -> Any:
         count = index if isinstance(self.start, int) and self.start == 0 else index + self.start
@@ -118,6 +130,7 @@ class TensorZip(TensorIterable):
     """``zip(*items)`` where some item is a tensor iterable; stops at the shortest."""
 
     def __init__(self, *items: Any):
+        self.items = items
         self.inners = [_require(i) for i in items]
         self.length = self.inners[0].length
         for inner in self.inners[1:]:
@@ -128,6 +141,12 @@ class TensorZip(TensorIterable):
 
     def item(self, index: Any) -> Any:
         return tuple(inner.item(index) for inner in self.inners)
+
+    def __iter__(self) -> Any:
+        """Python's own zip when the length is static (a comprehension over it)."""
+        if isinstance(self.length, int):
+            return zip(*self.items)
+        return super().__iter__()
 
 
 class _NumberTable(TensorIterable):

@@ -34,6 +34,7 @@ from tograph.staging import (
     iterables,
     kind_rules,
     numpy_callbacks,
+    objects,
     optional,
     reads,
     text,
@@ -258,14 +259,20 @@ def _tensor_for(
             step,
             (start, *_tensor_lists(state)),
             ("loop index", *names),
-            peelable=surely_runs and start == 0,
+            peelable=surely_runs and start < _PEELED_AT_MOST,
         )
     except control_flow.PeelFirst:
         # A variable that starts as a Python number and becomes a NumPy scalar (``total = 0.0``
         # summing float32 items) has its NumPy kind from the first iteration on: run that one
-        # here, and the loop carries one kind.
+        # here, and the loop carries one kind. One that takes another's earlier value
+        # (``s2 = s1`` in a Goertzel or IIR recurrence) changes kind an iteration later.
         return _peeled(loop, extra_test, body, state, names, start)
     return tuple(final[1:])
+
+
+# the iterations a loop that surely runs may run before its while_loop, one by one, while a
+# variable's kind changes in them (``s2, s1 = s1, x + c * s1 - s2`` from ``0.0``: two)
+_PEELED_AT_MOST = 3
 
 
 def _peeled(
@@ -592,10 +599,15 @@ def list_append(target: Any, value: Any) -> Any:
     _check_defined(target, "an append")
     if isinstance(target, lists.SymbolicList):
         _refuse_shared_tensor_list(target)
+        if isinstance(value, text.TensorText):
+            raise value.refuse("an item of a list that grows in a loop over tensors")
         return lists.push(target, optional.used(value))
     containers.check_write(target, "an append")
     target.append(value)
     return target
+
+
+setattr_local = objects.set_attribute
 
 
 def setattr_outside(owner: Any, name: str, value: Any) -> None:
@@ -714,7 +726,10 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
-    return calls.call_user(fn, args, kwargs, sys.modules[__name__])
+    result = calls.call_user(fn, args, kwargs, sys.modules[__name__])
+    if isinstance(fn, type):
+        objects.note_made(result)
+    return result
 
 
 def _check_writes(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -747,8 +762,8 @@ def iop(op: str, target: Any, value: Any) -> Any:
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
             "an augmented assignment writes in place into a NumPy array that tograph does not "
-            "track (one read from a global, say): writing it once, while the graph is built, "
-            "would be wrong",
+            "track (one read from a global, or made by code that runs unconverted, such as a "
+            "class's __init__): writing it once, while the graph is built, would be wrong",
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )

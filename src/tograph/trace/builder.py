@@ -61,6 +61,11 @@ class GraphBuilder:
         # on a branch's or loop body's builder: the lists, dicts and sets from before it that
         # its function reaches through its closure, by id (``trace.containers``)
         self.outer_containers: dict[int, Any] = {}
+        # the user objects made (by calling their class) while this builder was current, by id
+        # (``staging.objects.check_attribute_write``)
+        self.made_objects: dict[int, Any] = {}
+        # on the root builder: how many branches and loop bodies were traced for this graph
+        self.traced_bodies = 0
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:

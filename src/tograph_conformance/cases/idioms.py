@@ -116,12 +116,12 @@ class Accumulator:
         return self.total
 
 
-# Attributes are not carried through tensor loops: the value stored on `self` inside the loop
-# escapes its graph, which is detected, and the function runs eagerly.
+# The attributes of an object made in the function are not carried through tensor loops: the
+# loop body would set them once, while the graph is built, so the function runs eagerly.
 @CASES.case(
     args=[(VEC,)],
     expect="fallback",
-    error="stored outside",
+    error="attribute 'total' of an object of class Accumulator inside an if or loop over tensors",
     at="self.total = self.total + v",
     at_fn=Accumulator.add,
 )
