@@ -61,6 +61,12 @@ class GraphBuilder:
         # on a branch's or loop body's builder: the lists, dicts and sets from before it that
         # its function reaches through its closure, by id (``trace.containers``)
         self.outer_containers: dict[int, Any] = {}
+        # on a loop body's or test's builder: the loop's key (``staging.loop_hints``); on it, or
+        # on the root builder, how often each loop site was met in this trace so far
+        self.loop_key: Any = None
+        self.loops_met: dict[Any, int] = {}
+        # on the root builder: what each loop learned while traced, by key (``staging.loop_hints``)
+        self.loop_hints: dict[Any, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
