@@ -111,22 +111,26 @@ class TraceCounter:
         control_flow._trace = self._original
 
 
-def first_call(family: str, depth: int, repeats: int) -> tuple[float, collections.Counter[str]]:
-    """The median first-call seconds of fresh functions, and the traces of one of them."""
+def first_call(
+    family: str, depth: int, repeats: int
+) -> tuple[float, float, collections.Counter[str]]:
+    """The median first-call seconds of fresh functions, wall and CPU (steadier on a shared
+    machine), and the traces of one of them."""
     x, n = np.arange(6.0).reshape(3, 2) / 10, np.array(2)
-    times, counts = [], collections.Counter()
+    times, cpu, counts = [], [], collections.Counter()
     for r in range(repeats):
         name = f"f_{r}_{time.perf_counter_ns()}"
         fn = getattr(load(FAMILIES[family](name, depth), name), name)
         expected = fn(x.copy(), n)
         with warnings.catch_warnings(), TraceCounter() as counter:
             warnings.simplefilter("error", tg.FallbackWarning)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             got = tg.to_static(fn)(x.copy(), n)
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
         np.testing.assert_equal(got, expected)
         counts = counter.counts
-    return statistics.median(times), counts
+    return statistics.median(times), statistics.median(cpu), counts
 
 
 def main(argv=None) -> list[dict]:
@@ -137,17 +141,19 @@ def main(argv=None) -> list[dict]:
     depths = [int(d) for d in opts.depths.split(",")]
     rows = []
     print(
-        f"{'family':<12} {'depth':>5} {'first call (median)':>20} {'body':>6} {'test':>6} "
-        f"{'branch':>7}"
+        f"{'family':<12} {'depth':>5} {'first call (median)':>20} {'CPU (median)':>13} "
+        f"{'body':>6} {'test':>6} {'branch':>7}"
     )
     for family in FAMILIES:
         for depth in depths:
-            seconds, counts = first_call(family, depth, opts.repeats)
+            seconds, cpu, counts = first_call(family, depth, opts.repeats)
             branches = counts["then"] + counts["else"]
-            rows.append({"family": family, "depth": depth, "seconds": seconds, **counts})
+            rows.append(
+                {"family": family, "depth": depth, "seconds": seconds, "cpu": cpu, **counts}
+            )
             print(
-                f"{family:<12} {depth:>5} {seconds * 1e3:>17.1f} ms {counts['body']:>6} "
-                f"{counts['cond']:>6} {branches:>7}"
+                f"{family:<12} {depth:>5} {seconds * 1e3:>17.1f} ms {cpu * 1e3:>10.1f} ms "
+                f"{counts['body']:>6} {counts['cond']:>6} {branches:>7}"
             )
     return rows
 
