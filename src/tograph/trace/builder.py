@@ -164,8 +164,8 @@ class GraphBuilder:
                 if isinstance(result, tensor.SymbolicTensor):
                     result.layout = layout
         result = results if prim.multiple_results else results[0]
-        for a in args:
-            if getattr(a, "kind_tag", None) is not None:
+        for a in args:  # only a SymbolicTensor has a kind tag (getattr of a number raises)
+            if isinstance(a, _SYMBOLIC_TENSOR) and a.kind_tag is not None:
                 _KIND_RULE[0](prim, args, in_types, params, result)
                 break
         return result
