@@ -761,7 +761,9 @@ def while_loop(
     loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init, peelable, key)
     learned = loop_hints.recall(parent, key)
     flat = carried.flatten(loop.init, names)
-    if peelable and learned is not None and learned.peel == loop_hints.kinds_of(flat.leaves):
+    start_kinds = loop_hints.kinds_of(flat.leaves)
+    if peelable and learned is not None and learned.peel == start_kinds:
+        loop_hints.peeled(parent, key, start_kinds)
         raise PeelFirst(key)
     if learned is not None:
         hinted = loop_hints.apply(learned, parent, flat.paths, flat.leaves)
@@ -772,7 +774,7 @@ def while_loop(
         except _Retrace:
             continue
         except PeelFirst as peel:
-            loop_hints.peeled(parent, key, loop_hints.kinds_of(flat.leaves))
+            loop_hints.peeled(parent, key, start_kinds)
             peel.key = key
             raise
         if loop.learned is not None:
