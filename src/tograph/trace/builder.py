@@ -161,8 +161,8 @@ class GraphBuilder:
         if prim.layout is not None:
             layout = "C" if prim.layout == "C" or _all_c_contiguous(args) else None
             for result in results:
-                if isinstance(result, tensor.SymbolicTensor):
-                    result.layout = layout
+                if isinstance(result, _SYMBOLIC_TENSOR):
+                    tensor.set_layout(result, layout)
         result = results if prim.multiple_results else results[0]
         for a in args:  # only a SymbolicTensor has a kind tag (getattr of a number raises)
             if isinstance(a, _SYMBOLIC_TENSOR) and a.kind_tag is not None:

@@ -15,6 +15,7 @@ import functools
 import operator
 import random
 import types as pytypes
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -705,6 +706,8 @@ class SymbolicTensor(Symbolic, TensorBase):
 _SLOTS: Any = vars(SymbolicTensor)
 _TENSOR_SETTERS = tuple(_SLOTS[name].__set__ for name in SymbolicTensor.__slots__)
 _NO_KINDS: frozenset[int] = frozenset()
+# ``t.layout = value`` without ``TensorBase.__setattr__``'s guard: every equation sets one
+set_layout: Callable[[SymbolicTensor, str | None], None] = _SLOTS["layout"].__set__
 
 
 # ---- what a value is: the one set of predicates the compiler asks -----------------------------
