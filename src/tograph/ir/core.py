@@ -31,7 +31,7 @@ import functools
 import itertools
 import keyword
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,7 @@ from tograph.ir import types
 _ids = itertools.count()
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False, init=False)
 class Var:
     """A value defined exactly once, by a graph input or an equation output.
 
@@ -50,8 +50,16 @@ class Var:
     """
 
     type: types.ValueType
-    hint: str | None = None
-    id: int = dataclasses.field(default_factory=lambda: next(_ids))
+    hint: str | None
+    id: int
+
+    def __init__(self, type: types.ValueType, hint: str | None = None, id: int | None = None):
+        # Through the slots' own setters: a frozen dataclass's generated ``__init__`` costs
+        # twice as much, and tracing makes a Var per equation.
+        set_type, set_hint, set_id = _VAR_SETTERS
+        set_type(self, type)
+        set_hint(self, hint)
+        set_id(self, next(_ids) if id is None else id)
 
     def __repr__(self) -> str:
         return f"Var({self.hint or '_'}{self.id}:{self.type})"
@@ -75,7 +83,7 @@ class Lit:
 Atom = Var | Lit
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False, init=False)
 class Eqn:
     """One operation: ``outputs = prim[params](*inputs)`` at user source location ``loc``."""
 
@@ -83,7 +91,23 @@ class Eqn:
     inputs: tuple[Atom, ...]
     params: dict[str, Any]
     outputs: tuple[Var, ...]
-    loc: errors.SourceLocation | None = None
+    loc: errors.SourceLocation | None
+
+    def __init__(
+        self,
+        prim: Any,
+        inputs: tuple[Atom, ...],
+        params: dict[str, Any],
+        outputs: tuple[Var, ...],
+        loc: errors.SourceLocation | None = None,
+    ):
+        # Through the slots' own setters, as ``Var``: tracing makes an Eqn per equation.
+        set_prim, set_inputs, set_params, set_outputs, set_loc = _EQN_SETTERS
+        set_prim(self, prim)
+        set_inputs(self, inputs)
+        set_params(self, params)
+        set_outputs(self, outputs)
+        set_loc(self, loc)
 
     def subgraphs(self) -> Iterator[Graph]:
         """Nested graphs held in this equation's params, in param-name order."""
@@ -91,6 +115,17 @@ class Eqn:
             return iter(())
         keys = [key for key, value in self.params.items() if isinstance(value, Graph)]
         return iter([self.params[key] for key in sorted(keys)])
+
+
+def _slot_setters(cls: type) -> tuple[Any, ...]:
+    """The setters of a frozen dataclass's slots (which its ``__setattr__`` refuses), in field
+    order."""
+    slots: Mapping[str, Any] = vars(cls)
+    return tuple(slots[field.name].__set__ for field in dataclasses.fields(cls))
+
+
+_VAR_SETTERS = _slot_setters(Var)
+_EQN_SETTERS = _slot_setters(Eqn)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)

@@ -32,7 +32,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import control, elementwise, lists
-from tograph.staging import carried, identity, kinds, optional
+from tograph.staging import carried, identity, kinds, loop_hints, optional
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, context, functional, tensor
 
@@ -87,14 +87,18 @@ def _trace(
     flat: carried.Flat,
     in_types: Sequence[Any],
     branch: bool = False,
+    loop_key: Any = None,
 ) -> _Trace:
     """Calls ``fn`` in a child builder; the leaves that have an input type become graph inputs
-    (in a ``branch``, with the identity of the arrays they stand for: ``staging.identity``).
+    (in a ``branch``, with the identity of the arrays they stand for: ``staging.identity``). A
+    loop's body and test traces are marked with its ``loop_key`` (``staging.loop_hints``).
 
     The arrays from outside that ``fn`` writes hold their earlier values again afterwards.
     """
     _count_traced_body(parent)
     child = parent.child(label)
+    if loop_key is not None:
+        child.loop_key = (loop_key, label)
     with child.active():
         leaves = [
             leaf if t is None else _input(child, leaf, t, root)
@@ -739,6 +743,7 @@ def while_loop(
     init: tuple[Any, ...],
     names: tuple[str, ...],
     peelable: bool = False,
+    site: Any = None,
 ) -> tuple[Any, ...]:
     """``while cond_fn(*vars): vars = body_fn(*vars)`` as a ``while_loop`` equation.
 
@@ -755,6 +760,9 @@ def while_loop(
       peelable: the caller can run the first iteration by itself (it surely runs): a body that
         changes a variable's kind (a Python number becoming a NumPy scalar) raises
         ``PeelFirst`` before anything is emitted, rather than carrying a kind tag.
+      site: what tells this loop from others in the user's code (its body's code object; by
+        default ``body_fn``'s): a retrace of the loop around it starts it from what it learned
+        the last time (``staging.loop_hints``).
 
     Returns:
       The variables' values after the loop; ``init`` itself when the condition is constant False.
@@ -767,12 +775,30 @@ def while_loop(
       DTypeError: a dtype change that has no common type (e.g. a list becoming a tensor).
     """
     parent = _current_builder("a while loop")
-    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init, peelable)
+    site = getattr(body_fn, "__code__", body_fn) if site is None else site
+    key = loop_hints.key(parent, site, names)
+    loop = _Loop(parent, cond_fn, body_fn, kinds.enter(init), names, init, peelable, key)
+    learned = loop_hints.recall(parent, key)
+    flat = carried.flatten(loop.init, names)
+    start_kinds = loop_hints.kinds_of(flat.leaves)
+    if peelable and learned is not None and learned.peel == start_kinds:
+        loop_hints.peeled(parent, key, start_kinds)
+        raise PeelFirst(key)
+    if learned is not None:
+        hinted = loop_hints.apply(learned, parent, flat.paths, flat.leaves)
+        loop.promoted, loop.rebound, loop.tag_paths, loop.cells = hinted
     for _ in range(_MAX_RETRACES):
         try:
-            return loop.trace()
+            after = loop.trace()
         except _Retrace:
             continue
+        except PeelFirst as peel:
+            loop_hints.peeled(parent, key, start_kinds)
+            peel.key = key
+            raise
+        if loop.learned is not None:
+            loop_hints.remember(parent, key, loop.learned)
+        return after
     raise errors.UnsupportedError(
         "the state a loop over tensors carries was not settled after "
         f"{_MAX_RETRACES} traces of its body",
@@ -787,7 +813,12 @@ class _Retrace(Exception):
 
 class PeelFirst(Exception):  # noqa: N818  (a signal, not an error)
     """A peelable loop's body changes a variable's kind: after one iteration run outside the
-    loop, every variable has the kind it keeps, and the loop needs no kind tags."""
+    loop, every variable has the kind it keeps, and the loop needs no kind tags. ``key`` is the
+    loop's (``staging.loop_hints.first_iteration``)."""
+
+    def __init__(self, key: Any = None):
+        super().__init__()
+        self.key = key
 
 
 @dataclasses.dataclass
@@ -803,6 +834,7 @@ class _Loop:
     names: tuple[str, ...]
     incoming: tuple[Any, ...]  # the variables' values before the loop, as the code has them
     peelable: bool  # see ``while_loop``
+    key: Any  # the loop's key among those met while the graph is built (``staging.loop_hints``)
     cells: list[functional.Storage] = dataclasses.field(default_factory=list)
     # the start (``kinds.Kinded``) of each cell (by ``id``) whose kind the body changes
     cell_starts: dict[int, Any] = dataclasses.field(default_factory=dict)
@@ -811,6 +843,8 @@ class _Loop:
     # the variables' leaves (display paths) whose body results may be an array from before the
     # loop: they carry an identity tag (``staging.identity``)
     tag_paths: set[str] = dataclasses.field(default_factory=set)
+    # what the loop's last trace learned, by paths, for the next time it is met
+    learned: loop_hints.Learned | None = None
 
     def trace(self) -> tuple[Any, ...]:
         return _while_loop(self)
@@ -848,6 +882,13 @@ class _Loop:
                 construct="array rebound after an in-place write",
             )
         self.cells.extend(new)
+        # a leaf written in place enters the next trace as itself, whose write then reaches its
+        # own array from outside: that array is a cell too, known now rather than a trace later
+        for leaf in flat.leaves:
+            if id(leaf) in trace.promote and id(leaf) in promote and _is_array(leaf):
+                storage = functional.storage_of(leaf)
+                if all(storage is not cell for cell in self.cells):
+                    self.cells.append(storage)
         self.rebound |= rebound
         self.promoted |= promote
         if new or rebound or promote:
@@ -916,6 +957,14 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     if loop.cells:
         cond_fn, body_fn = _with_cells(cond_fn, body_fn, count, loop.cells)
         starts = [loop.cell_starts.get(id(storage), storage.current) for storage in loop.cells]
+        # an array written in place enters each trace as a new input, whose value ``_with_cells``
+        # loads into it: its value, even one with a storage of its own (a loop's freeze gave it
+        # one), is never kept (an attribute's value may be: ``objects.Cell``)
+        loop.rebound |= {
+            id(start)
+            for storage, start in zip(loop.cells, starts)
+            if isinstance(storage, functional.Storage) and _is_array(start)
+        }
         init = (*init, *kinds.enter(starts))
         names = (*names, *(_cell_name(storage) for storage in loop.cells))
     cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
@@ -964,6 +1013,9 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         (flat.leaves, _outer_leaves(body_out.leaves, body, flat)), leaves, flat.paths, "loop"
     )
     _freeze_shared_outputs([body], [body_out], leaves, stable)
+    loop.learned = loop_hints.learn(
+        flat.paths, flat.leaves, loop.cells, loop.promoted, loop.rebound, loop.tag_paths
+    )
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
@@ -1031,7 +1083,8 @@ def _shaped_placeholders(
         return init
     flat = carried.flatten(init, names)
     carry = [loop.carry_type(v) for v in flat.leaves]
-    probe = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
+    probe = _trace(loop.parent, "body", body_fn, flat, carry, loop_key=loop.key)
+    probe = loop.check(probe, flat, "body")
     return carried.align_placeholders(init, probe.result)[0]
 
 
@@ -1044,7 +1097,8 @@ def _trace_body(
     """Traces the body until the carry types are stable: the last trace, its results, the types."""
     previous = carry
     for _ in range(_MAX_LOOP_TRACES):
-        body = loop.check(_trace(loop.parent, "body", body_fn, flat, carry), flat, "body")
+        body = _trace(loop.parent, "body", body_fn, flat, carry, loop_key=loop.key)
+        body = loop.check(body, flat, "body")
         lifted = optional.lift_init(loop.init, body.result, loop.names)
         optional.refuse_kinds(loop.init, body.result, loop.names)
         kind_change = kinds.lift_init(flat.values, body.result)
@@ -1076,7 +1130,8 @@ def _trace_test(
     carry: Sequence[Any],
 ) -> _Trace:
     """Traces the loop condition; ``result`` becomes a bool tensor, or a Python bool if constant."""
-    test = loop.check(_trace(loop.parent, "cond", cond_fn, flat, carry), flat, "cond")
+    test = _trace(loop.parent, "cond", cond_fn, flat, carry, loop_key=loop.key)
+    test = loop.check(test, flat, "cond")
     with test.builder.active():
         test.result = _truth(test.result, "a while loop")
     return test

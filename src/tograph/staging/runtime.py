@@ -33,6 +33,7 @@ from tograph.staging import (
     identity,
     iterables,
     kind_rules,
+    loop_hints,
     numpy_callbacks,
     objects,
     optional,
@@ -107,7 +108,9 @@ def while_stmt(
         if not cond:
             return state
         state = body(*state)
-    return control_flow.while_loop(test, body, _tensor_lists(state), tuple(names))
+    return control_flow.while_loop(
+        test, body, _tensor_lists(state), tuple(names), site=getattr(body, "__code__", body)
+    )
 
 
 def _mark() -> tuple[Any, int, int]:
@@ -260,13 +263,14 @@ def _tensor_for(
             (start, *_tensor_lists(state)),
             ("loop index", *names),
             peelable=surely_runs and start < _PEELED_AT_MOST,
+            site=getattr(body, "__code__", body),
         )
-    except control_flow.PeelFirst:
+    except control_flow.PeelFirst as peel:
         # A variable that starts as a Python number and becomes a NumPy scalar (``total = 0.0``
         # summing float32 items) has its NumPy kind from the first iteration on: run that one
         # here, and the loop carries one kind. One that takes another's earlier value
         # (``s2 = s1`` in a Goertzel or IIR recurrence) changes kind an iteration later.
-        return _peeled(loop, extra_test, body, state, names, start)
+        return _peeled(loop, extra_test, body, state, names, start, peel.key)
     return tuple(final[1:])
 
 
@@ -282,9 +286,16 @@ def _peeled(
     state: State,
     names: Sequence[str],
     start: int,
+    key: Any = None,
 ) -> State:
-    """Iteration ``start`` run here, then the rest of the loop."""
-    state = body(loop.item(start), *state)
+    """Iteration ``start`` run here, then the rest of the loop; ``key`` is the loop's, when a
+    trace of it found the first iteration must run by itself (``staging.loop_hints``)."""
+    current = builder_mod.current()
+    if key is None or current is None:
+        state = body(loop.item(start), *state)
+    else:
+        with loop_hints.first_iteration(current, key):
+            state = body(loop.item(start), *state)
     return _tensor_for(loop, extra_test, body, state, names, start + 1)
 
 

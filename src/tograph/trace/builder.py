@@ -66,6 +66,12 @@ class GraphBuilder:
         self.made_objects: dict[int, Any] = {}
         # on the root builder: how many branches and loop bodies were traced for this graph
         self.traced_bodies = 0
+        # on a loop body's or test's builder: the loop's key (``staging.loop_hints``); on it, or
+        # on the root builder, how often each loop site was met in this trace so far
+        self.loop_key: Any = None
+        self.loops_met: dict[Any, int] = {}
+        # on the root builder: what each loop learned while traced, by key (``staging.loop_hints``)
+        self.loop_hints: dict[Any, Any] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
@@ -160,11 +166,11 @@ class GraphBuilder:
         if prim.layout is not None:
             layout = "C" if prim.layout == "C" or _all_c_contiguous(args) else None
             for result in results:
-                if isinstance(result, tensor.SymbolicTensor):
-                    result.layout = layout
+                if isinstance(result, _SYMBOLIC_TENSOR):
+                    tensor.set_layout(result, layout)
         result = results if prim.multiple_results else results[0]
-        for a in args:
-            if getattr(a, "kind_tag", None) is not None:
+        for a in args:  # only a SymbolicTensor has a kind tag (getattr of a number raises)
+            if isinstance(a, _SYMBOLIC_TENSOR) and a.kind_tag is not None:
                 _KIND_RULE[0](prim, args, in_types, params, result)
                 break
         return result

@@ -15,6 +15,7 @@ import functools
 import operator
 import random
 import types as pytypes
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -612,23 +613,34 @@ class SymbolicTensor(Symbolic, TensorBase):
     kind_options: frozenset[int]
 
     def __init__(self, var: core.Var, builder: builder_mod.GraphBuilder):
-        # Set past ``TensorBase.__setattr__`` (which guards only names no slot has): every
-        # equation built makes a tensor.
-        init = object.__setattr__
-        init(self, "_var", var)
-        init(self, "_builder", builder)
-        init(self, "_storage", None)  # a functional.Storage once written in place or viewed
-        init(self, "_path", ())  # the functional.ViewSteps from the storage's base
-        init(self, "_seen", 0)
-        init(self, "array0d", False)
-        init(self, "layout", None)  # "C" when known C-contiguous (a reshape is then a view)
+        # Set through the slots' own setters, past ``TensorBase.__setattr__`` (which guards
+        # only names no slot has): every equation built makes a tensor.
+        (
+            set_var,
+            set_builder,
+            set_storage,
+            set_path,
+            set_seen,
+            set_array0d,
+            set_layout,
+            set_kind_tag,
+            set_identity,
+            set_kind_options,
+        ) = _TENSOR_SETTERS
+        set_var(self, var)
+        set_builder(self, builder)
+        set_storage(self, None)  # a functional.Storage once written in place or viewed
+        set_path(self, ())  # the functional.ViewSteps from the storage's base
+        set_seen(self, 0)
+        set_array0d(self, False)
+        set_layout(self, None)  # "C" when known C-contiguous (a reshape is then a view)
         # an int8 scalar, the kind code of this scalar on the path taken (``staging.kinds``):
         # which Python number or NumPy scalar it is; None when its kind is its type's
-        init(self, "kind_tag", None)
+        set_kind_tag(self, None)
         # an int64 code, or a symbolic int64 tag, naming the array this is on the path taken
         # (``staging.identity``); None when it is itself
-        init(self, "identity", None)
-        init(self, "kind_options", frozenset())
+        set_identity(self, None)
+        set_kind_options(self, _NO_KINDS)
 
     @property
     def graph_var(self) -> core.Var:
@@ -691,6 +703,13 @@ class SymbolicTensor(Symbolic, TensorBase):
             "value",
             construct="hash of a tensor",
         )
+
+
+_SLOTS: Any = vars(SymbolicTensor)
+_TENSOR_SETTERS = tuple(_SLOTS[name].__set__ for name in SymbolicTensor.__slots__)
+_NO_KINDS: frozenset[int] = frozenset()
+# ``t.layout = value`` without ``TensorBase.__setattr__``'s guard: every equation sets one
+set_layout: Callable[[SymbolicTensor, str | None], None] = _SLOTS["layout"].__set__
 
 
 # ---- what a value is: the one set of predicates the compiler asks -----------------------------
