@@ -18,6 +18,9 @@ loop: the old value is dead once the new one exists).
 ``check_single_push(graph)`` verifies this; the passes keep it (CSE and folding leave list
 equations alone, so no list value is ever shared).
 
+A 0-d array is never an item (the graph holds 0-d values as NumPy scalars), nor is any array an
+item of a list standing for the caller's (eager's list holds the very array object).
+
 NumPy's own dispatch never reaches a list argument, so ``np.stack(lst)`` or ``np.array(lst)`` of a
 ``SymbolicList`` must be routed to ``stack`` by their handlers in ``dispatch.OVERRIDES`` (which
 converted code calls); called directly they raise a ``TracerError`` that says to use ``stack``.
@@ -218,7 +221,8 @@ class SymbolicList(tensor.Symbolic):
 
     Lists are functional: ``lst = lists.push(lst, x)`` (there is no ``append``), ``lst[i]`` reads
     element ``i``, ``lists.length(lst)`` and ``lists.stack(lst)`` give tensors. ``stands_for`` is
-    the caller's list this one was made from, if any: it must not change (``trace.containers``).
+    the caller's list this one was made from, if any, which pushes and item assignments pass
+    on: ``trace.containers`` says whether it may change, and records its latest version.
     """
 
     PRIORITY = 2
@@ -345,7 +349,16 @@ def push(lst: Any, x: Any) -> Any:
         or is a tuple holding tensors.
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
-        containers.check_write(lst.stands_for, "an append")
+        containers.check_list_change(lst, "an append")
+        _refuse_array_item(x)
+    if _is_0d_array(x):
+        raise errors.UnsupportedError(
+            "a 0-d array as an item of a list that grows in a loop over tensors (a tensor list): "
+            "the graph holds 0-d values as NumPy scalars, so the item would not come back as "
+            "the array eager code appends",
+            loc=origin.current_location(),
+            construct="0-d array in a tensor list",
+        )
     if _holds_mutable(x):
         raise errors.UnsupportedError(
             f"a Python {type(x).__name__} as an item of a list that grows in a loop over "
@@ -362,7 +375,36 @@ def push(lst: Any, x: Any) -> Any:
             construct="tuple of tensors in a tensor list",
             hint="append each part to a list of its own",
         )
-    return list_push_p.bind(_traceable(lst, x), x)
+    return _standing_for(list_push_p.bind(_traceable(lst, x), x), lst)
+
+
+def _standing_for(result: Any, lst: Any) -> Any:
+    """``result``, a change of ``lst``, standing for the caller's list ``lst`` stands for."""
+    if isinstance(lst, SymbolicList) and isinstance(result, SymbolicList):
+        result.stands_for = lst.stands_for
+        containers.note_version(result)
+    return result
+
+
+def _refuse_array_item(x: Any) -> None:
+    """Refuses ``x``, an array, as an item of a tensor list standing for the caller's list: eager
+    code's list holds that very array object, which a later in-place write or an identity test
+    tells apart from the graph's copy of its value."""
+    if _is_array(x) or isinstance(x, np.ndarray):
+        raise errors.UnsupportedError(
+            "an array as an item of a list passed to the function, changed inside an if or loop "
+            "over tensors: eager code's list holds that very array object, which later in-place "
+            "writes or identity tests would tell apart from the graph's value",
+            loc=origin.current_location(),
+            construct="array item of an argument list changed in tensor control flow",
+        )
+
+
+def _is_0d_array(x: Any) -> bool:
+    """Whether ``x`` is a 0-d array (not a NumPy scalar)."""
+    if tensor.is_tensor(x):
+        return x.ndim == 0 and bool(getattr(x, "array0d", False))
+    return isinstance(x, np.ndarray) and x.ndim == 0
 
 
 def _holds_mutable(x: Any) -> bool:
@@ -396,7 +438,7 @@ def set_item(lst: Any, index: Any, x: Any) -> Any:
       DTypeError: ``x``'s type differs from the list's element type.
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
-        containers.check_write(lst.stands_for, "an item assignment")
+        containers.check_list_change(lst, "an item assignment")
     if isinstance(index, slice):
         raise errors.UnsupportedError(
             "a slice assignment to a list that grows in a loop over tensors (a tensor list)",
@@ -411,7 +453,7 @@ def set_item(lst: Any, index: Any, x: Any) -> Any:
             loc=origin.current_location(),
             construct="item assignment of a tensor list of arrays",
         )
-    return list_set_p.bind(_traceable(lst, x), index, x)
+    return _standing_for(list_set_p.bind(_traceable(lst, x), index, x), lst)
 
 
 def _is_array(x: Any) -> bool:

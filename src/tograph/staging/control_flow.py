@@ -18,7 +18,9 @@ again with it carried), and if one branch keeps it and the other rebinds it the 
 back, since which object the name holds afterwards would depend on the path taken. A variable
 holding the caller's list or dict (``trace.containers``) is that very container again after the
 op, holding the op's results, so that later changes reach the caller; one that a branch or the
-body binds to another container falls back the same way.
+body binds to another container falls back the same way. A tensor list standing for the caller's
+list (``SymbolicList.stands_for``) is followed the same way: the op's result stands for it when
+every path hands back a change of it, and falls back when some path does not.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ def _trace(
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
         containers.enter_trace(fn)
-        result = fn(*values)
+        result = _latest_lists(fn(*values), len(flat.names))
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
         same, other = _returned_containers(flat.values, values, result, flat.names)
     promote = {
@@ -119,6 +121,17 @@ def _trace(
     written = dict(reversed(list(written.items())))
     return _Trace(
         child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
+    )
+
+
+def _latest_lists(result: Any, count: int) -> Any:
+    """``result``, a trace's variables after it, with each tensor list standing for the caller's
+    list replaced by the latest version of it made in the trace (``containers.latest_version``)."""
+    if not isinstance(result, tuple):
+        return result
+    return tuple(
+        containers.latest_version(v) if i < count and isinstance(v, lists.SymbolicList) else v
+        for i, v in enumerate(result)
     )
 
 
@@ -163,7 +176,46 @@ def _restore_containers(
     restored = list(after)
     for i in same:
         restored[i] = _refill(outer[i], after[i])
+    _follow_tensor_lists(traces, outer, restored, names, zero_trips)
     return tuple(restored)
+
+
+def _follow_tensor_lists(
+    traces: Sequence[_Trace],
+    outer: Sequence[Any],
+    after: Sequence[Any],
+    names: Sequence[str],
+    zero_trips: bool,
+) -> None:
+    """Marks each tensor list after an if or loop as standing for the caller's list that the one
+    before it stood for, when every branch or the body hands back a change of that one; a
+    variable that stands for it on some paths only (a loop that may run no time keeps it) is
+    refused, since a change to it would reach the caller's list on those paths only."""
+    for i, value in enumerate(outer):
+        if not isinstance(value, lists.SymbolicList) or value.stands_for is None:
+            continue
+        container = value.stands_for
+        kept = [_returned_standing(t, i) is container for t in traces]
+        if all(kept) and isinstance(after[i], lists.SymbolicList):
+            after[i].stands_for = container
+            containers.note_version(after[i])
+        elif any(kept) or zero_trips:
+            raise errors.UnsupportedError(
+                f"'{names[i]}' is the caller's list on some paths of an if or loop over tensors "
+                "and another list on others, so a change to it would reach the caller's list "
+                "only on some paths",
+                loc=origin.current_location(),
+                construct="change of an argument list or dict inside tensor control flow",
+            )
+
+
+def _returned_standing(trace: _Trace, i: int) -> Any:
+    """The caller's list that variable ``i`` as ``trace`` returned it stands for, if any."""
+    result = trace.result
+    if not isinstance(result, tuple) or len(result) <= i:
+        return None
+    value = result[i]
+    return value.stands_for if isinstance(value, lists.SymbolicList) else None
 
 
 def _refill(original: Any, values: Any) -> Any:
