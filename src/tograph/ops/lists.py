@@ -19,7 +19,8 @@ loop: the old value is dead once the new one exists).
 equations alone, so no list value is ever shared).
 
 A 0-d array is never an item (the graph holds 0-d values as NumPy scalars), nor is any array an
-item of a list standing for the caller's (eager's list holds the very array object).
+item of a list standing for the caller's (eager's list holds the very array object); an array
+appended to another list may not be written in place afterwards (``APPENDED``).
 
 NumPy's own dispatch never reaches a list argument, so ``np.stack(lst)`` or ``np.array(lst)`` of a
 ``SymbolicList`` must be routed to ``stack`` by their handlers in ``dispatch.OVERRIDES`` (which
@@ -36,7 +37,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, primitives, types
 from tograph.trace import builder as builder_mod
-from tograph.trace import containers, tensor
+from tograph.trace import containers, functional, tensor
 
 _LENGTH_TYPE = types.TensorType(np.int64, (), weak=True)
 
@@ -359,6 +360,8 @@ def push(lst: Any, x: Any) -> Any:
             loc=origin.current_location(),
             construct="0-d array in a tensor list",
         )
+    if isinstance(x, tensor.SymbolicTensor) and x.is_array:
+        _keep_unwritten(x)
     if _holds_mutable(x):
         raise errors.UnsupportedError(
             f"a Python {type(x).__name__} as an item of a list that grows in a loop over "
@@ -376,6 +379,43 @@ def push(lst: Any, x: Any) -> Any:
             hint="append each part to a list of its own",
         )
     return _standing_for(list_push_p.bind(_traceable(lst, x), x), lst)
+
+
+APPENDED = (
+    "an in-place write to an array appended to a list that grows in a loop or branch over "
+    "tensors (a tensor list): the list holds the array's value, where eager code's list holds "
+    "the array itself, which the write would change"
+)
+
+
+def _keep_unwritten(x: Any) -> None:
+    """Refuses every later in-place write to ``x``, an array appended to a tensor list (eager's
+    list holds that very array, so the write would change the item too), and refuses the append
+    itself inside an if or loop over tensors that writes ``x`` in place before it (in an earlier
+    trip of a loop, eager's earlier item is that array too)."""
+    current = builder_mod.current()
+    storage = x._storage
+    if (
+        current is not None
+        and current.parent is not None
+        and storage is not None
+        and id(storage) in current.writes
+    ):
+        raise errors.UnsupportedError(
+            "an array written in place inside an if or loop over tensors is appended there to a "
+            "list that grows in it (a tensor list): eager code's list holds the array itself, "
+            "which a later trip's write changes, where the graph's list holds its value",
+            loc=origin.current_location(),
+            construct="array written in place and appended to a tensor list",
+        )
+    if storage is None or storage.frozen is None:
+        functional.freeze(x, APPENDED)
+
+
+def is_appended(x: Any) -> bool:
+    """Whether ``x`` is an array appended to a tensor list (``_keep_unwritten``)."""
+    storage = getattr(x, "_storage", None)
+    return storage is not None and storage.frozen == APPENDED
 
 
 def _standing_for(result: Any, lst: Any) -> Any:

@@ -106,6 +106,7 @@ def _trace(
         containers.register_copies(flat.values, values)
         containers.enter_trace(fn)
         result = _latest_lists(fn(*values), len(flat.names))
+        _freeze_appended_outer(flat.leaves, leaves)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
         same, other = _returned_containers(flat.values, values, result, flat.names)
     promote = {
@@ -122,6 +123,28 @@ def _trace(
     return _Trace(
         child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
     )
+
+
+def _freeze_appended_outer(outer: Sequence[Any], inner: Sequence[Any]) -> None:
+    """Freezes each array from outside a branch or body whose stand-in there was appended to a
+    tensor list (``lists.is_appended``): the list holds it, so a write after the op is refused."""
+    for leaf, stand_in in zip(outer, inner):
+        if stand_in is not leaf and lists.is_appended(stand_in) and _unfrozen_array(leaf):
+            functional.freeze(leaf, lists.APPENDED)
+
+
+def _freeze_appended_results(sides: Sequence[Sequence[Any]], leaves: Sequence[Any]) -> None:
+    """Freezes each output of an op that a branch or the body hands back as an array appended to
+    a tensor list there: a write to it after the op would change the list's item in eager code."""
+    for side in sides:
+        for j, leaf in enumerate(side):
+            if j < len(leaves) and lists.is_appended(leaf) and _unfrozen_array(leaves[j]):
+                functional.freeze(leaves[j], lists.APPENDED)
+
+
+def _unfrozen_array(value: Any) -> bool:
+    storage = getattr(value, "_storage", None)
+    return _is_array(value) and (storage is None or storage.frozen is None)
 
 
 def _latest_lists(result: Any, count: int) -> Any:
@@ -755,6 +778,7 @@ def cond(
         "if",
     )
     _freeze_shared_outputs(traces, (then_out, else_out), leaves, joined)
+    _freeze_appended_results((then_out.leaves, else_out.leaves), leaves)
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -997,6 +1021,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         (flat.leaves, _outer_leaves(body_out.leaves, body, flat)), leaves, flat.paths, "loop"
     )
     _freeze_shared_outputs([body], [body_out], leaves, stable)
+    _freeze_appended_results([body_out.leaves], leaves)
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)
