@@ -131,6 +131,7 @@ class GradFunction:
                 watched_args[i] = tree.unflatten(leaves)
                 watched += leaves
             value = self._target.python_function(*watched_args, **kwargs)
+        _unwrap_stored((watched_args, kwargs))
         _check_output(types.type_of(eager.unwrap(value)), self.__name__)
         grads = tape_mod.backward(tape, value, watched)
         return self._result(
@@ -366,3 +367,24 @@ def _signature_of(
 
 def _stand_in(t: types.TensorType) -> np.ndarray:
     return np.broadcast_to(np.zeros((), t.dtype), tuple(0 if d is None else d for d in t.shape))
+
+
+def _unwrap_stored(arguments: Any) -> None:
+    """Replaces the tape's tensors that the function stored in the lists and dicts of its
+    arguments (``history.append(loss)``) with their values, as the eager run leaves them."""
+    pending, seen = [arguments], set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is list:
+            node[:] = [eager.unwrap(v) if isinstance(v, eager.EagerTensor) else v for v in node]
+            pending.extend(node)
+        elif type(node) is dict:
+            node.update(
+                {k: eager.unwrap(v) for k, v in node.items() if isinstance(v, eager.EagerTensor)}
+            )
+            pending.extend(node.values())
+        elif type(node) is tuple:
+            pending.extend(node)

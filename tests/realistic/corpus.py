@@ -106,8 +106,6 @@ FALLBACKS: dict[str, str] = {
     "counting_sort": r"repeated by a number \(sequence \* n\) that is only known",
     # buckets[(v // exp) % 10], a list of lists picked by a tensor digit
     "radix_sort_lsd": "use as a Python index needs a concrete value",
-    # swaps items of the argument list under a tensor test
-    "gnome_sort": "an item assignment changes a list passed to the function",
     # appends (i, delta) tuples to a list under a tensor test
     "rebalance_inplace": "a tuple holding tensors as an item of a list that grows",
     # appends 100.0 (a Python float) on one branch and an np.float64 on the other

@@ -40,6 +40,14 @@ def nested_list_in_tuple(pair, x):
     return rows
 
 
+def append_in_tensor_loop(history, x):
+    i = 0
+    while x.sum() > i:
+        history.append(i)
+        i += 1
+    return x
+
+
 def bubble_sort_python_list(values):
     n = len(values)
     for i in range(n):
@@ -62,6 +70,8 @@ def mutable_default(x, log=[]):  # noqa: B006 - the Python gotcha, kept as eager
         (dict_entries_replaced, ({"pos": VEC, "vel": -VEC}, VEC)),
         (nested_list_in_tuple, (([[VEC], [VEC]], 2.0), VEC)),
         (bubble_sort_python_list, ([3.0, 1.0, 2.0, -4.0],)),
+        (append_in_tensor_loop, ([], VEC)),
+        (append_in_tensor_loop, ([7], -VEC)),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )
@@ -85,14 +95,6 @@ def test_a_mutable_default_grows_as_eagerly():
 def append_in_tensor_branch(history, x):
     if x.sum() > 0:
         history.append(x)
-    return x
-
-
-def append_in_tensor_loop(history, x):
-    i = 0
-    while x.sum() > i:
-        history.append(i)
-        i += 1
     return x
 
 
@@ -180,7 +182,6 @@ def appends_to_a_global(x):
     "fn, args, reason",
     [
         (append_in_tensor_branch, ([], VEC), "passed to the function"),
-        (append_in_tensor_loop, ([], VEC), "passed to the function"),
         (dict_written_in_tensor_branch, ({}, VEC), "a dict of 1 in the if-branch"),
         (alias_appended_in_tensor_branch, (VEC,), "known by two names"),
     ],

@@ -1,9 +1,10 @@
 """Item assignment to a Python list of numbers inside an ``if`` or loop over tensors
 (``counts[k] += 1``, ``dp[i] = max(...)``, ``marks[-1] = True``): the list becomes a tensor list
 and each write a ``list_set``, at a static or tensor index, as eager code writes it (an index out
-of range raises ``IndexError`` when the graph runs). What cannot be exact falls back with the
-construct named: an argument list, a list of arrays, a number of another kind than the list's,
-and a list holding lists (the graph would hand out one such list on every call)."""
+of range raises ``IndexError`` when the graph runs); an argument list is given its final
+contents after the run. What cannot be exact falls back with the construct named: a list of
+arrays, a number of another kind than the list's, and a list holding lists (the graph would hand
+out one such list on every call)."""
 
 import numpy as np
 import pytest
@@ -134,7 +135,6 @@ def _nones_per_item(x):
     [
         (_formatted_rows, (np.array([1.0, -2.0]),), "string of a tensor"),
         (_nones_per_item, (np.array([1.0, -2.0]),), "item of a tensor list that is no array"),
-        (_argument_list, (np.array([1.0]), [0, 0]), "argument list"),
         (_index_value_pairs, (np.array([1.0, -2.0, 3.0]),), "tuple of tensors in a tensor list"),
         (_list_of_arrays, (np.array([1.0, 2.0]),), "tensor list of arrays"),
         (_python_floats_given_numpy_ones, (np.array([1.0, 2.0]),), "DTypeError"),
@@ -146,6 +146,13 @@ def test_what_cannot_be_exact_falls_back_naming_the_construct(fn, args, construc
     assert_matches_eager(fn, *args, compiles=False)
     _, _, fallbacks = outcome(tg.to_static(fn), args)
     assert len(fallbacks) == 1 and construct in fallbacks[0], fallbacks
+
+
+@pytest.mark.parametrize("x", [np.array([1.0]), np.array([-1.0])])
+def test_an_argument_list_is_written_back(x):
+    slots = [0, 0]
+    assert_matches_eager(_argument_list, x, slots)
+    assert tg.to_static(_argument_list)(x, slots) is slots
 
 
 def test_a_list_made_in_the_function_is_new_on_every_call():

@@ -18,6 +18,10 @@ loop: the old value is dead once the new one exists).
 ``check_single_push(graph)`` verifies this; the passes keep it (CSE and folding leave list
 equations alone, so no list value is ever shared).
 
+A 0-d array is never an item (the graph holds 0-d values as NumPy scalars), nor is any array an
+item of a list standing for the caller's (eager's list holds the very array object); an array
+appended to another list may not be written in place afterwards (``APPENDED``).
+
 NumPy's own dispatch never reaches a list argument, so ``np.stack(lst)`` or ``np.array(lst)`` of a
 ``SymbolicList`` must be routed to ``stack`` by their handlers in ``dispatch.OVERRIDES`` (which
 converted code calls); called directly they raise a ``TracerError`` that says to use ``stack``.
@@ -33,7 +37,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, primitives, types
 from tograph.trace import builder as builder_mod
-from tograph.trace import containers, tensor
+from tograph.trace import containers, functional, tensor
 
 _LENGTH_TYPE = types.TensorType(np.int64, (), weak=True)
 
@@ -218,7 +222,8 @@ class SymbolicList(tensor.Symbolic):
 
     Lists are functional: ``lst = lists.push(lst, x)`` (there is no ``append``), ``lst[i]`` reads
     element ``i``, ``lists.length(lst)`` and ``lists.stack(lst)`` give tensors. ``stands_for`` is
-    the caller's list this one was made from, if any: it must not change (``trace.containers``).
+    the caller's list this one was made from, if any, which pushes and item assignments pass
+    on: ``trace.containers`` says whether it may change, and records its latest version.
     """
 
     PRIORITY = 2
@@ -345,7 +350,18 @@ def push(lst: Any, x: Any) -> Any:
         or is a tuple holding tensors.
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
-        containers.check_write(lst.stands_for, "an append")
+        containers.check_list_change(lst, "an append")
+        _refuse_array_item(x)
+    if _is_0d_array(x):
+        raise errors.UnsupportedError(
+            "a 0-d array as an item of a list that grows in a loop over tensors (a tensor list): "
+            "the graph holds 0-d values as NumPy scalars, so the item would not come back as "
+            "the array eager code appends",
+            loc=origin.current_location(),
+            construct="0-d array in a tensor list",
+        )
+    if isinstance(x, tensor.SymbolicTensor) and x.is_array:
+        _keep_unwritten(x)
     if _holds_mutable(x):
         raise errors.UnsupportedError(
             f"a Python {type(x).__name__} as an item of a list that grows in a loop over "
@@ -364,7 +380,73 @@ def push(lst: Any, x: Any) -> Any:
         )
     if not tensor.is_tensor(x):
         _check_item_type(x)
-    return list_push_p.bind(_traceable(lst, x), x)
+    return _standing_for(list_push_p.bind(_traceable(lst, x), x), lst)
+
+
+APPENDED = (
+    "an in-place write to an array appended to a list that grows in a loop or branch over "
+    "tensors (a tensor list): the list holds the array's value, where eager code's list holds "
+    "the array itself, which the write would change"
+)
+
+
+def _keep_unwritten(x: Any) -> None:
+    """Refuses every later in-place write to ``x``, an array appended to a tensor list (eager's
+    list holds that very array, so the write would change the item too), and refuses the append
+    itself inside an if or loop over tensors that writes ``x`` in place before it (in an earlier
+    trip of a loop, eager's earlier item is that array too)."""
+    current = builder_mod.current()
+    storage = x._storage
+    if (
+        current is not None
+        and current.parent is not None
+        and storage is not None
+        and id(storage) in current.writes
+    ):
+        raise errors.UnsupportedError(
+            "an array written in place inside an if or loop over tensors is appended there to a "
+            "list that grows in it (a tensor list): eager code's list holds the array itself, "
+            "which a later trip's write changes, where the graph's list holds its value",
+            loc=origin.current_location(),
+            construct="array written in place and appended to a tensor list",
+        )
+    if storage is None or storage.frozen is None:
+        functional.freeze(x, APPENDED)
+
+
+def is_appended(x: Any) -> bool:
+    """Whether ``x`` is an array appended to a tensor list (``_keep_unwritten``)."""
+    storage = getattr(x, "_storage", None)
+    return storage is not None and storage.frozen == APPENDED
+
+
+def _standing_for(result: Any, lst: Any) -> Any:
+    """``result``, a change of ``lst``, standing for the caller's list ``lst`` stands for."""
+    if isinstance(lst, SymbolicList) and isinstance(result, SymbolicList):
+        result.stands_for = lst.stands_for
+        containers.note_version(result)
+    return result
+
+
+def _refuse_array_item(x: Any) -> None:
+    """Refuses ``x``, an array, as an item of a tensor list standing for the caller's list: eager
+    code's list holds that very array object, which a later in-place write or an identity test
+    tells apart from the graph's copy of its value."""
+    if _is_array(x) or isinstance(x, np.ndarray):
+        raise errors.UnsupportedError(
+            "an array as an item of a list passed to the function, changed inside an if or loop "
+            "over tensors: eager code's list holds that very array object, which later in-place "
+            "writes or identity tests would tell apart from the graph's value",
+            loc=origin.current_location(),
+            construct="array item of an argument list changed in tensor control flow",
+        )
+
+
+def _is_0d_array(x: Any) -> bool:
+    """Whether ``x`` is a 0-d array (not a NumPy scalar)."""
+    if tensor.is_tensor(x):
+        return x.ndim == 0 and bool(getattr(x, "array0d", False))
+    return isinstance(x, np.ndarray) and x.ndim == 0
 
 
 def _check_item_type(x: Any) -> None:
@@ -411,7 +493,7 @@ def set_item(lst: Any, index: Any, x: Any) -> Any:
       DTypeError: ``x``'s type differs from the list's element type.
     """
     if isinstance(lst, SymbolicList) and lst.stands_for is not None:
-        containers.check_write(lst.stands_for, "an item assignment")
+        containers.check_list_change(lst, "an item assignment")
     if isinstance(index, slice):
         raise errors.UnsupportedError(
             "a slice assignment to a list that grows in a loop over tensors (a tensor list)",
@@ -426,7 +508,7 @@ def set_item(lst: Any, index: Any, x: Any) -> Any:
             loc=origin.current_location(),
             construct="item assignment of a tensor list of arrays",
         )
-    return list_set_p.bind(_traceable(lst, x), index, x)
+    return _standing_for(list_set_p.bind(_traceable(lst, x), index, x), lst)
 
 
 def _is_array(x: Any) -> bool:

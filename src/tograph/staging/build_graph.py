@@ -148,7 +148,8 @@ class ArgRef:
 class ContainerWrite:
     """A list or dict of the arguments that the function changes in place (``append``,
     ``d[k] = v``...): after the graph runs, the caller's container is given the contents the
-    function left in it, a tree of result slots."""
+    function left in it, a tree of result slots (or one slot, a tensor list's run-time items:
+    a list grown in tensor control flow, ``containers.grown_lists``)."""
 
     target: ArgRef
     tree: pytree.TreeDef
@@ -464,9 +465,13 @@ def build_graph(
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
+        _register_parameters(lowered, len(bound), args, kwargs)
         with _static_warnings():
             result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
+        grown = containers.grown_lists()
+        for container, final in grown:
+            refs.supersede(container, final)
         result = optional.boxed(result, refs.known)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
@@ -491,6 +496,11 @@ def build_graph(
             ContainerWrite(ref, tree, tuple(slot_of(leaf) for leaf in contents))
             for ref, tree, contents in refs.changed()
         ]
+        for container, final in grown:
+            tree = pytree.flatten(final)[1]
+            published.append(final)
+            slot = _value_slot(final, outputs, outside)
+            container_writes.append(ContainerWrite(refs.ref(container), tree, (slot,)))
         attr_writes = [
             objects.Write(cell.owner._tg_path, cell.name, *slots_of(cell.current))
             for cell in state.changed()
@@ -560,6 +570,26 @@ def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
     return [names[i] if i < len(names) else f"argument {i}" for i in range(count)]
 
 
+def _register_parameters(
+    lowered: Callable[..., Any], skip: int, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """Marks the argument lists that the function's own named parameters hold
+    (``containers.register_parameter``): not those reached through ``*args`` or ``**kwargs``."""
+    try:
+        parameters = list(inspect.signature(lowered).parameters.values())[skip:]
+    except (TypeError, ValueError):
+        return
+    named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for parameter, value in zip(parameters, args):
+        if parameter.kind not in named:
+            break
+        containers.register_parameter(value)
+    keywords = {p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    for name, value in kwargs.items():
+        if name in keywords:
+            containers.register_parameter(value)
+
+
 class _ArgRefs:
     """The lists and dicts the lowered function is given (copies of the caller's, holding
     tensors, as arguments or as attributes of objects), with their contents before it runs:
@@ -582,6 +612,12 @@ class _ArgRefs:
             if id(node) not in self.paths:
                 self.paths[id(node)] = path
                 self.before.append((node, before))
+
+    def supersede(self, container: Any, final: Any) -> None:
+        """Makes ``final``, the tensor list holding the final contents of ``container`` (an
+        argument list), stand for the caller's list; ``container`` itself is stale."""
+        self.paths[id(final)] = self.paths[id(container)]
+        self.before = [(node, before) for node, before in self.before if node is not container]
 
     def known(self, value: Any) -> bool:
         return id(value) in self.paths or type(value) is objects.TracedObject

@@ -18,7 +18,9 @@ again with it carried), and if one branch keeps it and the other rebinds it the 
 back, since which object the name holds afterwards would depend on the path taken. A variable
 holding the caller's list or dict (``trace.containers``) is that very container again after the
 op, holding the op's results, so that later changes reach the caller; one that a branch or the
-body binds to another container falls back the same way.
+body binds to another container falls back the same way. A tensor list standing for the caller's
+list (``SymbolicList.stands_for``) is followed the same way: the op's result stands for it when
+every path hands back a change of it, and falls back when some path does not.
 """
 
 from __future__ import annotations
@@ -111,7 +113,8 @@ def _trace(
         values = flat.unflatten(leaves)
         containers.register_copies(flat.values, values)
         containers.enter_trace(fn)
-        result = fn(*values)
+        result = _latest_lists(fn(*values), len(flat.names))
+        _freeze_appended_outer(flat.leaves, leaves)
         snapshots = {id(v): functional.snapshot(v) for v in _written_arrays(result)}
         same, other = _returned_containers(flat.values, values, result, flat.names)
     promote = {
@@ -143,6 +146,39 @@ def _count_traced_body(parent: builder_mod.GraphBuilder) -> None:
             loc=origin.current_location(),
             construct="trace that grows without bound",
         )
+
+
+def _freeze_appended_outer(outer: Sequence[Any], inner: Sequence[Any]) -> None:
+    """Freezes each array from outside a branch or body whose stand-in there was appended to a
+    tensor list (``lists.is_appended``): the list holds it, so a write after the op is refused."""
+    for leaf, stand_in in zip(outer, inner):
+        if stand_in is not leaf and lists.is_appended(stand_in) and _unfrozen_array(leaf):
+            functional.freeze(leaf, lists.APPENDED)
+
+
+def _freeze_appended_results(sides: Sequence[Sequence[Any]], leaves: Sequence[Any]) -> None:
+    """Freezes each output of an op that a branch or the body hands back as an array appended to
+    a tensor list there: a write to it after the op would change the list's item in eager code."""
+    for side in sides:
+        for j, leaf in enumerate(side):
+            if j < len(leaves) and lists.is_appended(leaf) and _unfrozen_array(leaves[j]):
+                functional.freeze(leaves[j], lists.APPENDED)
+
+
+def _unfrozen_array(value: Any) -> bool:
+    storage = getattr(value, "_storage", None)
+    return _is_array(value) and (storage is None or storage.frozen is None)
+
+
+def _latest_lists(result: Any, count: int) -> Any:
+    """``result``, a trace's variables after it, with each tensor list standing for the caller's
+    list replaced by the latest version of it made in the trace (``containers.latest_version``)."""
+    if not isinstance(result, tuple):
+        return result
+    return tuple(
+        containers.latest_version(v) if i < count and isinstance(v, lists.SymbolicList) else v
+        for i, v in enumerate(result)
+    )
 
 
 def _returned_containers(
@@ -186,7 +222,46 @@ def _restore_containers(
     restored = list(after)
     for i in same:
         restored[i] = _refill(outer[i], after[i])
+    _follow_tensor_lists(traces, outer, restored, names, zero_trips)
     return tuple(restored)
+
+
+def _follow_tensor_lists(
+    traces: Sequence[_Trace],
+    outer: Sequence[Any],
+    after: Sequence[Any],
+    names: Sequence[str],
+    zero_trips: bool,
+) -> None:
+    """Marks each tensor list after an if or loop as standing for the caller's list that the one
+    before it stood for, when every branch or the body hands back a change of that one; a
+    variable that stands for it on some paths only (a loop that may run no time keeps it) is
+    refused, since a change to it would reach the caller's list on those paths only."""
+    for i, value in enumerate(outer):
+        if not isinstance(value, lists.SymbolicList) or value.stands_for is None:
+            continue
+        container = value.stands_for
+        kept = [_returned_standing(t, i) is container for t in traces]
+        if all(kept) and isinstance(after[i], lists.SymbolicList):
+            after[i].stands_for = container
+            containers.note_version(after[i])
+        elif any(kept) or zero_trips:
+            raise errors.UnsupportedError(
+                f"'{names[i]}' is the caller's list on some paths of an if or loop over tensors "
+                "and another list on others, so a change to it would reach the caller's list "
+                "only on some paths",
+                loc=origin.current_location(),
+                construct="change of an argument list or dict inside tensor control flow",
+            )
+
+
+def _returned_standing(trace: _Trace, i: int) -> Any:
+    """The caller's list that variable ``i`` as ``trace`` returned it stands for, if any."""
+    result = trace.result
+    if not isinstance(result, tuple) or len(result) <= i:
+        return None
+    value = result[i]
+    return value.stands_for if isinstance(value, lists.SymbolicList) else None
 
 
 def _refill(original: Any, values: Any) -> Any:
@@ -726,6 +801,7 @@ def cond(
         "if",
     )
     _freeze_shared_outputs(traces, (then_out, else_out), leaves, joined)
+    _freeze_appended_results((then_out.leaves, else_out.leaves), leaves)
     after = then_out.unflatten(leaves)
     for (storage, _), value in zip(cells.values(), kinds.expose(after[len(explicit_names) :])):
         storage.set(value)
@@ -1016,6 +1092,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
     loop.learned = loop_hints.learn(
         flat.paths, flat.leaves, loop.cells, loop.promoted, loop.rebound, loop.tag_paths
     )
+    _freeze_appended_results([body_out.leaves], leaves)
     after = flat.unflatten(leaves)
     for storage, value in zip(loop.cells, kinds.expose(after[count:])):
         storage.set(value)

@@ -228,6 +228,7 @@ def _tensor_list(value: list[Any]) -> Any:
     made = lists.as_list(value)
     if containers.is_registered(value):
         made.stands_for = value
+        containers.note_version(made)
     return made
 
 

@@ -49,6 +49,13 @@ class GraphBuilder:
         # and those of them it changed
         self.carried_containers: dict[int, Any] = {}
         self.changed_containers: dict[int, Any] = {}
+        # on the root builder: the copies of the caller's lists that the function's own
+        # parameters hold, by id, and the ids of those changed as tensor lists
+        self.parameter_lists: dict[int, Any] = {}
+        self.grown_lists: set[int] = set()
+        # for the caller's lists carried as tensor lists, by id, the list and the tensor list
+        # made in this builder that holds its latest contents
+        self.list_versions: dict[int, tuple[Any, Any]] = {}
         # on the root builder: for a copy of one of ``containers``, by id, the copy and the
         # container it was copied from (``containers.derives_from``)
         self.copied_from: dict[int, tuple[Any, Any]] = {}

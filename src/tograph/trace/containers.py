@@ -6,10 +6,13 @@ caller's container after each call (``staging.build_graph``). That is exact for 
 where the code runs once per call. Inside an ``if`` or loop over tensors, a branch or loop body
 gets copies of the variables it carries as its state, and its results are their values after
 it (a dict of the caller's is refilled with them: ``staging.control_flow``): an item assignment
-to such a copy of a dict is that state changing, which a ``cond`` or ``while_loop`` carries. Any
-other change there would happen on some paths or some number of times only, which a Python
-container cannot record: a list that grows (the control flow carries lists as tensor lists), a
-key deleted, a container reached otherwise than as the body's state (an object's attribute). It
+to such a copy of a dict is that state changing, which a ``cond`` or ``while_loop`` carries. The
+control flow carries lists as tensor lists: a push or item assignment to the one standing for a
+list that a parameter of the function holds (``register_parameter``) is its state changing too
+(``check_list_change``), and the last version of it (``note_version``) holds the contents the
+caller's list is given (``grown_lists``). Any other change there would happen on some paths or
+some number of times only, which a Python container cannot record: a list reached otherwise
+(through ``*args``, another container, an object's attribute), a key deleted. It
 is refused (``check_write``) and the function runs eagerly; so is every change there of a list
 or dict bound to two names (``b = a``), where a change through one name must show through the
 other (or through a list, dict or tuple that holds it: ``d = {"k": p}``). A list, dict or set
@@ -267,6 +270,87 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
         loc=origin.current_location(),
         construct="change of an argument list or dict inside tensor control flow",
     )
+
+
+def register_parameter(container: Any) -> None:
+    """Marks ``container``, the copy of a caller's list, as the value of one of the function's
+    own parameters (not reached through ``*args``, another container or an object): changed
+    inside tensor control flow as a tensor list, its contents are written back after the run."""
+    builder = context.current()
+    if builder is not None and type(container) is list:
+        _root(builder).parameter_lists[id(container)] = container
+
+
+def _parameter_list(container: Any) -> bool:
+    """Whether ``container`` is a parameter's list (``register_parameter``) bound to no second
+    name."""
+    builder = context.current()
+    if builder is None:
+        return False
+    root = _root(builder)
+    return (
+        root.parameter_lists.get(id(container)) is container
+        and id(container) not in root.shared_containers
+    )
+
+
+def check_list_change(lst: Any, what: str) -> None:
+    """Refuses ``what``, a push or item assignment of ``lst``, a tensor list standing for a
+    caller's list, as ``check_write`` refuses it for that list; but inside tensor control flow a
+    change to the tensor list the current branch or body carries is allowed when it stands for
+    a parameter's list: the tensor list's final value is that list's contents
+    (``note_version``, ``grown_lists``)."""
+    builder = context.current()
+    container = lst.stands_for
+    if builder is None:
+        return
+    followed = _parameter_list(container)
+    if builder.parent is None or lst.builder is not builder or not followed:
+        check_write(container, what)
+    elif id(container) in _root(builder).frozen_containers:
+        check_write(container, what)  # refused, with the reason it was frozen for
+    if followed:
+        _root(builder).grown_lists.add(id(container))
+
+
+def note_version(lst: Any) -> None:
+    """Records ``lst``, a tensor list made in the current builder that stands for a parameter's
+    list, as holding that list's latest contents there (in the root builder: after the run)."""
+    builder = context.current()
+    container = lst.stands_for
+    if builder is None or not _parameter_list(container):
+        return
+    builder.list_versions[id(container)] = (container, lst)
+
+
+def latest_version(lst: Any) -> Any:
+    """The latest version made in the current builder of the tensor list ``lst`` stands for the
+    same parameter's list, else ``lst``: a branch or body whose code drops the result of a
+    nested ``if`` (its variable is not read again) hands back the list that ``if`` changed."""
+    builder = context.current()
+    container = getattr(lst, "stands_for", None)
+    if builder is None or container is None:
+        return lst
+    found = builder.list_versions.get(id(container))
+    return lst if found is None else found[1]
+
+
+def grown_lists() -> list[tuple[Any, Any]]:
+    """The parameters' lists changed as tensor lists, each with the tensor list holding its
+    final contents."""
+    builder = context.current()
+    if builder is None:
+        return []
+    root = _root(builder)
+    for key in root.grown_lists:
+        if key not in root.list_versions:
+            raise errors.UnsupportedError(
+                "a list passed to the function is changed inside an if or loop over tensors "
+                "where the compiler cannot follow its final contents",
+                loc=origin.current_location(),
+                construct="change of an argument list or dict inside tensor control flow",
+            )
+    return [root.list_versions[key] for key in sorted(root.grown_lists)]
 
 
 def is_mutator(fn: Any) -> bool:
