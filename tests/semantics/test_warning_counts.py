@@ -69,3 +69,40 @@ def test_the_remainder_of_divmod_has_mod_s_gradient():
         fd_y = (loss(x, y + step) - loss(x, y - step)) / (2 * eps)
         assert gx[k] == pytest.approx(fd_x, rel=1e-5)
         assert gy[k] == pytest.approx(fd_y, rel=1e-5)
+
+
+def _warns_on_a_constant_condition(x, d):
+    s = 3
+    if np.exp(np.float64(s) * 400) > d["n"]:  # overflows once, on static values
+        x = x + 1
+    return x
+
+
+def test_type_inference_gives_no_warning_of_its_own():
+    """Fuzz seed 185: inference evaluated the static condition and its overflow warning reached
+    the caller, beside the eager run's (the trace warns too, so the function runs eagerly)."""
+    args = (np.ones(2), {"n": 1})
+    eager, expected = _warnings_of(_warns_on_a_constant_condition, *args)
+    compiled, got = _warnings_of(tg.to_static(_warns_on_a_constant_condition), *args)
+    assert expected == ["RuntimeWarning: overflow encountered in exp"]
+    assert got == expected
+    np.testing.assert_array_equal(compiled, eager)
+
+
+def _warns_then_fails(x, z, k):
+    z /= k  # writes an argument: a failing call runs again eagerly
+    assert x[0] > k, "x[0] must exceed k"
+    return z
+
+
+@pytest.mark.parametrize("k", [0, -3])
+def test_a_graph_that_writes_arguments_and_fails_warns_once(k):
+    """Fuzz seed 358: the graph warned dividing by zero, then failed its assert and the function
+    ran eagerly, which warned again."""
+    make = lambda: (np.array([-1.0, 2.0]), np.array(-3.0), np.int64(k))  # noqa: E731
+    static = tg.to_static(_warns_then_fails, fallback="error")
+    for _ in range(2):
+        eager, expected = _warnings_of(_warns_then_fails, *make())
+        compiled, got = _warnings_of(static, *make())
+        assert got == expected
+        assert type(compiled) is type(eager)
