@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import types as type_inference
-from tograph.backend import backends, codegen, dask_exec, memory, strict
+from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.ops import random as random_draws
@@ -196,9 +196,7 @@ class ConcreteFunction:
         in memory (a write through one would show in the other), and when it raises: the
         function then runs eagerly, so the arguments end as the failing function leaves them
         (the graph's own printing, held back until then, is dropped, and the generators it drew
-        from are put back as they were). Such a graph runs under ``strict.errstate``, so that a
-        floating-point warning it would give before failing is an exception too, and only the
-        eager run warns.
+        from are put back as they were).
         """
         if self._run is None or self._recipe is None:
             result = self._owner.python_function(*args, **kwargs)
@@ -220,8 +218,7 @@ class ConcreteFunction:
         try:
             shown, sys.stdout = sys.stdout, held  # contextlib.redirect_stdout, without its cost
             try:
-                with strict.errstate():
-                    outputs = self._run(*tensors)
+                outputs = self._run(*tensors)
             finally:
                 sys.stdout = shown
         except Exception:  # noqa: BLE001 - the eager run raises it again, with its effects

@@ -48,11 +48,13 @@ def test_the_judge_finds_each_kind_of_difference(eager, compiled, problem):
     assert problem in judge.compare_runs(eager, compiled)
 
 
-def test_the_judge_allows_missing_warnings_and_numpy_s_python_ones_twice():
-    """The two limits the README names: a warning of an unused computation is missing, and one
-    NumPy gives from Python code may come twice (a graph writing arguments reruns eagerly)."""
+def test_the_judge_allows_a_missing_warning_and_one_twice_in_a_call_that_raised():
+    """The two limits the README names: a warning of an unused computation is missing, and a
+    graph that writes arguments and fails runs again eagerly, warning again."""
     assert judge.compare_runs(_run(warned=[_DIVIDE]), _run()) is None
-    assert judge.compare_runs(_run(warned=[_EMPTY]), _run(warned=[_EMPTY, _EMPTY])) is None
+    fails = ValueError("e1")
+    twice = _run(warned=[_DIVIDE, _DIVIDE], exception=fails)
+    assert judge.compare_runs(_run(warned=[_DIVIDE], exception=fails), twice) is None
 
 
 def test_the_judge_compares_memory_sharing():

@@ -87,22 +87,3 @@ def test_type_inference_gives_no_warning_of_its_own():
     assert expected == ["RuntimeWarning: overflow encountered in exp"]
     assert got == expected
     np.testing.assert_array_equal(compiled, eager)
-
-
-def _warns_then_fails(x, z, k):
-    z /= k  # writes an argument: a failing call runs again eagerly
-    assert x[0] > k, "x[0] must exceed k"
-    return z
-
-
-@pytest.mark.parametrize("k", [0, -3])
-def test_a_graph_that_writes_arguments_and_fails_warns_once(k):
-    """Fuzz seed 358: the graph warned dividing by zero, then failed its assert and the function
-    ran eagerly, which warned again."""
-    make = lambda: (np.array([-1.0, 2.0]), np.array(-3.0), np.int64(k))  # noqa: E731
-    static = tg.to_static(_warns_then_fails, fallback="error")
-    for _ in range(2):
-        eager, expected = _warnings_of(_warns_then_fails, *make())
-        compiled, got = _warnings_of(static, *make())
-        assert got == expected
-        assert type(compiled) is type(eager)
