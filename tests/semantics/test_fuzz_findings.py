@@ -573,3 +573,44 @@ def _unused_item_in_a_branch(x, k):
 def test_an_unused_item_read_in_a_tensor_if_raises_as_eager_does(k):
     """Dead code elimination dropped the whole cond, so x[5] did not raise IndexError."""
     assert_matches_eager(_unused_item_in_a_branch, np.ones(3), np.int64(k))
+
+
+def _ufunc_into_a_numpy_scalar(x, n):
+    z = np.array(x.sum()) + n  # a 0-d array plus a number is a NumPy scalar
+    np.add(z, 1, out=z)
+    return z
+
+
+def _augmented_numpy_scalar(x, n):
+    z = np.array(x.sum()) + n
+    z += 1  # binds a new scalar
+    return z
+
+
+@pytest.mark.parametrize("n", [2, np.int64(2)])
+def test_out_of_a_numpy_scalar_raises_as_numpy_does(n):
+    """Seed 100257: np.add(z, 1, out=z) of a NumPy scalar ``z`` raises TypeError eagerly; the
+    graph bound the sum instead (it raises while tracing now, so the function runs eagerly)."""
+    assert_matches_eager(_ufunc_into_a_numpy_scalar, np.ones(3), n, compiles=False)
+    assert_matches_eager(_augmented_numpy_scalar, np.ones(3), n)
+
+
+class _Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def _attribute_rebound_on_one_path_then_written(x, o):
+    if x[0] > 0:
+        o.w = x * 2
+    o.w[1:] = o.w[1:][::-1]
+    return o.w
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_an_attribute_rebound_on_some_paths_then_written_falls_back(sign):
+    """Seed 100242: on the path that kept the caller's array, the write into o.w was lost (the
+    attribute's identity tag handed back the caller's array, unwritten)."""
+    x, o = sign * np.array([1.0, 1.0, 0.0]), _Holder(np.array([-2.0, 0.5, 0.0]))
+    cf = assert_matches_eager(_attribute_rebound_on_one_path_then_written, x, o, compiles=False)
+    assert "'o.w' is the same array as before on some paths" in cf.fallback
