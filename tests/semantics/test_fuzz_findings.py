@@ -614,3 +614,19 @@ def test_an_attribute_rebound_on_some_paths_then_written_falls_back(sign):
     x, o = sign * np.array([1.0, 1.0, 0.0]), _Holder(np.array([-2.0, 0.5, 0.0]))
     cf = assert_matches_eager(_attribute_rebound_on_one_path_then_written, x, o, compiles=False)
     assert "'o.w' is the same array as before on some paths" in cf.fallback
+
+
+def _written_through_a_view_then_returned_beside_its_base(x):
+    y = x * 2
+    v = y[:2]
+    v[:1] = v[1:]
+    return y, v[1:]
+
+
+def test_a_view_written_through_stays_a_view_of_its_base():
+    """Seed 200154: after a write through ``v``, ``v[1:]`` came back a copy, sharing no memory
+    with ``y`` as eager's does (the view took the written value instead of its base's view)."""
+    x = np.array([-1.0, -0.5, -3.0, -1.5])
+    assert_matches_eager(_written_through_a_view_then_returned_beside_its_base, x)
+    y, tail = tg.to_static(_written_through_a_view_then_returned_beside_its_base)(x)
+    assert np.shares_memory(y, tail)
