@@ -430,10 +430,8 @@ class Expressions(Operators, Hazards):
             dtype = _numpy_name(probe.dtype)
             return self._sure(f"np.zeros({probe.shape}, dtype={dtype})")
         inner = self.number(1) or Expr("1", 1)
-        if isinstance(probe, np.generic):
-            return self._sure(f"{_numpy_name(probe.dtype)}({inner.code})")
-        name = type(probe).__name__
-        made = self.make(f"{name}({inner.code})")
+        name = _numpy_name(probe.dtype) if isinstance(probe, np.generic) else type(probe).__name__
+        made = self.make(f"{name}({inner.code})")  # np.uint8(-1.5) is refused
         return made if made is not None else self._sure(f"{name}(1)")
 
     def _sure(self, code: str) -> Expr:

@@ -18,6 +18,11 @@ def test_generated_programs_match_eager():
     assert tally.statuses["compiled"] >= CI_PROGRAMS // 2, tally.format()
 
 
+def test_every_feature_s_program_generates():
+    """Seed 300302 made a uint8 number the generator could not construct again."""
+    assert "def f(" in programs.generate(300302, programs.ALL_FEATURES).source
+
+
 def test_a_seed_names_one_program():
     assert programs.generate(7).source == programs.generate(7).source
     assert programs.generate(7).source != programs.generate(8).source
