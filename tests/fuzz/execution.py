@@ -42,8 +42,9 @@ class EagerHang(Hang):
 
 @dataclasses.dataclass
 class Run:
-    """One call: its result or exception, the arguments afterwards, output and fallbacks, and
-    for a compiled call, why the concrete function that served it fell back (or None)."""
+    """One call: its result or exception, the arguments afterwards, output, fallbacks and other
+    warnings (NumPy's floating-point ones), and for a compiled call, why the concrete function
+    that served it fell back (or None)."""
 
     value: Any
     exception: BaseException | None
@@ -51,6 +52,7 @@ class Run:
     stdout: str
     fallback_warnings: list[str]
     fallback: str | None = None
+    warned: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -86,7 +88,12 @@ def call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Run:
         except Exception as exc:  # noqa: BLE001 - the outcome to compare
             exception = exc
     fallbacks = [str(w.message) for w in caught if issubclass(w.category, tg.FallbackWarning)]
-    return Run(value, exception, args, buffer.getvalue(), fallbacks)
+    warned = [
+        f"{w.category.__name__}: {w.message}"
+        for w in caught
+        if not issubclass(w.category, tg.FallbackWarning)
+    ]
+    return Run(value, exception, args, buffer.getvalue(), fallbacks, warned=warned)
 
 
 @contextlib.contextmanager

@@ -10,8 +10,10 @@ statements can keep a variable's kind the same on every path, and a candidate Nu
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
+import io
 import random
 import warnings
 from collections.abc import Callable, Iterator
@@ -19,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .hazards import Hazards
 from .operators import Operators
 
 REFUSED = object()  # the probe of a candidate NumPy or Python refuses
@@ -111,7 +114,8 @@ class Scope:
         return self.run(statement, "exec", copy.deepcopy(self.names)) is not REFUSED
 
     def run(self, code: str, mode: str, names: dict[str, Any]) -> Any:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        quiet = contextlib.redirect_stdout(io.StringIO())  # a print statement tried on probes
+        with warnings.catch_warnings(), np.errstate(all="ignore"), quiet:
             warnings.simplefilter("ignore")
             try:
                 compiled = compile(code, "<probe>", mode)
@@ -124,17 +128,24 @@ class Scope:
         return is_array(probe) and any(np.shares_memory(probe, a) for a in self.arguments)
 
     def operands(self) -> Iterator[tuple[str, Any]]:
-        """Every readable place: names, object attributes, dict entries, a list's first item."""
+        """Every readable place: names, object attributes, dict entries, a list's first item
+        (every item of a tuple or of a list of arrays)."""
         for name, value in self.names.items():
             if isinstance(value, np.ndarray) or is_number(value):
                 yield name, value
             elif isinstance(value, dict):
                 yield from ((f"{name}[{key!r}]", v) for key, v in value.items())
+            elif isinstance(value, tuple) or isinstance(value, list) and _holds_arrays(value):
+                yield from ((f"{name}[{i}]", v) for i, v in enumerate(value))
             elif isinstance(value, list):
                 if value:
                     yield f"{name}[0]", value[0]
             elif hasattr(value, "__dict__"):
                 yield from ((f"{name}.{attr}", v) for attr, v in vars(value).items())
+
+
+def _holds_arrays(items: list[Any]) -> bool:
+    return bool(items) and isinstance(items[0], np.ndarray)
 
 
 def _copy_container(value: Any) -> Any:
@@ -147,9 +158,9 @@ def _copy_container(value: Any) -> Any:
     return value
 
 
-class Expressions(Operators):
+class Expressions(Operators, Hazards):
     """Random expressions over a scope; ``depth`` bounds their nesting; ``features`` name the
-    optional forms (see ``operators``)."""
+    optional forms (see ``operators`` and ``hazards``)."""
 
     def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str] = frozenset()):
         self.rng = rng
@@ -190,6 +201,7 @@ class Expressions(Operators):
                 lambda: self.ufunc(depth),
                 lambda: self.reduced(depth),
                 *self.operator_arrays(depth),
+                *self.hazard_arrays(depth),
             ]
         return self.first(makers) or self.created()
 
@@ -215,6 +227,7 @@ class Expressions(Operators):
                 f"{a}.reshape(-1)",
                 f"{a}[{lo}:{hi}, 1:]",
             ]
+        forms += self.view_chain(a, shape)
         if not shape:
             forms = [f"{a}[...]", f"{a}[None]"]
         return self.make(self.rng.choice(forms))
@@ -305,6 +318,7 @@ class Expressions(Operators):
                 lambda: self.number_arithmetic(depth),
                 lambda: self.converted(depth),
                 *self.operator_numbers(depth),
+                *self.hazard_numbers(depth),
             ]
         return self.first(makers)
 
@@ -416,10 +430,8 @@ class Expressions(Operators):
             dtype = _numpy_name(probe.dtype)
             return self._sure(f"np.zeros({probe.shape}, dtype={dtype})")
         inner = self.number(1) or Expr("1", 1)
-        if isinstance(probe, np.generic):
-            return self._sure(f"{_numpy_name(probe.dtype)}({inner.code})")
-        name = type(probe).__name__
-        made = self.make(f"{name}({inner.code})")
+        name = _numpy_name(probe.dtype) if isinstance(probe, np.generic) else type(probe).__name__
+        made = self.make(f"{name}({inner.code})")  # np.uint8(-1.5) is refused
         return made if made is not None else self._sure(f"{name}(1)")
 
     def _sure(self, code: str) -> Expr:

@@ -1,6 +1,8 @@
-"""Random in-place changes for the generated programs: writes into arrays (through views too),
-appends to and updates of lists, dict entries and object attributes, and calls of helpers that
-write their argument or return a view of it.
+"""Random in-place changes for the generated programs: writes into arrays (through views too;
+fancy indexes that repeat under ``repeated_indices``), appends to and updates of lists, dict
+entries and object attributes (appends to an object's list attribute under ``object_lists``),
+and calls of helpers that write their argument (an array, a dict entry, each array of a tuple)
+or return a view of it.
 
 ``Mutations`` is a part of ``statements.Writer``: it uses the writer's random source, scope,
 output and binding rules (``emit``, ``ex``, ``has``, ``fresh``, ``kind_kept``, ``value_for``).
@@ -23,6 +25,10 @@ if TYPE_CHECKING:
 def _is_place(code: str) -> bool:
     """Whether ``code`` can be the target of an augmented assignment (not a call)."""
     return isinstance(ast.parse(code, mode="eval").body, (ast.Name, ast.Attribute, ast.Subscript))
+
+
+def _arrays(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and isinstance(value[0], np.ndarray)
 
 
 class Mutations:
@@ -80,6 +86,8 @@ class Mutations:
                 forms.append(f"np.add.at({t}, [0, {self.rng.randrange(n)}, 0], {num})")
             if self.has("slice_updates") and n >= 2:
                 forms += self.slice_updates(t, probe, op)
+            if self.has("repeated_indices"):
+                forms += self.repeated_index_writes(t, n, op, num)
         if probe.ndim == 2:
             r, c = probe.shape
             row = ex.like(probe[0], 1)
@@ -115,6 +123,21 @@ class Mutations:
             f"{t}[:{k}] = {t}[{n - k}:]",
             f"{t}[{lo}:{hi}] = {t}[{lo}:{hi}][::-1]",
         ]
+
+    def repeated_index_writes(self, t: str, n: int, op: str, num: str) -> list[str]:
+        """Fancy-index updates whose index repeats (NumPy applies a repeated index's update
+        once, the last assignment wins) or is a computed int array or a mask."""
+        i, j = self.rng.randrange(n), self.rng.randrange(n)
+        index = self.ex.pick(is_int)
+        forms = [
+            f"{t}[[{i}, {i}, {j}]] {op} {num}",
+            f"{t}[[{i}, {j}, {i}]] = [1, 2, 3]",
+            f"{t}[np.array([{j}, {i}, {j}])] {op} {num}",
+            f"{t}[[-1, {i - n}]] += {t}[[{j}, {j}]]",
+        ]
+        if index is not None:
+            forms.append(f"{t}[[{index.code} % {n}, {i}]] {op} {num}")
+        return forms
 
     # ---- containers and objects ----------------------------------------------------------
     def list_op(self, flow: Flow) -> bool:
@@ -173,6 +196,8 @@ class Mutations:
             return False
         name = self.rng.choice(objects)
         obj = self.scope.names[name]
+        if self.has("object_lists") and hasattr(obj, "hist") and self.rng.random() < 0.5:
+            return self.object_list_op(name, obj)
         if not flow.in_block and self.rng.random() < 0.2:
             value = self.ex.number() or self.ex.array()
             if value is None:
@@ -181,9 +206,27 @@ class Mutations:
             self.emit(f"{name}.{attr} = {value.code}")
             setattr(obj, attr, value.probe)
             return True
-        attr = self.rng.choice(list(vars(obj)))
+        attr = self.rng.choice([a for a, v in vars(obj).items() if not isinstance(v, list)])
         place = f"{name}.{attr}"
         return self.update_place(flow, place, getattr(obj, attr), lambda v: setattr(obj, attr, v))
+
+    def object_list_op(self, name: str, obj: Any) -> bool:
+        """An append to the object's list attribute, directly or through the ``record`` helper
+        (which returns the new length), or its last item read."""
+        value = self.ex.like(1.5)
+        choice = self.rng.randrange(3)
+        if choice == 0:
+            self.emit(f"{name}.hist.append({value.code})")
+            return True
+        target = self.fresh("v")
+        if choice == 1:
+            self.emit(f"{target} = record({name}, {value.code})")
+            self.scope.names[target] = len(obj.hist) + 1  # an int, as the probe of the length
+            return True
+        read = f"{name}.hist[-1] + len({name}.hist)"
+        self.emit(f"{target} = {read}")
+        self.scope.names[target] = self.scope.probe(read)
+        return True
 
     def update_place(self, flow: Flow, place: str, old: Any, store: Callable[[Any], None]) -> bool:
         """``place = value`` or ``place += step`` (in place for an array)."""
@@ -212,6 +255,14 @@ class Mutations:
             return False
         name = self.fresh("v")
         forms = [f"{name} = scale_into({target.code}, 2)", f"{name} = head({target.code})"]
+        dicts = [n for n, v in self.scope.names.items() if isinstance(v, dict) and "a" in v]
+        if dicts:
+            d = self.rng.choice(dicts)
+            step = self.ex.like(self.scope.names[d]["a"], 1)  # keeps the entry's kind
+            forms.append(f"{name} = add_entry({d}, 'a', {step.code})")
+        items = [n for n, v in self.scope.names.items() if isinstance(v, tuple) or _arrays(v)]
+        if items:
+            forms.append(f"{name} = first_items({self.rng.choice(items)}, 0.5)")
         boxes = [n for n, v in self.scope.names.items() if hasattr(v, "__dict__")]
         if boxes:
             box = self.rng.choice(boxes)

@@ -3,7 +3,8 @@
 is a self-contained reproducer).
 
 ``f`` takes ``x`` and a random choice of the other arguments: arrays of several dtypes, an int and
-a float that are Python or NumPy scalars, a list, a dict and a ``Box`` object; with
+a float that are Python or NumPy scalars, a list, a dict, a tuple or list of arrays
+(``tuple_args``) and a ``Box`` object (with a list attribute under ``object_lists``); with
 ``overlapping_args`` two array arguments may share memory. Every choice comes from
 ``random.Random(seed)``, so a seed and a feature set name one program.
 """
@@ -26,9 +27,11 @@ import numpy as np
 class Box:
     """A small object whose attributes the program reads and writes."""
 
-    def __init__(self, w, n):
+    def __init__(self, w, n, hist=None):
         self.w = w
         self.n = n
+        if hist is not None:
+            self.hist = hist
 
     def bump(self, v):
         self.w += v
@@ -43,11 +46,29 @@ def scale_into(a, c):
 
 def head(a):
     return a[:2]
+
+
+def record(o, v):
+    o.hist.append(v)
+    return len(o.hist)
+
+
+def add_entry(d, key, v):
+    d[key] += v
+    return d[key]
+
+
+def first_items(items, c):
+    for a in items:
+        a[0] = c
+    return len(items)
 '''
 # The arguments ``f`` may take besides arrays and scalars, and whether two may share memory.
-ARGUMENT_FEATURES = frozenset("list_args dict_args object_args overlapping_args".split())
+ARGUMENT_FEATURES = frozenset(
+    "list_args dict_args object_args overlapping_args tuple_args object_lists".split()
+)
 ALL_FEATURES = statements.STATEMENT_FEATURES | statements.RISKY_FEATURES | ARGUMENT_FEATURES
-CI_FEATURES = ALL_FEATURES - statements.RISKY_FEATURES
+CI_FEATURES = ALL_FEATURES - statements.RISKY_FEATURES - statements.FALLBACK_FEATURES
 VARIANTS = 2  # input sets per program
 
 
@@ -122,12 +143,33 @@ def _parameters(rng: random.Random, features: frozenset[str]) -> list[_Parameter
                 ),
             )
         )
+    if "tuple_args" in features:
+        t_dtype = rng.choice(["float64", "float64", "int64", "float32"])
+        opening, closing = ("(", ")") if rng.random() < 0.7 else ("[", "]")
+        probe = (np.ones(3), np.ones((2, 2), t_dtype))
+        candidates.append(
+            _Parameter(
+                "ts",
+                probe if opening == "(" else list(probe),
+                each(
+                    lambda: (
+                        f"{opening}{_array(rng, (3,), 'float64')}, "
+                        f"{_array(rng, (2, 2), t_dtype)}{closing}"
+                    )
+                ),
+            )
+        )
     chosen = [candidates[0]] + [c for c in candidates[1:] if rng.random() < 0.55]
     if "object_args" in features and rng.random() < 0.4:
         w = each(lambda: _array(rng, (3,), "float64"))
         n = each(lambda: str(rng.randrange(4)))
-        values = tuple(f"Box({a}, {b})" for a, b in zip(w, n))
-        chosen.append(_Parameter("o", ("box", np.ones(3), 1), values))
+        hist: tuple[str | None, ...] = (None,) * VARIANTS
+        if "object_lists" in features and rng.random() < 0.6:
+            hist = each(lambda: str(_floats(rng, rng.randrange(1, 3))))
+        values = tuple(
+            f"Box({a}, {b})" if h is None else f"Box({a}, {b}, {h})" for a, b, h in zip(w, n, hist)
+        )
+        chosen.append(_Parameter("o", ("box", np.ones(3), 1, hist[0] and [1.5]), values))
     return chosen
 
 
@@ -151,15 +193,18 @@ def _args_source(rng: random.Random, params: list[_Parameter], features: frozens
 def _probes(params: list[_Parameter], env: dict[str, Any]) -> dict[str, Any]:
     probes = {}
     for p in params:
-        probes[p.name] = env["Box"](p.probe[1], p.probe[2]) if p.name == "o" else p.probe
+        probes[p.name] = env["Box"](*p.probe[1:]) if p.name == "o" else p.probe
     return probes
 
 
 def _argument_arrays(probes: dict[str, Any]) -> list[np.ndarray]:
-    """The arrays the arguments hold: the array arguments, the dict's and the object's."""
+    """The arrays the arguments hold: the array arguments, the dict's, the tuple's and the
+    object's."""
     found = []
     for value in probes.values():
         values = value.values() if isinstance(value, dict) else [value]
+        if isinstance(value, (tuple, list)):
+            values = value
         if hasattr(value, "__dict__") and not isinstance(value, np.ndarray):
             values = vars(value).values()
         found += [v for v in values if isinstance(v, np.ndarray)]
@@ -179,7 +224,11 @@ def generate(seed: int, features: frozenset[str] = CI_FEATURES) -> Program:
     if not writer.lines[-1].strip().startswith("return"):
         extras = ()
         if not writer.returned_early and "lists" in features:
-            lists = [n for n, v in scope.names.items() if isinstance(v, list)]
+            lists = [
+                n
+                for n, v in scope.names.items()
+                if isinstance(v, list) and not (v and isinstance(v[0], np.ndarray))
+            ]
             extras = tuple(f"len({n})" for n in lists[:1]) + tuple(
                 f"np.array({n})" for n in lists[1:2]
             )

@@ -1,7 +1,7 @@
 """Shrinking a failing program to a small one that fails the same way.
 
 Greedy, statement by statement, in the style of delta debugging: in ``f``'s body it tries deleting
-each statement, replacing an ``if``/``while``/``for`` by its body, dropping an ``else``, and
+each statement, replacing an ``if``/``while``/``for``/``try`` by its body, dropping an ``else``, and
 dropping values from a ``return``; an edit is kept when the program still fails the same way
 (the caller's ``still_fails``). Passes repeat until none changes the program or time runs out.
 """
@@ -12,7 +12,7 @@ import ast
 import time
 from collections.abc import Callable, Iterator
 
-_COMPOUND = (ast.If, ast.While, ast.For)
+_COMPOUND = (ast.If, ast.While, ast.For, ast.Try)
 
 
 def _function(tree: ast.Module) -> ast.FunctionDef:
@@ -63,7 +63,12 @@ def _edit(source: str, index: int, action: str) -> str | None:
         return None
     if not block:
         block.append(ast.Pass())
-    return ast.unparse(tree) + "\n"
+    edited = ast.unparse(tree) + "\n"
+    try:
+        compile(edited, "<shrunk>", "exec")
+    except SyntaxError:  # a loop unwrapped around its break, say
+        return None
+    return edited
 
 
 def candidates(source: str) -> Iterator[tuple[int, str]]:

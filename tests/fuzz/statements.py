@@ -1,7 +1,9 @@
 """Random statements for the generated programs: bindings, in-place writes, list, dict and object
-mutation, printing, raising, local functions and swaps (``functions``), and ``if``/``while``/``for``
-blocks (``for`` over ranges, arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times)
-with ``break``, ``continue`` and early ``return``, nested.
+mutation, printing (f-strings with format specs and conversions, numbers inside lists and tuples,
+``sep``/``end`` under ``format_prints``), raising, ``try``/``except`` (``try_except``), local
+functions and swaps (``functions``), and ``if``/``while``/``for`` blocks (``for`` over ranges,
+arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times) with ``break``, ``continue``
+and early ``return``, nested.
 
 Inside a block a rebinding keeps the variable's kind (shape, dtype, Python or NumPy scalar), so a
 value's kind never depends on the path taken, unless the ``kind_changes`` feature allows it; names
@@ -25,12 +27,16 @@ from .mutations import Mutations
 STATEMENT_FEATURES = frozenset(
     "if while for jumps returns lists prints raises calls "
     "out_args sort_fill mask_writes fancy_writes add_at "
-    "operators functions iterators slice_updates".split()
+    "operators functions iterators slice_updates "
+    "format_prints hazards try_except scalar_mix view_chains repeated_indices".split()
 )
 # Constructs known to give differences or crashes: left out of the fixed-seed CI run.
 RISKY_FEATURES = frozenset(
     "kind_changes one_sided mixed_returns list_mixed copy_writes alias_joins".split()
 )
+# Constructs that always fall back (``try``): left out of the CI run too, whose programs should
+# mostly compile.
+FALLBACK_FEATURES = frozenset({"try_except"})
 _MAX_DEPTH = 3
 _LOOP_BOUND = 3
 
@@ -113,6 +119,7 @@ class Writer(Mutations, Functions):
             ("object_args", 1, self.object_op),
             ("prints", 0.7, self.print_),
             ("raises", 0.5, self.raise_),
+            ("try_except", 0.15 if flow.depth < _MAX_DEPTH else 0.0, self.try_),
             ("calls", 0.6, self.call),
             ("returns", 0.4 if flow.in_block else 0.0, self.early_return),
             ("jumps", 1.0 if flow.in_loop else 0.0, self.jump),
@@ -212,11 +219,38 @@ class Writer(Mutations, Functions):
         if value is None:
             return False
         tag = self.fresh("p")
+        if self.has("format_prints") and self.rng.random() < 0.5:
+            return self.print_formatted(tag, value)
         if self.rng.random() < 0.3 and is_number(value.probe):
             self.emit(f'print(f"{tag} {{{value.code}}}")')
         else:
             self.emit(f'print("{tag}", {value.code})')
         return True
+
+    def print_formatted(self, tag: str, value: Expr) -> bool:
+        """An f-string with a format spec or conversion, a number in a list (its repr tells a
+        NumPy scalar from a Python one), ``sep``/``end``, or an array's dtype and shape."""
+        v = value.code
+        forms = [
+            f'print(f"{tag} {{{v}:.3f}}")',
+            f'print(f"{tag} {{{v}:>9.2e}}|")',
+            f'print(f"{tag} {{{v}:+}}")',
+            f'print(f"{tag} {{{v}!r}}")',
+            f'print(f"{tag} {{{v}=}}")',
+            f'print(f"{tag} {{{v}:d}}")',
+            f'print(f"{tag} {{{v}:5}}")',
+            f'print("{tag}", [{v}], sep="; ", end="!\\n")',
+            f'print("{tag}", ({v},), repr({v}))',
+            f'print(f"{tag} {{{v}}}", type({v}).__name__)',
+        ]
+        if is_array(value.probe):
+            forms += [f'print("{tag}", {v}.dtype, {v}.shape)', f'print(f"{tag} {{{v}!s}}")']
+        for _ in range(4):
+            statement = self.rng.choice(forms)
+            if self.scope.accepts(statement):
+                self.emit(statement)
+                return True
+        return False
 
     def raise_(self, flow: Flow) -> bool:
         condition = self.ex.condition()
@@ -228,6 +262,37 @@ class Writer(Mutations, Functions):
         else:
             self.emit(f"if {condition.code}:")
             self.emit(f'    raise ValueError("{tag}")')
+        return True
+
+    def try_(self, flow: Flow) -> bool:
+        """``try`` around a block (whose statements may raise) with ``except`` clauses that
+        print, pass or rebind; a ``finally`` or an ``else`` at times."""
+        self.emit("try:")
+        self.nested(flow)
+        caught = self.rng.choice(
+            [
+                "(IndexError, ZeroDivisionError)",
+                "ValueError",
+                "AssertionError",
+                "Exception",
+                "(ValueError, IndexError, ZeroDivisionError, AssertionError)",
+            ]
+        )
+        name = self.fresh("err")
+        self.emit(f"except {caught} as {name}:")
+        self._indent += 1
+        self.emit(self.rng.choice([f"print('caught', type({name}).__name__, {name})", "pass"]))
+        self._indent -= 1
+        if self.rng.random() < 0.3:
+            self.nested(flow)  # more of the handler, at its indentation
+        if self.rng.random() < 0.2:
+            self.emit("else:")
+            self.nested(flow)
+        if self.rng.random() < 0.2:
+            self.emit("finally:")
+            self._indent += 1
+            self.emit(f"print('{self.fresh('fin')}')")
+            self._indent -= 1
         return True
 
     # ---- control flow --------------------------------------------------------------------

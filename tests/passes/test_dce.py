@@ -1,6 +1,7 @@
 """Dead code elimination, including inside cond and while_loop, never dropping effects."""
 
 import numpy as np
+import pytest
 from pass_harness import F64, F64_3, I64, check, cond, dedent, interpret, trace, while_loop
 
 from tograph.ops import effects, lists
@@ -169,3 +170,19 @@ def test_an_unused_list_carried_through_a_loop_is_removed(x3):
     pruned = run_dce(counter_only, x3, np.int64(2)).graph
     assert [e.prim.name for e in pruned.eqns] == ["while_loop"]
     assert [e.prim.name for e in pruned.eqns[0].params["body_graph"].eqns] == ["add"]
+
+
+def test_an_unused_cond_whose_branch_may_raise_stays(x3):
+    """``if ...: v = x[n]`` with ``v`` unused raises IndexError eagerly when ``n`` is out of
+    range: the cond stays, with no outputs (it was dropped, and the call returned a value)."""
+
+    def fn(x, n):
+        cond(n > 0, lambda x, n: (x[n],), lambda x, n: (x[0],), x, n)
+        return np.floor(x)
+
+    graph = trace(fn, F64_3, I64)
+    kept = run_dce(graph, x3, np.int64(1)).graph
+    assert [e.prim.name for e in kept.eqns] == ["greater", "cond", "floor"]
+    assert kept.eqns[1].outputs == ()
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        interpret(kept, x3, np.int64(5))

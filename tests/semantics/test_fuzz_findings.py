@@ -508,3 +508,125 @@ def test_results_one_array_on_some_paths_through_nested_control_flow_fall_back(f
     x = np.array([2, 1.5, -2, -3])
     cf = assert_matches_eager(fn, x, np.int64(k), compiles=False)
     assert "retval" in cf.fallback or "return value" in cf.fallback
+
+
+def _prints_containers_of_tensors(x, k):
+    v = x.sum()
+    print("p", [v], (v,), sep="; ", end="!\n")
+    print((x[0], [k + 1, {"a": v}]), f"{[v, k]} {(v,)!r}")
+    if v > 0:
+        print("in", [v * 2, x[:2]])
+    return v
+
+
+@pytest.mark.parametrize("k", [3, np.int64(3)])
+def test_a_list_tuple_or_dict_of_tensors_prints_its_items_reprs(capsys, k):
+    """Seed 45: print("p", [v]) printed the tracer's repr of ``v`` instead of np.float64(3.0)."""
+    x = np.array([1.0, 2.0])
+    _prints_containers_of_tensors(x, k)
+    eager = capsys.readouterr().out
+    assert_matches_eager(_prints_containers_of_tensors, x, k)
+    assert capsys.readouterr().out == eager * 2  # the oracle's eager run, then the compiled one
+    assert "np.float64(3.0)" in eager
+
+
+def _writes_into_tuple_items(x, ts):
+    ts[1][1:] /= ts[1][:-1]
+    if x.sum() > 0:
+        ts[0][::2][1:] += x[0]
+    return x[0]
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_in_place_writes_into_the_arrays_of_a_tuple_argument_compile(sign):
+    """``ts[1][1:] /= ...`` wrote ``ts[1]`` back into the tuple, which raised TypeError while
+    tracing (the write had reached the array already) and fell back."""
+    ts = (np.ones(3), np.arange(1.0, 5.0).reshape(2, 2))
+    assert_matches_eager(_writes_into_tuple_items, sign * np.ones(2), ts)
+
+
+def _array_of_a_number_whose_dtype_depends_on_the_path(x, s):
+    c = 0
+    while c < 3 and x.sum() > 10:
+        c += 1
+        s += x.argmin()  # an np.float32 plus an np.int64 is an np.float64
+    return np.asarray(s), np.array([s])
+
+
+@pytest.mark.parametrize("scale", [1.0, 5.0])
+def test_np_array_of_a_number_whose_dtype_depends_on_the_path_falls_back(scale):
+    """Seed 21: np.asarray(s) was float64 on the path where ``s`` stays an np.float32."""
+    args = (scale * np.ones(3), np.float32(2.5))
+    cf = assert_matches_eager(
+        _array_of_a_number_whose_dtype_depends_on_the_path, *args, compiles=False
+    )
+    assert "np.array of a number whose dtype depends on the path" in cf.fallback
+
+
+def _unused_item_in_a_branch(x, k):
+    if x.sum() > 0:
+        v = x[k]  # noqa: F841 - unused, but eager raises IndexError here
+    return x.sum()
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_an_unused_item_read_in_a_tensor_if_raises_as_eager_does(k):
+    """Dead code elimination dropped the whole cond, so x[5] did not raise IndexError."""
+    assert_matches_eager(_unused_item_in_a_branch, np.ones(3), np.int64(k))
+
+
+def _ufunc_into_a_numpy_scalar(x, n):
+    z = np.array(x.sum()) + n  # a 0-d array plus a number is a NumPy scalar
+    np.add(z, 1, out=z)
+    return z
+
+
+def _augmented_numpy_scalar(x, n):
+    z = np.array(x.sum()) + n
+    z += 1  # binds a new scalar
+    return z
+
+
+@pytest.mark.parametrize("n", [2, np.int64(2)])
+def test_out_of_a_numpy_scalar_raises_as_numpy_does(n):
+    """Seed 100257: np.add(z, 1, out=z) of a NumPy scalar ``z`` raises TypeError eagerly; the
+    graph bound the sum instead (it raises while tracing now, so the function runs eagerly)."""
+    assert_matches_eager(_ufunc_into_a_numpy_scalar, np.ones(3), n, compiles=False)
+    assert_matches_eager(_augmented_numpy_scalar, np.ones(3), n)
+
+
+class _Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def _attribute_rebound_on_one_path_then_written(x, o):
+    if x[0] > 0:
+        o.w = x * 2
+    o.w[1:] = o.w[1:][::-1]
+    return o.w
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_an_attribute_rebound_on_some_paths_then_written_falls_back(sign):
+    """Seed 100242: on the path that kept the caller's array, the write into o.w was lost (the
+    attribute's identity tag handed back the caller's array, unwritten)."""
+    x, o = sign * np.array([1.0, 1.0, 0.0]), _Holder(np.array([-2.0, 0.5, 0.0]))
+    cf = assert_matches_eager(_attribute_rebound_on_one_path_then_written, x, o, compiles=False)
+    assert "'o.w' is the same array as before on some paths" in cf.fallback
+
+
+def _written_through_a_view_then_returned_beside_its_base(x):
+    y = x * 2
+    v = y[:2]
+    v[:1] = v[1:]
+    return y, v[1:]
+
+
+def test_a_view_written_through_stays_a_view_of_its_base():
+    """Seed 200154: after a write through ``v``, ``v[1:]`` came back a copy, sharing no memory
+    with ``y`` as eager's does (the view took the written value instead of its base's view)."""
+    x = np.array([-1.0, -0.5, -3.0, -1.5])
+    assert_matches_eager(_written_through_a_view_then_returned_beside_its_base, x)
+    y, tail = tg.to_static(_written_through_a_view_then_returned_beside_its_base)(x)
+    assert np.shares_memory(y, tail)

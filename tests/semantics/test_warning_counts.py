@@ -259,3 +259,21 @@ def test_warnings_of_a_helper_name_the_helper_s_line():
         _shifted_root.__code__.co_firstlineno,
     }
     assert _records(tg.to_static(_helpers, fallback="error"), x) == expected
+
+
+def _warns_on_a_constant_condition(x, d):
+    s = 3
+    if np.exp(np.float64(s) * 400) > d["n"]:  # overflows once, on static values
+        x = x + 1
+    return x
+
+
+def test_type_inference_gives_no_warning_of_its_own():
+    """Fuzz seed 185: inference evaluated the static condition and its overflow warning reached
+    the caller, beside the eager run's (the trace warns too, so the function runs eagerly)."""
+    args = (np.ones(2), {"n": 1})
+    eager, expected = _warnings_of(_warns_on_a_constant_condition, *args)
+    compiled, got = _warnings_of(tg.to_static(_warns_on_a_constant_condition), *args)
+    assert expected == ["RuntimeWarning: overflow encountered in exp"]
+    assert got == expected
+    np.testing.assert_array_equal(compiled, eager)

@@ -134,7 +134,9 @@ class _Inference:
             if code is None:
                 tree = ast.fix_missing_locations(ast.Expression(gast.gast_to_ast(rewritten)))
                 code = self._compiled[id(expr)] = compile(tree, "<inference>", "eval")
-            with self.scratch.active():
+            # quietly: the user sees the warnings of their code's runs, not of inference's
+            with self.scratch.active(), warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
                 env = self._locals if not parts else _Examples({**self.env, **parts})
                 value = eval(code, self._namespace, env)  # noqa: S307
         except Exception:  # noqa: BLE001 - anything inference cannot evaluate is simply unknown

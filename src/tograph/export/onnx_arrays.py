@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tograph import passes
 from tograph.export import onnx_common as common
 from tograph.ir import core, types
 
@@ -244,8 +245,8 @@ OPS.update(
 
 
 def _cond(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
-    if not eqn.outputs and w.drop_effects:
-        return []  # a branch that only had effects
+    if not eqn.outputs and (w.drop_effects or not passes.has_effects(eqn)):
+        return []  # a branch that only had effects, or checks ONNX has no exceptions for
     out_types = [v.type for v in eqn.outputs]
     pred, operands = w.operand(eqn.inputs[0], np.bool_), list(args[1:])
     then = w.subgraph(eqn.params["then_graph"], operands, "then", out_types)

@@ -332,6 +332,8 @@ def array(
     _reject("array", order, kwargs)
     if ndmin:
         raise dispatch.unsupported("np.array with ndmin=")
+    if dtype is None:
+        _refuse_path_dtypes(object)
     if tensor.is_tensor(object) and object.is_array:
         if dtype is None or np.dtype(dtype) == object.dtype:
             if copy is False or copy is None:
@@ -343,6 +345,27 @@ def array(
     if isinstance(out, tensor.SymbolicTensor) and out.type.ndim == 0:
         out.array0d = True  # np.array of a scalar is a 0-d array
     return out
+
+
+def _refuse_path_dtypes(value: Any) -> None:
+    """Refuses ``np.array(s)`` of a number (or a list or tuple holding one) whose NumPy dtype
+    depends on the path (``staging.kinds``: an ``np.float32`` on some paths, a float on others):
+    the array's dtype would be the path's, the graph has one."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _refuse_path_dtypes(item)
+        return
+    options = getattr(value, "kind_options", None)
+    if getattr(value, "kind_tag", None) is None or not options:
+        return
+    dtypes = {np.asarray(types.of_kind(code, 0)).dtype for code in options}
+    if len(dtypes) > 1:
+        raise errors.UnsupportedError(
+            f"np.array of a number whose dtype depends on the path taken "
+            f"({', '.join(sorted(map(str, dtypes)))}): the array's dtype would too",
+            hint="give the number one kind on every path (e.g. np.float64(...) or float(...))",
+            construct="np.array of a number whose kind depends on the path",
+        )
 
 
 # ---- concrete arrays made tensors ----------------------------------------------------------

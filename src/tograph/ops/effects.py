@@ -17,7 +17,8 @@ A ``template`` holds the text of each static argument, already converted with ``
 goes, filled by its kind code and value; in an f-string field, a ``kinded`` ``FormatSlot``), so the
 kernel prints exactly what Python's ``print`` would
 print with the tensor's run-time value; ``assert`` and ``raise`` make their messages the same
-way. The primitives have zero outputs: they are
+way; a list, tuple or dict holding tensors is text in parts too, as ``str`` writes it (its
+items' ``repr``s: ``[np.float64(3.0)]``). The primitives have zero outputs: they are
 ``multiple_results`` primitives whose kernels return ``()``.
 """
 
@@ -32,7 +33,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.ir import primitives, types
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
@@ -149,6 +150,9 @@ def print_(*values: Any, sep: str | None = " ", end: str | None = "\n") -> None:
     if current is None:
         builtins.print(*values, sep=sep, end=end)
         return
+    if sep and any(holds_symbolic(v) for v in values):  # a container's text is several parts
+        values = tuple(part for i, v in enumerate(values) for part in [sep] * bool(i) + [v])
+        sep = ""
     template, symbolic = _split(values)
     current.emit(print_p, symbolic, {"template": template, "sep": sep, "end": end})
 
@@ -161,12 +165,57 @@ def _text_option(name: str, value: Any, default: str) -> str:
     return value
 
 
+def holds_symbolic(value: Any) -> bool:
+    """Whether ``value`` is a list, tuple or dict with a graph value among its items (nested
+    ones too): its text exists only when the graph runs."""
+    if type(value) in (list, tuple):
+        return any(isinstance(v, tensor.Symbolic) or holds_symbolic(v) for v in value)
+    if type(value) is dict:
+        return holds_symbolic(list(value.values()))
+    return False
+
+
+def container_parts(value: Any) -> list[Any]:
+    """The text of a list, tuple or dict as ``str`` writes it (its items' ``repr``s), as parts:
+    strings, and ``Formatted`` repr fields where its tensors' values go. A graph value other
+    than a tensor (a tensor list) among the items is refused."""
+    if isinstance(value, tensor.SymbolicTensor):
+        return [Formatted(value, FormatSlot("", "r"))]
+    if isinstance(value, tensor.Symbolic):
+        raise errors.UnsupportedError(
+            "a list, tuple or dict holding a tensor list is printed or formatted: its text "
+            "exists only when the graph runs",
+            loc=origin.current_location(),
+            construct="text of a container of tensor lists",
+        )
+    if type(value) is dict:
+        items = [[repr(k), ": ", *container_parts(v)] for k, v in value.items()]
+        return ["{", *_joined(items), "}"]
+    if type(value) in (list, tuple):
+        items = [container_parts(v) for v in value]
+        if type(value) is list:
+            return ["[", *_joined(items), "]"]
+        return ["(", *_joined(items), "," if len(items) == 1 else "", ")"]
+    return [repr(value)]
+
+
+def _joined(items: list[list[Any]]) -> list[Any]:
+    parts: list[Any] = []
+    for i, item in enumerate(items):
+        parts += [", "] * bool(i) + item
+    return parts
+
+
 def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
     """The template of ``values`` and the symbolic values that fill its slots."""
     template: list[str | FormatSlot | KindSlot | None] = []
     symbolic: list[Any] = []
     for v in values:
-        if isinstance(v, Formatted) and getattr(v.value, "kind_tag", None) is not None:
+        if holds_symbolic(v):  # its parts, in a template whose parts are joined with ""
+            inner, inner_symbolic = _split(container_parts(v))
+            template.extend(inner)
+            symbolic.extend(inner_symbolic)
+        elif isinstance(v, Formatted) and getattr(v.value, "kind_tag", None) is not None:
             template.append(dataclasses.replace(v.slot, kinded=True))
             symbolic.extend([v.value.kind_tag, v.value])
         elif isinstance(v, Formatted):

@@ -65,8 +65,9 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
             raise dispatch.unsupported(f"np.{ufunc.__name__} with where= and no out=")
         return dispatch.UFUNCS[ufunc](*inputs, **kwargs)
     target = outs[0]
-    if tensor.is_tensor(target) and not target.is_array:
-        return dispatch.UFUNCS[ufunc](*inputs, **kwargs)  # x += y of a scalar binds a new value
+    if tensor.is_tensor(target) and not target.is_array:  # a NumPy scalar, which NumPy refuses
+        effects.raise_(TypeError("return arrays must be of ArrayType"))
+        return target
     if not tensor.is_symbolic(target):
         if not tensor.is_tensor(target):
             raise errors.UnsupportedError(

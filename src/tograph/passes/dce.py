@@ -3,8 +3,10 @@
 Stage: optimize. Input: a graph. Output: the graph without dead equations, in its nested graphs
 too. Requires: ``passes.totality``. Equations with effects (``print``, ``assert``, or a nested
 graph holding one) always stay, and so do those that may raise (``totality.may_raise``: an index
-out of range, a reshape of run-time dimensions, ``inv`` of a singular matrix), since eager code
-raises there even when the value is never used. Control flow is pruned inside as well:
+out of range, a reshape of run-time dimensions, ``inv`` of a singular matrix, or a ``cond`` or
+``while_loop`` holding one), since eager code raises there even when the value is never used.
+(Equations that may only warn go: the lowered code has dead copies of some, a loop's first test,
+say, that eager code evaluates once.) Control flow is pruned inside as well:
 
 - ``cond``: an output unused outside is removed from both branches, then an operand neither
   branch uses is removed.
@@ -55,7 +57,7 @@ def _sweep(graph: core.Graph) -> core.Graph:
 
 def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
     """``eqn`` pruned inside, or None if it is dead."""
-    if not any(used) and not passes.has_effects(eqn) and not totality.may_raise(eqn):
+    if not any(used) and _unobservable(eqn):
         return None
     if eqn.prim is control.cond_p:
         return _prune_cond(eqn, used)
@@ -65,6 +67,15 @@ def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
     if all(swept[k] is eqn.params[k] for k in swept):
         return eqn
     return dataclasses.replace(eqn, params={**eqn.params, **swept})
+
+
+def _unobservable(eqn: core.Eqn) -> bool:
+    """Whether nothing would tell that ``eqn`` did not run: it has no effects and cannot raise,
+    nor can any equation nested in it."""
+    nested = list(eqn.subgraphs())
+    if nested:
+        return all(_unobservable(e) for graph in nested for e in graph.eqns)
+    return not eqn.prim.effectful and not totality.may_raise(eqn)
 
 
 def _prune_cond(eqn: core.Eqn, used: list[bool]) -> core.Eqn:

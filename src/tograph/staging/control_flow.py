@@ -420,6 +420,18 @@ def _freeze_ambiguous(flat: carried.Flat, after: Sequence[Any], mixed: set[int] 
                 functional.freeze(leaf, reason)
 
 
+def _freeze_tagged_cells(
+    tagged: Sequence[tuple[int, str]], variables: set[int], leaves: list[Any], joined: Any
+) -> None:
+    """Refuses in-place writes to an attribute (or another cell) the branches leave holding
+    different arrays from before, or one from before and a new one (its identity tag says
+    which): a write would reach the caller's array on some paths only, and the graph writes a
+    value the tag then drops. ``_freeze_ambiguous`` does the same for variables."""
+    for j, path in tagged:
+        if j not in variables and joined[j] is not None:
+            functional.freeze(leaves[j], _AMBIGUOUS.format(path))
+
+
 def _outer_of(trace: _Trace, flat: carried.Flat, value: Any) -> Any:
     """The array from before ``trace`` (a variable's, or one it reads) that ``value``, returned
     by the trace, is or is a view of; None for an array made in the trace or not an array."""
@@ -793,6 +805,7 @@ def cond(
     ]
     mixed = {i for i, j in position.items() if j in kept[0] ^ kept[1]}
     _freeze_ambiguous(flat, after_if, mixed)
+    _freeze_tagged_cells(tagged, set(position.values()), leaves, joined)
     _freeze_path_aliases(traces, flat, (then_out, else_out), leaves, joined, "if", position)
     _freeze_path_identities(
         [_outer_leaves(out.leaves, t, flat) for out, t in zip((then_out, else_out), traces)],

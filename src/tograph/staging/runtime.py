@@ -513,6 +513,8 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
             return target
+    if type(target) is tuple and target[index] is written:
+        return target
     if isinstance(target, lists.SymbolicList):
         raise errors.UnsupportedError(
             "an in-place write into an item of a list that grows in a loop over tensors (a "

@@ -53,6 +53,12 @@ def formatted(value: Any, conversion: int, spec: str) -> Any:
     """One f-string field ``{value!conversion:spec}`` (conversion as in ``ast.FormattedValue``)."""
     conv = {-1: "", 115: "s", 114: "r", 97: "a"}[conversion]
     slot = effects.FormatSlot(spec, conv)
+    if effects.holds_symbolic(value):  # a list, tuple or dict of tensors: their reprs
+        if spec:
+            raise TypeError(
+                f"unsupported format string passed to {type(value).__name__}.__format__"
+            )
+        return TensorText(effects.container_parts(value))
     return effects.Formatted(value, slot) if tensor.is_symbolic(value) else slot.render(value)
 
 
@@ -60,7 +66,7 @@ def fstring(*parts: Any) -> Any:
     """The text of an f-string, or a ``TensorText`` when a field holds a tensor."""
     if all(isinstance(p, str) for p in parts):
         return "".join(parts)
-    return TensorText(parts)
+    return TensorText([q for p in parts for q in message_parts(p)])
 
 
 def convert(value: Any, conversion: int, spec: str = "") -> Any:

@@ -193,8 +193,8 @@ def assign(target: Any, value: Any) -> None:
                 raise ValueError("assignment destination is read-only")
             new = snapshot(step.update(base, new))
     storage.set(new)
-    target._var, target._builder = resolve(value)
-    target._seen = storage.version
+    # a view derives its value from the new base when next read (``resolve``), so the graph
+    # shows it as a view of the base: returned beside it, the two share memory as eager's do
 
 
 def freeze(tensor: Any, reason: str) -> None:

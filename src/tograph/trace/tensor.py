@@ -77,6 +77,8 @@ def _in_place(ufunc: np.ufunc) -> Any:
         if not _is_operand(other) or not _elementwise_with(self, ufunc, other):
             return NotImplemented
         _refuse_array_on_some_paths(self)
+        if not self.is_array:  # a NumPy scalar: Python binds the new value to the name
+            return dispatch.UFUNCS[ufunc](self, other)
         return dispatch.FUNCTIONS[_ufunc_into](ufunc, (self, other), {"out": (self,)})
 
     method.__name__ = f"__i{ufunc.__name__}__"
