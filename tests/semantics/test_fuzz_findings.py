@@ -530,6 +530,45 @@ def test_a_list_tuple_or_dict_of_tensors_prints_its_items_reprs(capsys, k):
     assert "np.float64(3.0)" in eager
 
 
+def _prints_0d_arrays(x):
+    a = np.array(x.sum())
+    print(f"p7 {a!r} {a:.2f}", [a, x[0]], (np.asarray(x[1]),))
+    return a
+
+
+def test_a_0d_array_prints_as_an_array(capsys):
+    """Seed 996: ``f"{np.array(s)!r}"`` printed ``np.float64(7.5)`` where eager prints
+    ``array(7.5)``: the graph may hold a 0-d array as a NumPy scalar."""
+    x = np.array([1.5, 2.0])
+    _prints_0d_arrays(x)
+    eager = capsys.readouterr().out
+    assert_matches_eager(_prints_0d_arrays, x)
+    assert capsys.readouterr().out == eager * 2
+    assert "array(3.5)" in eager
+
+
+class _Counter:
+    def __init__(self, n):
+        self.n = n
+
+
+def _unused_python_division(x, o):
+    while x.min() <= 0:
+        for i in range(o.n % 4, -1, -1):
+            if np.int64(i) > np.count_nonzero(x > 0):
+                pass
+            else:
+                unused = i // o.n
+            return unused if x.size > 9 else None
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_an_unused_python_division_by_zero_still_raises(n):
+    """Seed 627: ``i // o.n`` of Python ints, unused, was removed as dead code, so the
+    ZeroDivisionError eager raises for ``o.n == 0`` never came (NumPy would only warn)."""
+    assert_matches_eager(_unused_python_division, -np.ones(2), _Counter(n))
+
+
 def _writes_into_tuple_items(x, ts):
     ts[1][1:] /= ts[1][:-1]
     if x.sum() > 0:

@@ -49,8 +49,10 @@ class FormatSlot:
     spec: str = ""
     conversion: str = ""
     kinded: bool = False
+    array: bool = False  # a 0-d array in eager code, which the graph may hold as a NumPy scalar
 
     def render(self, value: Any) -> str:
+        value = np.asarray(value) if self.array else value
         converted = {"r": repr, "a": ascii, "s": str}.get(self.conversion, lambda v: v)(value)
         return format(converted, self.spec)
 
@@ -58,6 +60,7 @@ class FormatSlot:
         return (
             "{"
             + ("kind" if self.kinded else "")
+            + ("array" if self.array else "")
             + (f"!{self.conversion}" if self.conversion else "")
             + (f":{self.spec}" if self.spec else "")
             + "}"
@@ -219,7 +222,8 @@ def _split(values: Sequence[Any]) -> tuple[Template, list[Any]]:
             template.append(dataclasses.replace(v.slot, kinded=True))
             symbolic.extend([v.value.kind_tag, v.value])
         elif isinstance(v, Formatted):
-            template.append(v.slot)
+            array = isinstance(v.value, tensor.SymbolicTensor) and v.value.array0d
+            template.append(dataclasses.replace(v.slot, array=True) if array else v.slot)
             symbolic.append(v.value)
         elif isinstance(v, tensor.SymbolicTensor) and v.kind_tag is not None:
             template.append(KindSlot())

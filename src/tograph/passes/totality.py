@@ -114,9 +114,13 @@ def is_total(eqn: core.Eqn) -> bool:
 def may_raise(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
     run-time indices, indexing and shape operations on run-time dimensions, the solvers that
-    refuse a singular matrix, and ``int()`` of a float. (Dead code elimination keeps such an
-    equation.)"""
+    refuse a singular matrix, ``int()`` of a float, and division, powers and shifts of Python
+    numbers. (Dead code elimination keeps such an equation.)"""
     if eqn.prim in _VALUE_CHECKED:
+        return True
+    if eqn.prim in _PYTHON_CHECKED and all(
+        types.tensor_type(a.type).weak for a in eqn.inputs
+    ):  # Python numbers: ``n // 0`` raises ZeroDivisionError, ``10.0 ** 400`` OverflowError
         return True
     if eqn.prim is ew.astype_p:  # ``int(x)`` of a float: Python refuses inf and nan
         source = types.tensor_type(eqn.inputs[0].type).dtype
@@ -134,6 +138,18 @@ def may_raise(eqn: core.Eqn) -> bool:
 _SHAPE_CHECKED = frozenset({indexing.getitem_p, shape.reshape_p, shape.broadcast_to_p})
 # Raise on some values of their operands.
 _VALUE_CHECKED = frozenset({solvers.inv_p, solvers.solve_p, decompositions.cholesky_p})
+# Raise on some values when every operand is a Python number (where NumPy warns instead).
+_PYTHON_CHECKED = frozenset(
+    {
+        ew.divide_p,
+        ew.floor_divide_p,
+        ew.mod_p,
+        ew.divmod_p,
+        ew.power_p,
+        ew.left_shift_p,
+        ew.right_shift_p,
+    }
+)
 
 # The primitives that are total on some operands.
 _CANDIDATES = _ANY_DTYPE | _INTEGER | _REAL_FLOAT | {indexing.getitem_p, ew.astype_p}
