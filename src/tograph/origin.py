@@ -33,6 +33,9 @@ _CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
 # offset ``f_lasti`` halved). ``frame.f_lineno`` finds the line by scanning the code's line table
 # from its start, so on a long function every equation built paid for the whole function.
 _LINES: dict[int, list[int | None]] = {}
+# The globals of the modules converted code came from, by file name, for the latest files.
+_GLOBALS: dict[str, dict[str, Any]] = {}
+_GLOBALS_KEPT = 256
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # NumPy's and the standard library's directories: their frames are never the user's line.
 _SYSTEM = tuple(
@@ -42,14 +45,27 @@ _SYSTEM = tuple(
 )
 
 
-def register(codes: Iterable[types.CodeType]) -> None:
-    """Marks ``codes`` (and the code objects nested in them) as converted user code."""
+def register(codes: Iterable[types.CodeType], globals_: dict[str, Any] | None = None) -> None:
+    """Marks ``codes`` (and the code objects nested in them) as converted user code; with
+    ``globals_``, the globals of the module they come from (``module_globals``)."""
     todo = list(codes)
+    if globals_ is not None:
+        for code in todo:
+            _GLOBALS.pop(code.co_filename, None)  # the newest last, the oldest first out
+            _GLOBALS[code.co_filename] = globals_
+        while len(_GLOBALS) > _GLOBALS_KEPT:
+            del _GLOBALS[next(iter(_GLOBALS))]
     while todo:
         code = todo.pop()
         key = id(code)
         _CONVERTED[key] = weakref.ref(code, functools.partial(_forget, key))
         todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def module_globals(filename: str) -> dict[str, Any] | None:
+    """The globals of the module whose converted code has file name ``filename``, if any was
+    converted lately (a generated graph shares its name and warning registry)."""
+    return _GLOBALS.get(filename)
 
 
 def _forget(key: int, ref: weakref.ref[types.CodeType]) -> None:

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from tograph import errors
+from tograph import errors, origin
 from tograph.backend import fusion, memory, parallel, strict, user_lines
 from tograph.ir import core, types
 from tograph.ops import control
@@ -254,7 +254,7 @@ class _Writer:
             if loc is not None and loc.file == home:
                 last = loc.line
             lines[number] = last
-        module = user_lines.module_globals(home)
+        module = origin.module_globals(home)
         if module is not None:
             self.namespace["__name__"] = module.get("__name__", "<string>")
             self.namespace["__warningregistry__"] = module.setdefault("__warningregistry__", {})

@@ -15,11 +15,9 @@ in the original code object, which an error report needs to name the failing equ
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 from collections.abc import Mapping
-from typing import Any
 
 # The line table's entry kinds used here: an entry covers up to 8 code units.
 _NO_COLUMNS = 13  # a signed line delta, no columns
@@ -27,7 +25,6 @@ _NO_LOCATION = 15  # no line at all
 _MAX_UNITS = 8
 
 SUPPORTED = sys.version_info >= (3, 11)  # 3.10 has another line table format
-_MODULES: dict[str, types.ModuleType | None] = {}  # see ``module_globals``
 
 
 def relocate(
@@ -76,22 +73,6 @@ def generated_line(original: types.CodeType, offset: int) -> int | None:
         if start <= offset < end:
             return line
     return None
-
-
-def module_globals(filename: str) -> dict[str, Any] | None:
-    """The globals of the imported module whose source is ``filename`` (None if none is)."""
-    if filename in _MODULES:
-        module = _MODULES[filename]
-        if module is None or _source_file(module) == filename:
-            return None if module is None else vars(module)
-    module = next((m for m in list(sys.modules.values()) if _source_file(m) == filename), None)
-    _MODULES[filename] = module
-    return None if module is None else vars(module)
-
-
-def _source_file(module: Any) -> str | None:
-    path = getattr(module, "__file__", None)
-    return os.path.abspath(path) if isinstance(path, str) else None
 
 
 def _signed_varint(value: int, out: bytearray) -> None:

@@ -209,7 +209,7 @@ def _compile(
         raise errors.InternalError(
             f"the lowered code of {parsed.name} does not compile: {exc}"
         ) from exc
-    origin.register([code])
+    origin.register([code], fn.__globals__)
     namespace: dict[str, Any] = {}
     exec(code, fn.__globals__, namespace)  # noqa: S102 - our own generated code
     return namespace[_FACTORY]
