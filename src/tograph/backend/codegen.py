@@ -63,7 +63,8 @@ _counter = itertools.count()
 
 @dataclasses.dataclass
 class _Compiled:
-    """A compiled graph: the function, its source, and the file name its code objects carry."""
+    """A compiled graph: the function, its source, and the name its source has in linecache (its
+    code objects carry the user's file, ``user_lines``)."""
 
     fn: Callable[..., tuple[Any, ...]]
     source: str
