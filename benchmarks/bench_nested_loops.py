@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import statistics
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 import tograph as tg
+from bench_conversion import load  # a fresh module per function, as W6 makes them
 from tograph.staging import control_flow
 
 
@@ -81,15 +79,6 @@ FAMILIES: dict[str, Callable[[str, int], str]] = {
     "for": for_source,
     "if in loop": if_source,
 }
-
-
-def load(source: str, tag: str):
-    path = Path(tempfile.mkdtemp()) / f"bench_{tag}.py"
-    path.write_text("import numpy as np\n\n" + source)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class TraceCounter:

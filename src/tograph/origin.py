@@ -33,6 +33,9 @@ _CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
 # offset ``f_lasti`` halved). ``frame.f_lineno`` finds the line by scanning the code's line table
 # from its start, so on a long function every equation built paid for the whole function.
 _LINES: dict[int, list[int | None]] = {}
+# Per file name: whether its code is plain user code (``_plain_user_file``). A dict read inline,
+# as every equation built walks the frames above it.
+_PLAIN: dict[str, bool] = {}
 # The globals of the modules converted code came from, by file name, for the latest files.
 _GLOBALS: dict[str, dict[str, Any]] = {}
 _GLOBALS_KEPT = 256
@@ -121,13 +124,16 @@ def current_location() -> errors.SourceLocation | None:
             if inner is not None:
                 return _location(inner.f_code, inner.f_lineno)
             return _location(code, _line_of(key, frame))
-        if inner is None and _plain_user_file(code.co_filename):
-            inner = frame
+        if inner is None:
+            plain = _PLAIN.get(code.co_filename)
+            if plain is None:
+                plain = _PLAIN[code.co_filename] = _plain_user_file(code.co_filename)
+            if plain:
+                inner = frame
         frame = frame.f_back
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def _plain_user_file(filename: str) -> bool:
     """Whether code of ``filename`` is the user's (or a library's) rather than tograph's,
     NumPy's or the standard library's."""

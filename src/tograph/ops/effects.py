@@ -328,12 +328,7 @@ def warn_if(
     as NumPy's Python code warns after computing (``Mean of empty slice`` from ``np.nanmean``):
     each time the graph runs, if a graph is being built, attributed to the user's line of the
     call."""
-    params = {"message": message, "category": category, "each": each}
-    current = builder_mod.current()
-    if current is None or not isinstance(cond, tensor.Symbolic):
-        _warn_impl(cond, **params)
-        return
-    current.emit(warn_p, (cond,), params)
+    _check(warn_p, cond, {"message": message, "category": category, "each": each})
 
 
 def _raise_if_impl(cond: Any, *, exception: BaseException) -> tuple[()]:
@@ -355,11 +350,17 @@ def raise_if(cond: Any, exception: BaseException) -> None:
     """Raises ``exception`` when any element of ``cond`` is true, as NumPy's Python code checks
     a computed value (``np.average``'s weights summing to zero): when the graph runs, if a graph
     is being built."""
+    _check(raise_if_p, cond, {"exception": exception})
+
+
+def _check(prim: primitives.Primitive, cond: Any, params: dict[str, Any]) -> None:
+    """``prim`` of ``cond``: an equation while a graph is built and ``cond`` is symbolic, else
+    its kernel at once."""
     current = builder_mod.current()
     if current is None or not isinstance(cond, tensor.Symbolic):
-        _raise_if_impl(cond, exception=exception)
+        prim.impl(cond, **params)
         return
-    current.emit(raise_if_p, (cond,), {"exception": exception})
+    current.emit(prim, (cond,), params)
 
 
 # ---- raise -------------------------------------------------------------------------------
