@@ -17,7 +17,7 @@ from tograph import errors, origin
 from tograph.backend import codegen, interpreter
 from tograph.ir import check, primitives, types
 from tograph.ops import control
-from tograph.staging import carried, control_flow, optional
+from tograph.staging import carried, control_flow, optional, subtrace
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -554,7 +554,7 @@ def _refine(lo, hi, depth):
 
 
 def test_a_trace_that_grows_without_bound_falls_back_naming_the_branch(monkeypatch):
-    monkeypatch.setattr(control_flow, "_MAX_TRACED_BODIES", 60)
+    monkeypatch.setattr(subtrace, "MAX_TRACED_BODIES", 60)
 
     def integrate(lo, hi):
         return _refine(lo, hi, 30)

@@ -7,20 +7,20 @@ import numpy as np
 import pytest
 from tests.semantics.eager_oracle import assert_matches_eager
 
-from tograph.staging import control_flow
+from tograph.staging import subtrace
 
 
 @pytest.fixture
 def body_traces(monkeypatch):
-    """Counts the traces of loop bodies (``control_flow._trace`` with the label ``body``)."""
+    """Counts the traces of loop bodies (``subtrace.trace`` with the label ``body``)."""
     counts = collections.Counter()
-    original = control_flow._trace
+    original = subtrace.trace
 
     def counting(parent, label, *args, **kwargs):
         counts[label] += 1
         return original(parent, label, *args, **kwargs)
 
-    monkeypatch.setattr(control_flow, "_trace", counting)
+    monkeypatch.setattr(subtrace, "trace", counting)
     return counts
 
 
