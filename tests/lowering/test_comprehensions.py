@@ -10,10 +10,10 @@ import pytest
 from tograph.lowering import comprehensions
 
 
-def lowered(src: str) -> str:
+def lowered(src: str, shadowed: frozenset[str] = frozenset()) -> str:
     fn = gast.parse(textwrap.dedent(src)).body[0]
     taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
-    comprehensions.desugar_filtered(fn, taken)
+    comprehensions.desugar_filtered(fn, taken, shadowed=shadowed)
     return astor.to_source(gast.gast_to_ast(fn)).strip()
 
 
@@ -58,9 +58,101 @@ def test_a_returned_comprehension_with_two_generators_and_filters():
         "def f(x):\n    return [v for v in x]",
         "def f(x):\n    return [(y := v) for v in x if y]",
         "def f(x):\n    return [[w for w in v if w] for v in x if v]",
-        "def f(x):\n    a, b = [v for v in x if v], 1\n    return a",
+        "def f(x):\n    return g(x), [v for v in x if v]",
+        "def f(x):\n    return x[0] if x else [v for v in x if v]",
+        "def f(x):\n    return x.mean(), [v for v in x if v]",
+        "def f(x):\n    x[0] += len([v for v in x if v])",
+        "def f(x, sum):\n    return sum(v for v in x if v)",
+        "def f(x):\n    return any(v for v in x if v)",
+        "def f(x, k):\n    return max((v for v in x if v), key=k.get)",
     ],
-    ids=["no filter", "walrus", "nested comprehension", "not the whole value"],
+    ids=[
+        "no filter",
+        "walrus",
+        "nested comprehension",
+        "after a call",
+        "in a conditional",
+        "after an attribute read",
+        "augmented subscript",
+        "shadowed consumer",
+        "consumer that may stop early",
+        "consumer argument that runs first",
+    ],
 )
 def test_other_comprehensions_stay_as_they_are(src):
     assert lowered(src) == src
+
+
+def test_comprehensions_inside_a_statement_are_built_first_until_a_call_runs():
+    got = lowered("""
+    def f(x, t):
+        n = 0
+        n += len([v for v in x if v > t])
+        return (t, [i for i in range(3) if x[i]]), np.mean([v for v in x if v < t]), [
+            v for v in x if v
+        ]
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x, t):
+            n = 0
+            comprehension_1 = []
+            for v_2 in x:
+                if v_2 > t:
+                    comprehension_1.append(v_2)
+            n += len(comprehension_1)
+            comprehension_3 = []
+            for i_4 in range(3):
+                if x[i_4]:
+                    comprehension_3.append(i_4)
+            comprehension_5 = []
+            for v_6 in x:
+                if v_6 < t:
+                    comprehension_5.append(v_6)
+            return (t, comprehension_3), np.mean(comprehension_5), [v for v in x if v]""")
+
+
+def test_a_generator_a_builtin_drains_is_built_first_and_so_is_one_over_a_built_list():
+    got = lowered("""
+    def f(r):
+        down = [v for v in r if v < 0]
+        print(sum(d * d for d in down), min((v for v in r if v), default=-1.0))
+    """)
+    assert got == textwrap.dedent("""\
+        def f(r):
+            comprehension_1 = []
+            for v_2 in r:
+                if v_2 < 0:
+                    comprehension_1.append(v_2)
+            down = comprehension_1
+            comprehension_3 = []
+            for d_4 in down:
+                comprehension_3.append(d_4 * d_4)
+            print(sum(comprehension_3), min((v for v in r if v), default=-1.0))""")
+
+
+def test_a_consumer_the_module_redefines_drains_nothing_early():
+    src = "def f(x):\n    return sum(v for v in x if v)"
+    assert lowered(src, shadowed=frozenset({"sum"})) == src
+    assert "comprehension_1" in lowered(src)
+
+
+def test_an_if_test_and_a_for_iterable_build_their_comprehensions_before_the_statement():
+    got = lowered("""
+    def f(x):
+        for v in [w for w in x if w]:
+            if len([u for u in x if u > v]) > 1:
+                return v
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x):
+            comprehension_1 = []
+            for w_2 in x:
+                if w_2:
+                    comprehension_1.append(w_2)
+            for v in comprehension_1:
+                comprehension_3 = []
+                for u_4 in x:
+                    if u_4 > v:
+                        comprehension_3.append(u_4)
+                if len(comprehension_3) > 1:
+                    return v""")

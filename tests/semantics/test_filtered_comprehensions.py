@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from eager_oracle import assert_matches_eager
 
+import tograph as tg
+
 
 def indices_above(x, t):
     i = -1
@@ -78,3 +80,79 @@ def test_a_comprehension_over_a_list_grown_in_a_tensor_loop_compiles_and_matches
 def test_a_comprehension_over_a_list_grown_in_python_stays_python():
     cf = assert_matches_eager(squares_of_a_static_list, 4)
     assert "while_loop" not in cf.op_counts()
+
+
+def mean_of_losses(r):
+    return np.mean([v for v in r if v < 0])
+
+
+def count_and_share_above(x, t):
+    n = 0
+    n += len([v for v in x if v > t])
+    return n, (t, [i for i in range(len(x)) if x[i] > t])
+
+
+def largest_positive(x):
+    return max(v for v in x if v > 0)
+
+
+def sortino_ratio(returns, target=0.0):
+    downside = [r - target for r in returns if r < target]
+    spread = np.sqrt(sum(d * d for d in downside) / len(returns))
+    return (np.mean(returns) - target) / spread
+
+
+def printed_positives(x):
+    print("kept", [round(float(v), 2) for v in x if v > 0])
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (mean_of_losses, (np.array([0.5, -1.0, -2.0]),)),
+        (count_and_share_above, (np.array([1.0, 3.0, 2.0]), 1.5)),
+        (count_and_share_above, (np.array([1.0, 3.0, 2.0]), 5.0)),
+        (largest_positive, (np.array([-1.0, 3.0, np.nan, 2.0]),)),
+        (largest_positive, (np.array([np.nan, 1.0]),)),
+        (largest_positive, (np.array([-1, 4, 4, 2]),)),
+        (sortino_ratio, (np.array([0.01, -0.02, 0.03, -0.01]),)),
+        (printed_positives, (np.array([1.25, -3.0, 2.5]),)),
+    ],
+)
+def test_a_filtered_comprehension_inside_a_statement_compiles_and_matches_eager(fn, args):
+    assert_matches_eager(fn, *args)
+
+
+def test_max_of_a_list_filtered_empty_raises_pythons_error():
+    """The list is empty only when the graph runs: the graph raises what ``max`` raises."""
+    assert_matches_eager(largest_positive, np.array([-1.0, -2.0]))
+    static = tg.to_static(largest_positive)
+    static(np.array([1.0, -2.0]))
+    with pytest.raises(ValueError) as caught:
+        static(np.array([-1.0, -2.0]))
+    with pytest.raises(ValueError) as eager:
+        largest_positive(np.array([-1.0, -2.0]))
+    assert str(caught.value) == str(eager.value)
+
+
+def test_a_comprehension_filtered_on_a_tensor_that_stays_python_names_it():
+    def after_a_call(x):  # a generator has a frame of its own in every Python version
+        return np.sum(x), tuple(v for v in x if v > 0)
+
+    with pytest.warns(tg.FallbackWarning, match="comprehension filtered on a tensor"):
+        tg.to_static(after_a_call)(np.array([1.0, -1.0]))
+
+
+def branch_on_filtered_counts(x):
+    if len([v for v in x if v > 0]) > 1:
+        return 1
+    elif sum(v for v in x if v < 0) < -1:
+        return 2
+    return 3
+
+
+@pytest.mark.parametrize(
+    "x", [np.array([1.5, -2.0, 3.0]), np.array([-1.0, -2.0]), np.array([0.5, -0.5])]
+)
+def test_comprehensions_in_if_tests_compile_and_match_eager(x):
+    assert_matches_eager(branch_on_filtered_counts, x)

@@ -1,5 +1,5 @@
 """Lowering step 0: a filtered list comprehension, or one over a list the function appends to,
-assigned or returned, becomes a loop.
+becomes a loop.
 
 Input: a gast ``FunctionDef``. Output: the same function in which each statement
 ``name = [elt for v in items if test]`` (or ``return [...]``) is written out as the loop a person
@@ -19,11 +19,18 @@ while the graph is built. A comprehension over a list the function grows with ``
 length known only when the graph runs, which a loop over it handles and a Python comprehension
 does not. Other comprehensions without a filter, and those with a walrus, a lambda or another
 comprehension inside, stay as they are (Python builds those lists exactly while tracing).
+
+A comprehension elsewhere in a statement (``n += len([...])``, ``np.mean([...])``, a tuple's item)
+is built by such a loop just before the statement, read from its list there, when nothing with an
+effect runs before it in the statement (``_Hoistable``), so the order of prints, warnings and
+errors stays eager's; so is a filtered generator expression that a builtin drains whole
+(``sum(v for v in x if v > 0)``).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Set
 from typing import Any
 
 import gast
@@ -34,14 +41,27 @@ from tograph.lowering import templates
 _NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
 
 
+# builtins that drain an iterable whole before they return: a filtered generator expression
+# handed to one may be built as a list first (the module's globals or a closure may shadow them)
+CONSUMERS = frozenset({"sum", "min", "max", "list", "tuple", "sorted", "set", "frozenset"})
+
+
 def desugar_filtered(
-    tree: gast.FunctionDef, taken: set[str], walked: list[Any] | None = None
+    tree: gast.FunctionDef,
+    taken: set[str],
+    walked: list[Any] | None = None,
+    shadowed: frozenset[str] = frozenset(),
 ) -> bool:
     """Rewrites ``tree``'s filtered list comprehensions, and those over a list the function
     grows with ``append``, in place (see module docstring); fresh names avoid ``taken``, which
-    grows. ``walked`` holds every node of ``tree`` (``nodes.walk``), if the caller has walked it.
+    grows. ``walked`` holds every node of ``tree`` (``nodes.walk``), if the caller has walked it;
+    ``shadowed`` are the ``CONSUMERS`` the function's globals or closure define.
     Returns whether anything changed."""
-    rewriter = _Rewriter(taken, _appended_names(nodes.walk(tree) if walked is None else walked))
+    walked = nodes.walk(tree) if walked is None else walked
+    bound = {n.id for n in walked if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
+    bound |= {n.name for n in walked if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
+    bound |= {n.asname or n.name for n in walked if isinstance(n, gast.alias)}
+    rewriter = _Rewriter(taken, _appended_names(walked), CONSUMERS - bound - shadowed)
     rewriter.visit(tree)
     return rewriter.changed
 
@@ -59,14 +79,22 @@ def _appended_names(walked: list[Any]) -> frozenset[str]:
     )
 
 
-def _convertible(comp: Any, grown: frozenset[str]) -> bool:
-    if not isinstance(comp, gast.ListComp):
+def _convertible(comp: Any, grown: Set[str], kind: type = gast.ListComp) -> bool:
+    """Whether ``comp`` is a comprehension of ``kind`` to write out: one with a filter, or one
+    over a list the function grows (``grown``), that ``_simple`` allows."""
+    if not isinstance(comp, kind):
         return False
     over_grown = len(comp.generators) == 1 and (
         isinstance(comp.generators[0].iter, gast.Name) and comp.generators[0].iter.id in grown
     )
     if not (over_grown or any(g.ifs for g in comp.generators)):
         return False
+    return _simple(comp)
+
+
+def _simple(comp: Any) -> bool:
+    """Whether a comprehension can be written out as loops: synchronous, its targets names,
+    nothing inside that binds a name or makes a scope of its own."""
     if any(g.is_async for g in comp.generators):
         return False
     inner = [n for g in comp.generators for part in (g.iter, *g.ifs) for n in gast.walk(part)]
@@ -86,9 +114,10 @@ class _Rename(nodes.Transformer):
 
 
 class _Rewriter(nodes.Transformer):
-    def __init__(self, taken: set[str], grown: frozenset[str]):
+    def __init__(self, taken: set[str], grown: frozenset[str], consumers: frozenset[str]):
         self.taken = taken
-        self.grown = grown
+        self.grown = set(grown)
+        self.consumers = consumers
         self.counter = itertools.count(1)
         self.changed = False
 
@@ -99,20 +128,58 @@ class _Rewriter(nodes.Transformer):
 
     def visit_Assign(self, node: gast.Assign) -> Any:
         target = node.targets[0]
-        if len(node.targets) != 1 or not isinstance(target, gast.Name):
-            return node
-        if not _convertible(node.value, self.grown):
-            return node
-        return self._loop(node.value, "target = acc", target.id)
+        if len(node.targets) == 1 and isinstance(target, gast.Name):
+            if _convertible(node.value, self.grown):
+                acc, built = self._build(node.value)
+                self.grown.add(target.id)  # built by appends: its length may be known late
+                return [*built, *templates.quote("t = acc", node, t=target.id, acc=acc)]
+        return self._hoist(node)
 
     def visit_Return(self, node: gast.Return) -> Any:
-        if node.value is None or not _convertible(node.value, self.grown):
-            return node
-        return self._loop(node.value, "return acc")
+        if node.value is not None and _convertible(node.value, self.grown):
+            acc, built = self._build(node.value)
+            return [*built, *templates.quote("return acc", node, acc=acc)]
+        return self._hoist(node)
 
-    def _loop(self, comp: gast.ListComp, finish: str, target: str = "") -> list[Any]:
-        """The statements building ``comp``'s list in a fresh variable, then ``finish``: a
-        template naming that variable ``acc`` (and the assigned name ``target``)."""
+    def visit_AugAssign(self, node: gast.AugAssign) -> Any:
+        # a subscript or attribute target is read before the value: leave its order alone
+        return self._hoist(node) if isinstance(node.target, gast.Name) else node
+
+    def visit_Expr(self, node: gast.Expr) -> Any:
+        return self._hoist(node)
+
+    def visit_If(self, node: gast.If) -> Any:
+        hoisted = self._hoist(node, "test")
+        self.generic_visit(node)
+        return hoisted
+
+    def visit_For(self, node: gast.For) -> Any:
+        hoisted = self._hoist(node, "iter")
+        self.generic_visit(node)
+        return hoisted
+
+    def _hoist(self, stmt: Any, field: str = "value") -> Any:
+        """``stmt`` preceded by the loops building the comprehensions in its ``field`` (an
+        expression evaluated once, first) that run before anything else in it with an effect
+        (``_Hoistable``), each read from its list."""
+        expression = getattr(stmt, field)
+        if expression is None:
+            return stmt
+        finder = _Hoistable(self.grown, self.consumers)
+        finder.pure(expression)
+        if not finder.found:
+            return stmt
+        built: list[Any] = []
+        names: dict[int, str] = {}
+        for comp in finder.found:
+            acc, statements = self._build(comp)
+            built += statements
+            names[id(comp)] = acc
+        setattr(stmt, field, _Replace(names).visit(expression))
+        return [*built, stmt]
+
+    def _build(self, comp: Any) -> tuple[str, list[Any]]:
+        """A fresh variable and the statements building ``comp``'s list in it."""
         self.changed = True
         acc = self.fresh(ACCUMULATOR)
         bound = [n.id for g in comp.generators for n in gast.walk(g.target) if _is_name(n)]
@@ -128,8 +195,84 @@ class _Rewriter(nodes.Transformer):
             body = templates.quote(
                 loop, comp, target=rename.visit(gen.target), items=items, body=body
             )
-        last = templates.quote(finish, comp, acc=acc, target=target)
-        return [*templates.quote("acc = []", comp, acc=acc), *body, *last]
+        return acc, [*templates.quote("acc = []", comp, acc=acc), *body]
+
+
+class _Hoistable:
+    """Finds, in evaluation order, the comprehensions of an expression that may be built before
+    the statement holding it: those nothing with an effect (a call, a subscript, an attribute
+    read) runs before, in places that always run (an element of a tuple or list display, an
+    argument of a call to a name or a module's function). A generator expression with a filter
+    counts where it is the one argument of a builtin that consumes it whole (``sum``, ``max``,
+    ...) and every other argument is a name or constant, since those run before it is drained."""
+
+    def __init__(self, grown: Set[str], consumers: frozenset[str]):
+        self.grown = grown
+        self.consumers = consumers
+        self.found: list[Any] = []
+
+    def pure(self, node: Any) -> bool:
+        """Collects the hoistable comprehensions in ``node``; returns whether evaluating it,
+        once they are built, has no effect (so that what runs after it may be hoisted too)."""
+        if _convertible(node, self.grown):
+            self.found.append(node)
+            return True
+        if _plain_value(node):
+            return True
+        if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load):
+            return all(self.pure(elt) for elt in node.elts)
+        if isinstance(node, gast.BinOp):  # the operation itself may raise or warn
+            self.pure(node.left) and self.pure(node.right)
+            return False
+        if isinstance(node, gast.Compare):  # a chain's later operands may not run
+            self.pure(node.left) and self.pure(node.comparators[0])
+            return False
+        if isinstance(node, gast.Call) and _plain_callee(node.func):
+            arguments = [*node.args, *(kw.value for kw in node.keywords)]
+            drained = self._drained(node, arguments)
+            if drained is not None:
+                self.found.append(drained)
+                return False
+            all(self.pure(arg) for arg in arguments)
+        return False
+
+    def _drained(self, call: gast.Call, arguments: list[Any]) -> Any:
+        """The filtered generator expression ``call`` consumes whole, if it is one (see class)."""
+        if not (isinstance(call.func, gast.Name) and call.func.id in self.consumers):
+            return None
+        generator = call.args[0] if call.args else None
+        if not _convertible(generator, self.grown, gast.GeneratorExp):
+            return None
+        if not all(_plain_value(arg) for arg in arguments if arg is not generator):
+            return None
+        return generator
+
+
+def _plain_value(node: Any) -> bool:
+    """A name or a constant (``-1.0`` too): evaluating it has no effect."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        node = node.operand
+    return isinstance(node, (gast.Name, gast.Constant))
+
+
+def _plain_callee(func: Any) -> bool:
+    """A name, or attributes of a name (``np.mean``): reading it has no effect worth ordering."""
+    while isinstance(func, gast.Attribute):
+        func = func.value
+    return isinstance(func, gast.Name)
+
+
+class _Replace(nodes.Transformer):
+    """Puts a read of its list in place of each comprehension built before the statement."""
+
+    def __init__(self, names: dict[int, str]):
+        self.names = names
+
+    def visit(self, node: Any) -> Any:
+        name = self.names.get(id(node))
+        if name is not None:
+            return templates.quote_expr(name, node)
+        return super().visit(node)
 
 
 ACCUMULATOR = "comprehension"  # the base of the names of the lists this step builds

@@ -37,7 +37,9 @@ _FACTORY = "__tograph_factory__"
 _CACHE_LIMIT = 512  # functions (and decisions) whose analyses and conversions are kept
 # Keyed by code object and file name: code objects compare equal across files (CPython leaves
 # the file out of code equality), and the locations a conversion reports name its file.
-_analyses: caching.LRU[tuple[types.CodeType, str], Analysis] = caching.LRU(_CACHE_LIMIT)
+_analyses: caching.LRU[tuple[types.CodeType, str, frozenset[str]], Analysis] = caching.LRU(
+    _CACHE_LIMIT
+)
 _conversions: caching.LRU[tuple[types.CodeType, str, frozenset[int]], Conversion] = caching.LRU(
     _CACHE_LIMIT
 )
@@ -47,8 +49,14 @@ _lock = threading.Lock()
 class Analysis:
     """A function's tree analysed: parsed, checked, jumps made flags; its SSA form on demand."""
 
-    def __init__(self, parsed: parse.ParsedFunction, tree: gast.FunctionDef):
+    def __init__(
+        self,
+        parsed: parse.ParsedFunction,
+        tree: gast.FunctionDef,
+        shadowed: frozenset[str] = frozenset(),
+    ):
         self.parsed = parsed
+        self.shadowed = shadowed  # ``comprehensions.CONSUMERS`` the function's scope redefines
         self._tree: gast.FunctionDef | None = tree  # jumps made flags; lowering may take it
         self.has_controls = bool(names.control_statements(tree.body))
         self._lock = threading.Lock()
@@ -59,13 +67,15 @@ class Analysis:
         with self._lock:  # lowering must not take the tree while SSA reads it
             if self._tree is not None:
                 return ssa.to_ssa(self._tree)
-        return ssa.to_ssa(_lower_jumps(self.parsed.tree()))
+        return ssa.to_ssa(_lower_jumps(self.parsed.tree(), shadowed=self.shadowed))
 
     def take_tree(self) -> gast.FunctionDef:
         """A jumps-lowered tree that lowering may rewrite: the analysed one the first time."""
         with self._lock:
             tree, self._tree = self._tree, None
-        return tree if tree is not None else _lower_jumps(self.parsed.tree())
+        if tree is None:
+            tree = _lower_jumps(self.parsed.tree(), shadowed=self.shadowed)
+        return tree
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,13 +112,16 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
     code = parse.code_of(fn)
-    key = (code, code.co_filename)
+    shadowed = comprehensions.CONSUMERS.intersection(
+        (*getattr(fn, "__globals__", ()), *code.co_freevars)
+    )
+    key = (code, code.co_filename, shadowed)
     cached = _analyses.get(key)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
         nodes = frontend_nodes.walk(tree)  # one walk serves the fence, the flag names and the defs
         fence.check_supported(parsed, nodes)
-        cached = Analysis(parsed, _lower_jumps(tree, nodes))
+        cached = Analysis(parsed, _lower_jumps(tree, nodes, shadowed), shadowed)
         with _lock:
             _analyses[key] = cached
     return cached
@@ -135,13 +148,17 @@ def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion
     return cached
 
 
-def _lower_jumps(tree: gast.FunctionDef, nodes: list[Any] | None = None) -> gast.FunctionDef:
+def _lower_jumps(
+    tree: gast.FunctionDef,
+    nodes: list[Any] | None = None,
+    shadowed: frozenset[str] = frozenset(),
+) -> gast.FunctionDef:
     """``tree`` (and the functions nested in it) with filtered list comprehensions made loops
     and jumps made flags, in place; ``nodes`` are all of its nodes, if the caller has walked it
-    already."""
+    already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it."""
     nodes = frontend_nodes.walk(tree) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
-    if comprehensions.desugar_filtered(tree, taken, nodes):
+    if comprehensions.desugar_filtered(tree, taken, nodes, shadowed):
         nodes = frontend_nodes.walk(tree)
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)

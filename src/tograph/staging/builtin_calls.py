@@ -114,6 +114,18 @@ def _real_scalar(value: Any) -> bool:
     return tensor.is_number(value) and np.ndim(value) == 0 and not np.iscomplexobj(value)
 
 
+def _empty_message(python_fn: Callable[..., Any]) -> str:
+    try:
+        python_fn([])
+    except ValueError as error:
+        return str(error)
+    raise errors.InternalError(f"{python_fn.__name__}([]) did not raise")
+
+
+# what this Python says when ``min``/``max`` meet an empty sequence
+_EMPTY_MESSAGE = {fn.__name__: _empty_message(fn) for fn in (builtins.min, builtins.max)}
+
+
 def _extremum_of_sequence(items: Any, smallest: bool) -> Any:
     """``min(x)`` of a 1-d tensor or a tensor list of numbers: its first element if that is NaN
     (no NaN is ever less or greater), else the first of the extreme non-NaN elements."""
@@ -121,6 +133,8 @@ def _extremum_of_sequence(items: Any, smallest: bool) -> Any:
     values = lists.stack(items) if isinstance(items, lists.SymbolicList) else items
     if values.ndim != 1 or values.dtype.kind == "c":
         _check_scalars((values,), name)
+    count = lists.length(items) if isinstance(items, lists.SymbolicList) else values.shape[0]
+    effects.raise_if(np.equal(count, 0), ValueError(_EMPTY_MESSAGE[name]))
     if values.dtype.kind == "f":
         unpicked = np.where(np.isnan(values), np.inf if smallest else -np.inf, values)
         at = np.argmin(unpicked) if smallest else np.argmax(unpicked)

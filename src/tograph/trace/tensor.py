@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
+import sys
 import types as pytypes
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -163,6 +164,11 @@ def _method(fn: Any) -> Any:
 # Why memory attributes and serialization fall back (the coverage table leaves them out).
 MEMORY = "it describes or sets memory (storage, not values), which a graph value does not have"
 SERIALIZES = "it serializes the array into bytes (for a file or a pickle)"
+
+
+# the code names of comprehensions' own frames (before Python 3.12 inlines list, set and dict
+# comprehensions into the function's frame)
+_COMPREHENSION_CODES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 
 class _RefusedProperty(property):
@@ -343,6 +349,16 @@ class TensorBase:
 
     # ---- conversions that need a concrete value -------------------------------------------
     def __bool__(self) -> bool:
+        if sys._getframe(1).f_code.co_name in _COMPREHENSION_CODES:
+            error = errors.TracerError(
+                f"the truth value of {self._describe()} in a comprehension's `if` (or an `and`, "
+                "`or` or conditional inside one) is only known when the graph runs",
+                hint="tograph writes out a filtered list comprehension that is assigned, "
+                "returned, or an argument of a call nothing with an effect runs before; "
+                "elsewhere, assign it to a variable first",
+            )
+            error.construct = "comprehension filtered on a tensor"
+            raise error
         raise errors.TracerError(
             f"the truth value of {self._describe()} is only known when the graph runs",
             hint="tograph turns `if`/`while` on tensors into cond/while_loop inside @to_static "
