@@ -365,3 +365,45 @@ def test_compiling_leaves_the_collector_as_the_program_set_it(enabled):
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+class _Scaler:
+    def __init__(self):
+        self.k = 2.0
+
+    def scale(self, x, /, shift, *, power=1):
+        return x**power * self.k + shift
+
+
+def _varargs(x, y=1.0, *rest, z, **named):
+    return x * y + len(rest) + z + len(named)
+
+
+@pytest.mark.parametrize(
+    "fn, args, kwargs",
+    [
+        (_varargs, (), {}),
+        (_varargs, (np.ones(2),), {}),
+        (_varargs, (np.ones(2),), {"z": 1, "x": 2}),
+        (_Scaler().scale, (np.ones(2),), {}),
+        (_Scaler().scale, (np.ones(2), 1, 2), {}),
+        (_Scaler().scale, (), {"x": np.ones(2), "shift": 1}),
+        (_Scaler().scale, (np.ones(2), 1), {"colour": 1}),
+    ],
+)
+def test_arguments_that_do_not_fit_raise_pythons_own_type_error(fn, args, kwargs):
+    with pytest.raises(TypeError) as eager:
+        fn(*args, **kwargs)
+    with pytest.raises(TypeError) as compiled:
+        tg.to_static(fn)(*args, **kwargs)
+    assert str(compiled.value) == str(eager.value)
+
+
+def test_a_decorated_method_called_wrongly_raises_pythons_type_error():
+    class Model:
+        @tg.to_static
+        def forward(self, x, y):
+            return x + y
+
+    with pytest.raises(TypeError, match=r"forward\(\) missing 1 required positional argument: 'y'"):
+        Model().forward(np.ones(2))

@@ -177,7 +177,13 @@ class StaticFunction:
         """The concrete function for a call, its graph inputs (the tensor leaves of the
         arguments, then those its guards read from objects) and the call's ``(args, kwargs,
         bound)``, bound to the parameters once for the lookup and the run."""
-        bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
+        try:
+            bound_args, bound_kwargs, names = signature.bind(self._signature, args, kwargs)
+        except TypeError:
+            python = signature.binding_error(self.python_function, args, kwargs)
+            if python is None:
+                raise
+            raise python from None
         sig, tensors = signature.make_signature(bound_args, bound_kwargs, names, self.input_spec)
         root = (bound_args, bound_kwargs, self._bound())
         for cf in self._cache.get(sig.key) or ():

@@ -10,7 +10,9 @@ strings, ``None`` and other objects are static: baked into the graph and part of
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
+import types as pytypes
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,6 +165,55 @@ def bind(
                 f"{param.name}_{i}" for i in range(len(bound.arguments.get(param.name, ())))
             )
     return tuple(bound.args), dict(bound.kwargs), names
+
+
+def binding_error(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError | None:
+    """The ``TypeError`` Python raises when ``fn`` is called with these arguments, in its own
+    words (``f() missing 1 required positional argument: 'x'``; a bound method counts its
+    ``self``), if it raises one: a stub of ``fn``'s signature and name is called, not ``fn``."""
+    target = fn.__func__ if inspect.ismethod(fn) else fn
+    if inspect.ismethod(fn):
+        args = (fn.__self__, *args)
+    try:
+        fn_sig = inspect.signature(target, follow_wrapped=False)
+    except (TypeError, ValueError):
+        return None
+    params = tuple((p.name, p.kind, p.default is not p.empty) for p in fn_sig.parameters.values())
+    shared = _stub(params)
+    stub = pytypes.FunctionType(shared.__code__, {}, "stub", shared.__defaults__)
+    stub.__kwdefaults__ = shared.__kwdefaults__
+    stub.__qualname__ = getattr(target, "__qualname__", "stub")
+    try:
+        stub(*args, **kwargs)
+    except TypeError as error:
+        return error
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _stub(params: tuple[tuple[str, Any, bool], ...]) -> Any:
+    """A function that takes ``params`` (name, kind, whether it has a default) and does nothing."""
+    text: list[str] = []
+    for n, (name, kind, has_default) in enumerate(params):
+        if (
+            kind == inspect.Parameter.KEYWORD_ONLY
+            and not any(k == inspect.Parameter.VAR_POSITIONAL for _, k, _ in params[:n])
+            and "*" not in text
+        ):
+            text.append("*")
+        if kind == inspect.Parameter.VAR_POSITIONAL:
+            text.append(f"*{name}")
+        elif kind == inspect.Parameter.VAR_KEYWORD:
+            text.append(f"**{name}")
+        else:
+            text.append(f"{name}=None" if has_default else name)
+        if kind == inspect.Parameter.POSITIONAL_ONLY and (
+            n + 1 == len(params) or params[n + 1][1] != inspect.Parameter.POSITIONAL_ONLY
+        ):
+            text.append("/")
+    namespace: dict[str, Any] = {}
+    exec(f"def stub({', '.join(text)}):\n    pass", namespace)  # noqa: S102 (names only)
+    return namespace["stub"]
 
 
 def _repeats_a_container(values: Any) -> bool:
