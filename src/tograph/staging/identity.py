@@ -65,15 +65,9 @@ class _Registry:
 _registries: weakref.WeakKeyDictionary[Any, _Registry] = weakref.WeakKeyDictionary()
 
 
-def _root(builder: Any) -> Any:
-    while builder.parent is not None:
-        builder = builder.parent
-    return builder
-
-
 def registry(builder: Any | None = None) -> _Registry:
     """The codes of the graph that ``builder`` (or the current builder) belongs to."""
-    root = _root(builder if builder is not None else context.current())
+    root = (builder if builder is not None else context.current()).root()
     found = _registries.get(root)
     if found is None:
         found = _registries[root] = _Registry()
@@ -105,7 +99,7 @@ def code_of(value: Any) -> Any:
     if not value.is_array:
         return FRESH
     found = registry()
-    root = _root(context.current())
+    root = context.current().root()
     storage = value._storage
     base = storage.identity if storage is not None else None
     if base is not None:  # a view of a tagged array

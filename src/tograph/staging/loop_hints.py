@@ -50,13 +50,13 @@ def key(parent: builder_mod.GraphBuilder, site: Any, names: Sequence[str]) -> An
 
 def recall(parent: builder_mod.GraphBuilder, loop_key: Any) -> Learned | None:
     """The facts a loop of ``loop_key`` learned in an earlier trace of the enclosing loop."""
-    learned: Learned | None = _root(parent).loop_hints.get(loop_key)
+    learned: Learned | None = parent.root().loop_hints.get(loop_key)
     return learned
 
 
 def remember(parent: builder_mod.GraphBuilder, loop_key: Any, learned: Learned) -> None:
     """Notes what the loop of ``loop_key`` learned (and still when it peels, if it did)."""
-    hints = _root(parent).loop_hints
+    hints = parent.root().loop_hints
     previous = hints.get(loop_key)
     if previous is not None and previous.peel is not None:
         learned = dataclasses.replace(learned, peel=previous.peel)
@@ -70,7 +70,7 @@ def peeled(parent: builder_mod.GraphBuilder, loop_key: Any, kinds: tuple[Any, ..
     exact whatever the body does, so a hint to do so is safe."""
     enclosing = _enclosing(parent)
     enclosing.loops_met[loop_key[1]] -= 1
-    hints = _root(parent).loop_hints
+    hints = parent.root().loop_hints
     previous = hints.get(loop_key)
     if previous is None:
         previous = Learned(frozenset(), frozenset(), frozenset(), ())
@@ -164,11 +164,5 @@ def _reachable(storage: functional.Storage, parent: builder_mod.GraphBuilder) ->
 def _enclosing(builder: builder_mod.GraphBuilder) -> builder_mod.GraphBuilder:
     """The trace of the innermost loop ``builder`` is in (its body or test), or the root."""
     while builder.loop_key is None and builder.parent is not None:
-        builder = builder.parent
-    return builder
-
-
-def _root(builder: builder_mod.GraphBuilder) -> builder_mod.GraphBuilder:
-    while builder.parent is not None:
         builder = builder.parent
     return builder

@@ -276,7 +276,7 @@ def freeze_path_identities(
     order of ``after``) and not on others: the graph's results are apart or together alike on
     every path (``BuiltGraph.apart`` copies one when they share), eager code's are not. A path
     where either is not set yet (a return value) is not one that hands them over."""
-    root = subtrace.root_of(context.current())
+    root = context.current().root()
     groups = root.one_array
     arrays = [j for j, value in enumerate(after) if subtrace.is_array(value)]
     for n, j in enumerate(arrays):

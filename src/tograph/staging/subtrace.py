@@ -119,7 +119,7 @@ def trace(
 def _count_traced_body(parent: builder_mod.GraphBuilder) -> None:
     """Counts one more branch or loop body traced for the graph ``parent`` is part of; refuses
     one past ``MAX_TRACED_BODIES``."""
-    root = root_of(parent)
+    root = parent.root()
     root.traced_bodies += 1
     if root.traced_bodies > MAX_TRACED_BODIES:
         raise errors.UnsupportedError(
@@ -188,7 +188,7 @@ def _input(child: builder_mod.GraphBuilder, leaf: Any, t: types.ValueType, root:
     """The new graph input standing for ``leaf``, of the same kind of array or scalar (and for
     a variable not set yet, if ``leaf`` is one: ``unset``)."""
     inner = child.add_input(t, hint=root)
-    top = root_of(child)
+    top = child.root()
     if unset(leaf, top):
         top.unset_inputs[id(inner)] = inner
     if isinstance(leaf, tensor.SymbolicTensor) and isinstance(inner, tensor.SymbolicTensor):
@@ -210,12 +210,6 @@ def made_within(builder: Any, root: builder_mod.GraphBuilder) -> bool:
             return True
         builder = builder.parent
     return False
-
-
-def root_of(builder: builder_mod.GraphBuilder) -> builder_mod.GraphBuilder:
-    while builder.parent is not None:
-        builder = builder.parent
-    return builder
 
 
 def unset(value: Any, root: builder_mod.GraphBuilder) -> bool:

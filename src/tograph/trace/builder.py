@@ -92,6 +92,14 @@ class GraphBuilder:
     def child(self, name: str) -> GraphBuilder:
         return GraphBuilder(name, parent=self)
 
+    def root(self) -> GraphBuilder:
+        """The builder of the function's own graph, which this one (a branch's or a loop
+        body's, however nested) is part of."""
+        builder = self
+        while builder.parent is not None:
+            builder = builder.parent
+        return builder
+
     def add_input(self, type_: types.ValueType, hint: str | None = None) -> Any:
         """A new graph input; returns the symbolic tensor standing for it."""
         var = core.Var(type_, hint)

@@ -42,15 +42,9 @@ _MUTATORS = frozenset(
 _CONTAINERS = (list, dict, set, collections.deque)
 
 
-def _root(builder: Any) -> Any:
-    while builder.parent is not None:
-        builder = builder.parent
-    return builder
-
-
 def _registry(builder: Any) -> dict[int, Any]:
     """The root builder's registry of the caller's containers."""
-    found: dict[int, Any] = _root(builder).containers
+    found: dict[int, Any] = builder.root().containers
     return found
 
 
@@ -72,8 +66,8 @@ def register_copies(originals: Any, copies: Any) -> None:
     registry = _registry(builder)
     if not registry:
         return
-    shared = _root(builder).shared_containers
-    copied_from = _root(builder).copied_from
+    shared = builder.root().shared_containers
+    copied_from = builder.root().copied_from
     pending = [(originals, copies)]
     while pending:
         original, copy = pending.pop()
@@ -120,7 +114,7 @@ def derives_from(value: Any, container: Any) -> bool:
     """Whether ``value`` is ``container`` or a copy of it made by ``register_copies`` (a body's
     result rebuilt with its values tagged, say), at any remove."""
     builder = context.current()
-    copied_from = _root(builder).copied_from if builder is not None else {}
+    copied_from = builder.root().copied_from if builder is not None else {}
     seen: set[int] = set()
     while value is not container:
         entry = copied_from.get(id(value))
@@ -162,7 +156,7 @@ def register_shared(container: Any) -> None:
     if builder is not None:
         if type(container) in (list, dict):
             _registry(builder)[id(container)] = container
-        _root(builder).shared_containers[id(container)] = container
+        builder.root().shared_containers[id(container)] = container
 
 
 def is_shared(value: Any) -> bool:
@@ -170,7 +164,7 @@ def is_shared(value: Any) -> bool:
     builder = context.current()
     if builder is None:
         return False
-    return _root(builder).shared_containers.get(id(value)) is value
+    return builder.root().shared_containers.get(id(value)) is value
 
 
 def is_registered(value: Any) -> bool:
@@ -183,7 +177,7 @@ def freeze(container: Any, reason: str) -> None:
     """Refuses every later change of ``container`` (a list or dict) for ``reason``."""
     builder = context.current()
     if builder is not None:
-        _root(builder).frozen_containers[id(container)] = (container, reason)
+        builder.root().frozen_containers[id(container)] = (container, reason)
 
 
 def enter_trace(fn: Any) -> None:
@@ -235,7 +229,7 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
     builder = context.current()
     if builder is None:
         return
-    frozen = _root(builder).frozen_containers.get(id(container))
+    frozen = builder.root().frozen_containers.get(id(container))
     if frozen is not None and frozen[0] is container:
         raise errors.UnsupportedError(
             f"{what}: {frozen[1]}",
@@ -259,7 +253,7 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
         item
         and type(container) is dict
         and builder.carried_containers.get(id(container)) is container
-        and id(container) not in _root(builder).shared_containers
+        and id(container) not in builder.root().shared_containers
     ):
         builder.changed_containers[id(container)] = container
         return
@@ -278,7 +272,7 @@ def register_parameter(container: Any) -> None:
     inside tensor control flow as a tensor list, its contents are written back after the run."""
     builder = context.current()
     if builder is not None and type(container) is list:
-        _root(builder).parameter_lists[id(container)] = container
+        builder.root().parameter_lists[id(container)] = container
 
 
 def _parameter_list(container: Any) -> bool:
@@ -287,7 +281,7 @@ def _parameter_list(container: Any) -> bool:
     builder = context.current()
     if builder is None:
         return False
-    root = _root(builder)
+    root = builder.root()
     return (
         root.parameter_lists.get(id(container)) is container
         and id(container) not in root.shared_containers
@@ -307,10 +301,10 @@ def check_list_change(lst: Any, what: str) -> None:
     followed = _parameter_list(container)
     if builder.parent is None or lst.builder is not builder or not followed:
         check_write(container, what)
-    elif id(container) in _root(builder).frozen_containers:
+    elif id(container) in builder.root().frozen_containers:
         check_write(container, what)  # refused, with the reason it was frozen for
     if followed:
-        _root(builder).grown_lists.add(id(container))
+        builder.root().grown_lists.add(id(container))
 
 
 def note_version(lst: Any) -> None:
@@ -341,7 +335,7 @@ def grown_lists() -> list[tuple[Any, Any]]:
     builder = context.current()
     if builder is None:
         return []
-    root = _root(builder)
+    root = builder.root()
     for key in root.grown_lists:
         if key not in root.list_versions:
             raise errors.UnsupportedError(
