@@ -32,10 +32,12 @@ def configured(monkeypatch, optimised):
             m.setattr(fusion, "MIN_ELEMENTS", 6)
             m.setattr(fusion, "CHUNK_ELEMENTS", 4)
             m.setattr(memory, "MIN_BYTES", 8)
+            m.setattr(memory, "LOOP_MIN_BYTES", 8)
             m.setattr(parallel, "MIN_TASK_NS", 1.0)
         else:
             m.setattr(fusion, "MIN_ELEMENTS", 1 << 62)
             m.setattr(memory, "MIN_BYTES", 1 << 62)
+            m.setattr(memory, "LOOP_MIN_BYTES", 1 << 62)
             m.setattr(parallel, "MIN_TASK_NS", math.inf)
             basic = (
                 fold.fold_constants,

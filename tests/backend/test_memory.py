@@ -128,3 +128,32 @@ def test_a_buffer_a_view_still_reads_is_never_lent(fn, arg):
     got = tg.to_static(fn)(arg.copy())
     for result, want in zip(got, expected):
         np.testing.assert_array_equal(result, want)
+
+
+def _recurrence(x, w, b, n):
+    h = x
+    for _ in range(n):
+        h = np.tanh(h @ w + b) * 0.5
+    return h, np.tanh(x @ w + b) * 0.5
+
+
+def test_a_loop_body_reuses_buffers_too_small_to_reuse_outside_a_loop(monkeypatch):
+    monkeypatch.setattr(memory, "MIN_BYTES", 1 << 62)
+    rng = np.random.default_rng(3)
+    x, w, b = rng.normal(size=(4, 64)), rng.normal(size=(64, 64)) * 0.1, rng.normal(size=64)
+    saved = x.copy(), w.copy(), b.copy()
+    assert 4 * 64 * 8 >= memory.LOOP_MIN_BYTES
+    compiled = tg.to_static(_recurrence)
+    for n in (0, 1, 5):
+        got = compiled(x, w, b, np.int64(n))
+        expected = _recurrence(*saved, n)
+        for result, want in zip(got, expected):
+            assert result.dtype == want.dtype and result.tobytes() == want.tobytes()
+        assert (got[0] is x) == (n == 0)
+        for arg, before in zip((x, w, b), saved):
+            np.testing.assert_array_equal(arg, before)
+    graph = compiled.concrete(x, w, b, np.int64(5)).graph
+    source = codegen.source_of(graph, PLANNED)
+    # in the loop add, tanh and multiply compute in the product's buffer; after it nothing does
+    assert source.count("out=") == 3
+    assert all("out=" not in line for line in source.splitlines() if "x @ w" in line)

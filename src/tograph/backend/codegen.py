@@ -188,6 +188,7 @@ class _Writer:
         self.options = options
         self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self._worth: dict[int, bool] = {}  # per graph (held by ``graph``): ``_worth_planning``
+        self.loop_depth = 0  # how many ``while`` loops enclose the lines being written
         self.namer = core.Namer()
         core.name_vars(graph, self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
@@ -345,7 +346,7 @@ class _Writer:
         (asked once per graph: the layout guard and the layout both ask)."""
         found = self._worth.get(id(graph))
         if found is None:
-            limit = min(memory.MIN_BYTES, fusion.MIN_ELEMENTS)
+            limit = min(memory.min_bytes(self.loop_depth > 0), fusion.MIN_ELEMENTS)
             found = self._worth[id(graph)] = memory.has_large_arrays(graph, limit)
         return found
 
@@ -358,7 +359,8 @@ class _Writer:
             c_inputs = self.options.c_inputs if graph is self.graph else ()
             fresh = memory.c_contiguous(graph, c_inputs)
             regions = fusion.find_regions(graph, fresh) if self.options.fuse else []
-            plan = memory.plan(graph, regions, fresh, reuse=self.options.reuse)
+            per_trip = self.loop_depth > 0
+            plan = memory.plan(graph, regions, fresh, self.options.reuse, per_trip)
             found = self._layouts[id(graph)] = (regions, plan)
         return found
 
@@ -624,6 +626,7 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
     inner = indent + _INDENT
     for var, arg in zip(test.inputs, [*args[:num_consts], *carries]):
         w.env[var.id] = arg
+    w.loop_depth += 1  # the test and the body run once per trip (``memory.LOOP_MIN_BYTES``)
     single = _single_expression(w, test)
     if single is not None:
         w.line(indent, f"while {single[0]}:", single[1] or eqn)
@@ -632,6 +635,7 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
         w.block(test, inner)
         w.line(inner, f"if not {w.condition(test.outputs[0])}: break", eqn)
     w.inline(body, [*args[:num_consts], *carries], carries, inner, eqn, body.inputs[num_consts:])
+    w.loop_depth -= 1
 
 
 def _inlinable(graph: core.Graph, barriers: set[int], named: set[int]) -> set[int]:
