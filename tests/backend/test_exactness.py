@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import tograph as tg
-from tograph.backend import fusion, memory, parallel
+from tograph.backend import fusion, loop_broadcasts, memory, parallel
 from tograph.passes import cse, dce, fold, manager
 
 SPECIAL = [np.nan, np.inf, -np.inf, -0.0, 0.0, 5e-324, 2.5, -3.0, 1e300, 0.5, -0.5, 7.0]
@@ -38,6 +38,7 @@ def configured(monkeypatch, optimised):
             m.setattr(fusion, "MIN_ELEMENTS", 1 << 62)
             m.setattr(memory, "MIN_BYTES", 1 << 62)
             m.setattr(memory, "LOOP_MIN_BYTES", 1 << 62)
+            m.setattr(loop_broadcasts, "MAX_BYTES", -1)
             m.setattr(parallel, "MIN_TASK_NS", math.inf)
             basic = (
                 fold.fold_constants,
@@ -189,6 +190,14 @@ def carried_chain(a, b):
     return a, np.exp(a) * b
 
 
+def bias_in_a_loop(a, b):
+    w = b.T @ b * 0.1
+    row, h = b[:1], a
+    for _ in range(int(np.sum(b > 0)) % 3 + 2):  # ``+ row`` reads a copy to full shape
+        h = np.tanh(h @ w + row) - row * h
+    return h
+
+
 def common_in_branches(a, b):
     if np.sum(np.abs(b)) > 10.0:
         r = np.where(a > b, a, b) * 2
@@ -239,3 +248,9 @@ def test_code_moved_out_of_loops_and_branches(monkeypatch, fn, dtype):
 def test_loop_bodies_fused_and_reusing_buffers(monkeypatch, kind):
     """One-dimensional carries are contiguous, so the body's chain runs in chunks each trip."""
     assert_exact(monkeypatch, carried_chain, lambda: arguments(kind, np.float64))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("kind", ["contiguous", "strided", "transposed", "same", "empty"])
+def test_loop_invariant_broadcasts_copied_before_the_loop(monkeypatch, kind, dtype):
+    assert_exact(monkeypatch, bias_in_a_loop, lambda: arguments(kind, dtype))

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors, origin
-from tograph.backend import fusion, memory, parallel, strict, user_lines
+from tograph.backend import fusion, loop_broadcasts, memory, parallel, strict, user_lines
 from tograph.ir import core, types
 from tograph.ops import control
 from tograph.ops import elementwise as ew
@@ -189,6 +189,8 @@ class _Writer:
         self._layouts: dict[int, tuple[list[fusion.Region], memory.Plan]] = {}
         self._worth: dict[int, bool] = {}  # per graph (held by ``graph``): ``_worth_planning``
         self.loop_depth = 0  # how many ``while`` loops enclose the lines being written
+        # (id(eqn), var id) -> the name of the operand's copy made before its loop
+        self.broadcast_copies: dict[tuple[int, int], str] = {}
         self.namer = core.Namer()
         core.name_vars(graph, self.namer)  # use the printed graph's names
         self.env: dict[int, str] = {}
@@ -484,7 +486,11 @@ class _Writer:
 
     def operand(self, eqn: core.Eqn, atom: core.Atom) -> str:
         """The expression of ``atom`` as an operand of ``eqn``: a Python number meeting a float
-        array in a binary ufunc is read as the 0-d array NumPy would convert it to."""
+        array in a binary ufunc is read as the 0-d array NumPy would convert it to; a loop-invariant
+        operand broadcast in a loop body is read from its copy to full shape (``loop_broadcasts``).
+        """
+        if isinstance(atom, core.Var) and (id(eqn), atom.id) in self.broadcast_copies:
+            return self.broadcast_copies[(id(eqn), atom.id)]
         value = _converted_literal(eqn, atom)
         if value is None:
             return self.expr(atom)
@@ -626,6 +632,11 @@ def _write_while(w: _Writer, eqn: core.Eqn, indent: str) -> None:
     inner = indent + _INDENT
     for var, arg in zip(test.inputs, [*args[:num_consts], *carries]):
         w.env[var.id] = arg
+    for broadcast in loop_broadcasts.find(body, num_consts):
+        name = w.fresh(f"{w.namer.name(body.inputs[broadcast.index])}_full")
+        copy = w.const(loop_broadcasts.broadcast_copy)
+        w.line(indent, f"{name} = {copy}({args[broadcast.index]}, {broadcast.shape!r})", eqn)
+        w.broadcast_copies.update(dict.fromkeys(broadcast.uses, name))
     w.loop_depth += 1  # the test and the body run once per trip (``memory.LOOP_MIN_BYTES``)
     single = _single_expression(w, test)
     if single is not None:
