@@ -29,6 +29,7 @@ _NO_FORM = {"largest_eigenvalue_over_a_stack", "whiten_until_small", "histogram_
 # host calls (numpy_call) run NumPy itself, which ONNX cannot
 _HOST = {"hermitian_spectrum", "tensor_inverse_branch", "tensor_solve_in_loop", "ndarray_methods"}
 _HOST |= {"python_scalars_from_tensors"}  # math.* runs Python's math (math_call)
+_HOST |= {"sorted_with_lambda_key_over_list"}  # Python's own sorted (python_order)
 _NO_FORM |= {"round_of_float_of_tensor"}  # Python's round(x, n) rounds in decimal
 # random draws take their numbers from NumPy's or Python's generators, which ONNX cannot
 # the graph raises NumPy's error on these inputs (np.stack of an empty list)
@@ -374,7 +375,7 @@ def test_the_ops_without_onnx_form_are_the_documented_ones():
         *("qr", "slogdet", "svd", "svdvals", "vdot", "real", "imag", "conj"),
         *("fft", "fft_resize", "fftfreq", "fftshift", "irfft", "rfft"),
         *("convolve", "correlate", "interp", "polyfit", "polyval", "searchsorted"),
-        *("numpy_call", "math_call"),
+        *("numpy_call", "math_call", "python_order"),
         "python_round",
     }
     docs = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "export.md").read_text()

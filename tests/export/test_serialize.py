@@ -393,6 +393,10 @@ _LINALG = [
         (_M, _V),
     ),
     (lambda m, v: (np.vdot(v, v), np.fft.fftfreq(v.size)), (_M, _V)),
+    (
+        lambda m, v: (sorted([v[1], v[0]], reverse=True), [(v[0], 1), (v[1], 2)].index((v[1], 2))),
+        (_M, _V),
+    ),
 ]
 
 

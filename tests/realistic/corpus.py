@@ -62,8 +62,9 @@ FALLBACKS: dict[str, str] = {
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
     "top_k_by_list": "use as a Python index needs a concrete value",
-    "band_powers": "truth value of tensor .* is only known when the graph runs",
-    "temperature_labels": "truth value of tensor .* is only known when the graph runs",
+    # max(scores, key=scores.get): the scores are Python floats on some paths, NumPy scalars
+    # on others (max(0.0, x) of a tensor x), and the labels picked are strings
+    "temperature_labels": r"max\(\) of a list of tensor values: an item is a Python number on",
     "mode_by_dict": "is hashed",
     "zscore_outliers": r"the return value\[0\] is a list of 0 in the if-branch but a single value",
     # a list comprehension filtered by tensors has a length known only at run time, so the
@@ -88,12 +89,9 @@ FALLBACKS: dict[str, str] = {
     # L-BFGS drops its oldest pair (s_hist.pop(0)) once the history, grown in a tensor loop, is
     # longer than m
     "lbfgs_rosenbrock": r"len\(\) of a tensor list .* is only known when the graph runs",
-    # sorted() of an array (or with a key over tensors) compares the elements one by one in
-    # Python (NaN would leave them in an order np.sort does not give)
-    **dict.fromkeys(
-        ["alpha_trimmed_mean", "median_abs_deviation_lists", "integer_shares"],
-        "truth value of tensor .* is only known when the graph runs",
-    ),
+    # the order sorted() gives is known when the graph runs; a Python list is then written at
+    # those positions (shares[i] += 1 for i in order[:left]) outside tensor control flow
+    "integer_shares": "use as a Python index needs a concrete value",
     # an optimizer object appends to its own history list in a loop over the gradients
     "rmsprop_object_history": r"append\(\) changes a list passed to the function",
     # np.cumsum(x, out=x): a cumulative sum written into its input
@@ -110,8 +108,8 @@ FALLBACKS: dict[str, str] = {
     "rebalance_inplace": "a tuple holding tensors as an item of a list that grows",
     # appends 100.0 (a Python float) on one branch and an np.float64 on the other
     "rsi_wilder": r"lists of f64\[\]~ and of f64\[\] cannot be merged",
-    # bisect.insort, a C function, puts tensors into a list inside a loop over tensors
-    "running_median_insort": "from a graph that is no longer being built was used",
+    # bisect.insort puts tensors into a list made before a loop over tensors, inside it
+    "running_median_insort": r"bisect.insort_right\(\) changes a list made before an if or loop",
     # a Python number that a tensor loop may leave as it is, on other paths a NumPy scalar, then
     # raised to a power (Python raises on overflow where NumPy gives inf), divided by an int
     # (Python divides ints exactly, NumPy converts them first) or pushed on a tensor list:
@@ -157,8 +155,9 @@ FALLBACKS: dict[str, str] = {
         ],
         "try/except is not supported",
     ),
-    # sorted(range(n), key=x.__getitem__) compares tensors in Python
-    "argsort_by_sorted": "truth value of tensor .* is only known when the graph runs",
+    # ranks[i] = rank for i in sorted(range(n), key=...): a Python list written at positions
+    # known when the graph runs, outside tensor control flow
+    "argsort_by_sorted": "use as a Python index needs a concrete value",
     # returns a tuple from inside the loops, None after them
     "first_nonzero_2d": "a single value in the if-branch but a tuple of 3",
     "bollinger_vectorized": "sliding_window_view is not supported on tensors",

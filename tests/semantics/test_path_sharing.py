@@ -296,6 +296,22 @@ def test_results_that_are_different_arrays_in_eager_code_share_no_memory(fn):
     assert_sharing_matches_eager(fn, np.array([-0.5, 1.5, -1.5, -1.5]))
 
 
+def items_beside_two_views(x):
+    """Every item of an array, which all view its memory in the graph, beside two arrays eager
+    keeps apart (a sort of a list of items returns as many)."""
+    y = (x * 1)[::-1]
+    return [y[i] for i in range(len(y))], y[::2], y[:2].copy()[::-1]
+
+
+def test_many_results_of_one_memory_are_kept_apart_as_one_group():
+    """The results that may share one value's memory are one group, checked pairwise among its
+    arrays only when the graph runs: n items made n * n / 2 pairs, checked on every call."""
+    x = np.linspace(-1.0, 1.0, 40)
+    assert_sharing_matches_eager(items_beside_two_views, x)
+    cf = tg.to_static(items_beside_two_views).concrete(x)
+    assert max(len(group) for group in cf._recipe.apart) > 2
+
+
 @pytest.mark.parametrize("x", [np.float64(40.0), np.array(40.0), 40.0])
 def test_scalar_results_of_one_loop_match_eager_on_every_call(x):
     assert_sharing_matches_eager(scalars_of_one_loop, x)

@@ -19,7 +19,15 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import primitives
-from tograph.ops import common, complex_parts, composites, creation, reductions, stop_gradient
+from tograph.ops import (
+    common,
+    complex_parts,
+    composites,
+    creation,
+    python_order,
+    reductions,
+    stop_gradient,
+)
 from tograph.ops import elementwise as ew
 from tograph.ops import shape as shape_ops
 from tograph.trace import tensor
@@ -94,6 +102,7 @@ def is_number(x: Any, value: float) -> bool:
     reductions.argmax_p,
     reductions.argmin_p,
     composites.argsort_p,
+    python_order.python_order_p,
     creation.arange_p,
     creation.eye_p,
     stop_gradient.stop_gradient_p,

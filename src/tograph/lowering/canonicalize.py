@@ -5,6 +5,8 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``_t.or_``, ``_t.not_``, ``_t.if_exp``, ``_t.compare_chain`` with the lazily evaluated operands
   in lambdas (short-circuit semantics kept, also when the condition is a tensor); ``a is b`` calls
   ``_t.is_`` (``_t.is_not``), which compares a tensor standing for a Python bool by value;
+  ``a in b`` calls ``_t.in_`` (``_t.not_in``), which searches a list of tensor values when the
+  graph runs;
 - ``x[i] = v`` and ``x[i] += v`` become ``x = _t.setitem(x, i, v)`` (a new value for tensors,
   in-place for Python lists and dicts), ``x.append(v)`` becomes ``x = _t.list_append(x, v)``,
   ``del x[i]`` becomes ``_t.delitem(x, i)``; a method that changes a list, dict or set in place
@@ -117,11 +119,15 @@ _CHAIN_OPERANDS = ("left", "right")
 
 def _comparison(left: Any, op: Any, right: Any, origin: Any) -> Any:
     """``left op right``; ``is`` and ``is not`` as calls of the runtime's ``is_`` and ``is_not``,
-    but against ``None``, which ``lowering.guards`` makes ``_t.is_none`` (for optional values)."""
+    but against ``None``, which ``lowering.guards`` makes ``_t.is_none`` (for optional values);
+    ``in`` and ``not in`` as ``_t.in_`` and ``_t.not_in`` (a list of tensor values is searched
+    when the graph runs)."""
     if isinstance(op, (gast.Is, gast.IsNot)) and not any(
         isinstance(n, gast.Constant) and n.value is None for n in (left, right)
     ):
         return _rt_call("is_" if isinstance(op, gast.Is) else "is_not", [left, right], origin)
+    if isinstance(op, (gast.In, gast.NotIn)):
+        return _rt_call("in_" if isinstance(op, gast.In) else "not_in", [left, right], origin)
     return templates.set_location(gast.Compare(left=left, ops=[op], comparators=[right]), origin)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import core, types
-from tograph.ops import complex_parts, decompositions, indexing, shape, solvers
+from tograph.ops import complex_parts, decompositions, indexing, python_order, shape, solvers
 from tograph.ops import elementwise as ew
 
 # Total on operands of any dtype.
@@ -114,10 +114,13 @@ def is_total(eqn: core.Eqn) -> bool:
 def may_raise(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
     run-time indices, indexing and shape operations on run-time dimensions, the solvers that
-    refuse a singular matrix, ``int()`` of a float, and division, powers and shifts of Python
-    numbers. (Dead code elimination keeps such an equation.)"""
+    refuse a singular matrix, ``int()`` of a float, ``list.index`` of an item the list lacks, and
+    division, powers and shifts of Python numbers. (Dead code elimination keeps such an
+    equation.)"""
     if eqn.prim in _VALUE_CHECKED:
         return True
+    if eqn.prim is python_order.python_order_p:
+        return bool(eqn.params["op"] == "index")
     if eqn.prim in _PYTHON_CHECKED and all(
         types.tensor_type(a.type).weak for a in eqn.inputs
     ):  # Python numbers: ``n // 0`` raises ZeroDivisionError, ``10.0 ** 400`` OverflowError

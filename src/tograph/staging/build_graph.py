@@ -180,9 +180,10 @@ class BuiltGraph:
     # per graph output, the array it is in eager code (``_eager_array``): outputs of two such
     # arrays never share memory in eager code
     arrays: tuple[int, ...] = ()
-    # pairs of graph outputs of two eager arrays that may share memory in the (optimised) graph:
-    # one elided copy (``x[:2].copy()`` beside ``x[::2]``), two computations CSE merged
-    apart: tuple[tuple[int, int], ...] = ()
+    # groups of graph outputs, of two eager arrays or more, that may share memory in the
+    # (optimised) graph: one elided copy (``x[:2].copy()`` beside ``x[::2]``), two computations
+    # CSE merged; a group rather than its pairs, which number n * n for n views of one array
+    apart: tuple[tuple[int, ...], ...] = ()
     # ``id``s of the graph's array literals that are objects outside the function (a global
     # array): a result that is one is handed over itself, as eager code does
     outside_literals: frozenset[int] = frozenset()
@@ -864,9 +865,9 @@ def _eager_array(leaf: Any) -> int:
     return id(storage) if storage is not None else id(leaf)
 
 
-def _apart_outputs(graph: core.Graph, arrays: Sequence[int]) -> tuple[tuple[int, int], ...]:
-    """The pairs of ``graph``'s outputs of different eager ``arrays`` whose values may share
-    memory when it runs: one is, or views, a value the other views (``_view_roots``)."""
+def _apart_outputs(graph: core.Graph, arrays: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The groups of ``graph``'s outputs, of different eager ``arrays``, whose values may share
+    memory when it runs: each is, or views, a value the others view (``_view_roots``)."""
     if len(arrays) != len(graph.outputs):
         return ()
     roots = _view_roots(graph)
@@ -875,14 +876,10 @@ def _apart_outputs(graph: core.Graph, arrays: Sequence[int]) -> tuple[tuple[int,
         if isinstance(atom, core.Var):
             for root in roots.get(atom, frozenset()):
                 sharing.setdefault(root, []).append(index)
-    pairs = {
-        (i, j)
-        for indices in sharing.values()
-        for n, j in enumerate(indices)
-        for i in indices[:n]
-        if arrays[i] != arrays[j]
+    groups = {
+        tuple(indices) for indices in sharing.values() if len({arrays[i] for i in indices}) > 1
     }
-    return tuple(sorted(pairs))
+    return tuple(sorted(groups))
 
 
 def _view_roots(graph: core.Graph) -> dict[core.Var, frozenset[core.Var]]:
@@ -903,16 +900,20 @@ def _view_roots(graph: core.Graph) -> dict[core.Var, frozenset[core.Var]]:
 
 
 def _kept_apart(
-    outputs: Sequence[Any], pairs: Sequence[tuple[int, int]], arrays: Sequence[int]
+    outputs: Sequence[Any], groups: Sequence[tuple[int, ...]], arrays: Sequence[int]
 ) -> list[Any]:
-    """``outputs`` with a copy of one of each pair that shares memory at run time: of the
-    output whose eager array fewer outputs are (a copy in eager code, not a view others share)."""
+    """``outputs`` with a copy of one of each pair of a group, of two eager arrays, that shares
+    memory at run time: of the output whose eager array fewer outputs are (a copy in eager
+    code, not a view others share). Only the group's arrays are paired (scalars share none)."""
     outputs = list(outputs)
-    for i, j in pairs:
-        a, b = outputs[i], outputs[j]
-        if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.may_share_memory(a, b):
-            k = i if arrays.count(arrays[i]) < arrays.count(arrays[j]) else j
-            outputs[k] = outputs[k].copy()
+    for group in groups:
+        found = [k for k in group if isinstance(outputs[k], np.ndarray)]
+        for n, j in enumerate(found):
+            for i in found[:n]:
+                a, b = outputs[i], outputs[j]
+                if arrays[i] != arrays[j] and np.may_share_memory(a, b):
+                    k = i if arrays.count(arrays[i]) < arrays.count(arrays[j]) else j
+                    outputs[k] = outputs[k].copy()
     return outputs
 
 

@@ -2,14 +2,15 @@
 
 A plain Python function, method, lambda or callable object written by the user is converted with
 ``lowering.convert`` and its lowered twin runs in place, emitting into the graph being built.
-Library code runs as it is: tograph itself, the standard library, and installed packages other
-than the caller's own (a package's code calling its own helpers is user code wherever it is
-installed). On static values library code is evaluated while the graph is built, and NumPy
-dispatches tensors to tograph's primitives. A user function that cannot be converted also runs as
-it is, which works unless it branches on a tensor (then the enclosing function falls back, naming
-it). A list or dict given to a converted function that changes that parameter in place is
-marked as known by two names (``trace.containers``), so that such a change inside tensor control
-flow falls back rather than happening once while the graph is built.
+Library code runs as it is: tograph itself, the standard library (but for the few functions of
+it that sort their data, ``statistics.median``), and installed packages other than the caller's
+own (a package's code calling its own helpers is user code wherever it is installed). On static
+values library code is evaluated while the graph is built, and NumPy dispatches tensors to
+tograph's primitives. A user function that cannot be converted also runs as it is, which works
+unless it branches on a tensor (then the enclosing function falls back, naming it). A list or
+dict given to a converted function that changes that parameter in place is marked as known by two
+names (``trace.containers``), so that such a change inside tensor control flow falls back rather
+than happening once while the graph is built.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import statistics
 import sysconfig
 import types
 from collections.abc import Callable
@@ -38,7 +40,16 @@ def _top_package(module: str) -> str:
     return module.partition(".")[0]
 
 
+# Standard-library functions written in Python that sort their data: converted as user code
+# is, so that their ``sorted`` of tensor values compiles (``staging.ordering``).
+_CONVERTED_LIBRARY = frozenset(
+    f.__code__ for f in (statistics.median, statistics.median_low, statistics.median_high)
+)
+
+
 def _is_user_code(fn: types.FunctionType) -> bool:
+    if fn.__code__ in _CONVERTED_LIBRARY:
+        return True
     package = _top_package(getattr(fn, "__module__", None) or "")
     if package == "tograph":
         return False

@@ -37,6 +37,7 @@ from tograph.staging import (
     numpy_callbacks,
     objects,
     optional,
+    ordering,
     reads,
     text,
 )
@@ -348,6 +349,17 @@ def not_(value: Any) -> Any:
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
     return not value
+
+
+def in_(item: Any, container: Any) -> Any:
+    """``item in container``; in a list or tuple of tensor values, decided when the graph runs
+    (``staging.ordering``)."""
+    return ordering.contains(container, item)
+
+
+def not_in(item: Any, container: Any) -> Any:
+    """``item not in container``."""
+    return not_(in_(item, container))
 
 
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
@@ -726,6 +738,12 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             _numpy_argument(fn, a) if isinstance(a, lists.SymbolicList) else a for a in args
         )
     hashable = dispatch.hashable(fn)
+    if hashable and fn in ordering.HANDLERS:
+        return ordering.HANDLERS[fn](sys.modules[__name__], *args, **kwargs)
+    if type(getattr(fn, "__self__", None)) is list and fn.__name__ in ordering.LIST_METHODS:
+        return ordering.LIST_METHODS[fn.__name__](
+            sys.modules[__name__], fn.__self__, *args, **kwargs
+        )
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
