@@ -87,7 +87,7 @@ def irr_bisection_array(flows, lo=-0.99, hi=1.0):
     f_lo, f_hi = npv(lo), npv(hi)
     if f_lo * f_hi > 0:
         raise ValueError("NPV has the same sign at both ends: no IRR in the bracket")
-    for _ in range(100):
+    for _ in range(40):
         mid = 0.5 * (lo + hi)
         f_mid = npv(mid)
         if f_lo * f_mid <= 0:
@@ -301,7 +301,9 @@ def average_true_range(high, low, close, period):
     return tr, atr
 
 
-@CASES.case(args=[(HIGHS, LOWS, np.array(CLOSES), 5, 3), (FLAT, FLAT, FLAT, 3, 2)])
+# each %K is a Python float (50.0) or an np.float64 by a tensor test: np.array(k_values) checks
+# every combination of their kinds (2 ** len), so the window count stays small
+@CASES.case(args=[(HIGHS[:9], LOWS[:9], np.array(CLOSES[:9]), 4, 3), (FLAT, FLAT, FLAT, 3, 2)])
 def stochastic_oscillator(high, low, close, k_period, d_period):
     """%K over a rolling window and %D as its moving average; 50 when the range is zero."""
     k_values = []

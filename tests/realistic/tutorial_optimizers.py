@@ -286,7 +286,7 @@ def brent_minimize(f, a, b, tol=1e-8, maxiter=100):
 
 
 @CASES.case(args=[(np.array([3.0, -2.0]), 7), (np.array([0.0, 0.0]), 11)])
-def simulated_annealing_rng(x0, seed, steps=60):
+def simulated_annealing_rng(x0, seed, steps=20):
     """Simulated annealing on a bumpy bowl, seeded default_rng and geometric cooling."""
     rng = np.random.default_rng(seed)
 
@@ -320,7 +320,7 @@ def _soft_threshold(rho, lam):
 
 
 @CASES.case(args=[(DESIGN, TARGET, 0.1), (DESIGN, TARGET, 5.0), (DESIGN[:, :1], TARGET, 0.0)])
-def lasso_coordinate_descent(X, y, lam, sweeps=25):
+def lasso_coordinate_descent(X, y, lam, sweeps=8):
     """Lasso by cyclic coordinate descent with soft-thresholding (no intercept)."""
     n, p = X.shape
     w = np.zeros(p)
@@ -344,9 +344,9 @@ def ridge_normal_equations(X, y, alpha):
     return w, mse
 
 
-@CASES.case(args=[(np.array([-1.2, 1.0]), 200), (np.array([1.0, 1.0]), 5)])
+@CASES.case(args=[(np.array([-1.2, 1.0]), 60), (np.array([1.0, 1.0]), 5)])
 def momentum_rosenbrock_tracking(x0, iters, lr=1e-3, beta=0.9):
-    """Heavy-ball momentum on Rosenbrock, recording the loss every 50 iterations."""
+    """Heavy-ball momentum on Rosenbrock, recording the loss every 20 iterations."""
     x = x0.astype(float)
     velocity = np.zeros_like(x)
     losses = []
@@ -355,7 +355,7 @@ def momentum_rosenbrock_tracking(x0, iters, lr=1e-3, beta=0.9):
         grad = np.array([-2 * (1 - a) - 400 * a * (b - a * a), 200 * (b - a * a)])
         velocity = beta * velocity - lr * grad
         x = x + velocity
-        if i % 50 == 0:
+        if i % 20 == 0:
             losses.append(float((1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2))
     return x, losses
 

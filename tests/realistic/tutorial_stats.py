@@ -130,7 +130,7 @@ def kendall_tau_b(x, y):
     return (concordant - discordant) / denom
 
 
-@CASES.case(args=[(np.array(A), 200, 0), (np.array(B), 100, 1), (np.array([3.0]), 10, 2)])
+@CASES.case(args=[(np.array(A), 60, 0), (np.array(B), 40, 1), (np.array([3.0]), 10, 2)])
 def bootstrap_mean_percentile_ci(data, n_boot, seed, alpha=0.05):
     """A percentile bootstrap interval for the mean, with a seeded default_rng."""
     rng = np.random.default_rng(seed)
