@@ -324,6 +324,11 @@ _OPS = [
     (lambda m, v: (np.round(v, 1), np.clip(v, 0, 2), np.where(v > 0, v, -v), ~(v > 0)), (_M, _V)),
     (lambda m, v: round(float(v[0]), 2), (_M, _V)),
     (lambda m, v: (divmod(v, 2.0), np.divmod(m, -3.0)), (_M, _V)),
+    (  # ufuncs called by name on scalars: the loop, not the scalars' own arithmetic
+        lambda m, v: (np.power(v[0], 1.5), np.multiply(v[1], v[2]), np.divide(v[0], 3.0)),
+        (_M, _V),
+    ),
+    (lambda m, v: np.abs(v[0] + 1j), (_M, _V)),
     (lambda m, v: (tg.stop_gradient(v), tg.stop_gradient(m) * 2), (_M, _V)),
     (
         lambda m, v: tuple(

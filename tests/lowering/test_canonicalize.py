@@ -171,7 +171,8 @@ def test_calls_go_through_the_runtime_unless_they_dispatch_themselves():
     expect(
         """
         def f(x, xs, obj):
-            a = np.sin(x) + np.sum(x)
+            y = x + 1
+            a = np.sin(y) + np.sum(y)
             b = np.stack(xs) + np.zeros(3)
             c = helper(x) + len(xs) + unknown(x)
             d = x.sum() + x.reshape(3, 1) + obj.method(x, k=2)
@@ -179,11 +180,35 @@ def test_calls_go_through_the_runtime_unless_they_dispatch_themselves():
         """,
         """
         def f(x, xs, obj):
-            a = np.sin(x) + np.sum(x)
+            y = x + 1
+            a = np.sin(y) + np.sum(y)
             b = _t.call(np.stack, xs) + _t.call(np.zeros, 3)
             c = _t.call(helper, x) + _t.call(len, xs) + _t.call(unknown, x)
             d = x.sum() + x.reshape(3, 1) + _t.call(obj.method, x, k=2)
             return _t.call(a, b)
+        """,
+    )
+
+
+def test_numpy_calls_on_a_list_built_in_the_function_or_a_parameter_go_through_the_runtime():
+    expect(
+        """
+        def f(x, given):
+            rows = [x, x]
+            grown = []
+            grown.append(x)
+            made = list(given)
+            a = np.mean(rows, axis=0) + np.sum(grown)
+            return a + np.max(made) + np.sum(given)
+        """,
+        """
+        def f(x, given):
+            rows = [x, x]
+            grown = []
+            grown = _t.list_append(grown, x)
+            made = _t.call(list, given)
+            a = _t.call(np.mean, rows, axis=0) + _t.call(np.sum, grown)
+            return a + _t.call(np.max, made) + _t.call(np.sum, given)
         """,
     )
 
@@ -204,12 +229,13 @@ def test_call_keeps_keywords_and_starred_arguments():
 def test_names_resolve_in_the_given_globals():
     src = """
     def f(x):
-        return sin(x)
+        y = x + 1
+        return sin(y)
     """
     with_numpy = canonical(src, {"sin": np.sin})
     with_other = canonical(src, {"sin": user_helper})
-    assert rendered(with_numpy.body[0].value) == "sin(x)"
-    assert rendered(with_other.body[0].value) == "_t.call(sin, x)"
+    assert rendered(with_numpy.body[1].value) == "sin(y)"
+    assert rendered(with_other.body[1].value) == "_t.call(sin, y)"
 
 
 def test_nested_calls_are_each_rewritten():

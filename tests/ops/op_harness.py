@@ -101,11 +101,14 @@ def fits(expected: types.TensorType, got: types.TensorType) -> bool:
 
 
 def assert_same_value(got: Any, expected: Any) -> None:
-    """Same type (dtype, shape, Python scalar or not) and the same values."""
+    """Same type (dtype, shape, Python scalar or not) and the same values; no 0-d array where
+    NumPy gives a NumPy scalar (the graph holds a 0-d array as a NumPy scalar: ``to_static``
+    makes it an array again by what the trace knows, so the other way round is not an error)."""
     assert types.type_of(got) == types.type_of(expected), (
         types.type_of(got),
         types.type_of(expected),
     )
+    assert isinstance(expected, np.ndarray) or not isinstance(got, np.ndarray), (got, expected)
     if np.asarray(expected).dtype.kind in "fc":
         rtol = 1e-2 if np.asarray(expected).dtype in (np.float16,) else 1e-5
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol, equal_nan=True)

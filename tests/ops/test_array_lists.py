@@ -41,6 +41,26 @@ def test_arrays_and_sequences_of_arrays(dtype):
     assert_compiles_in_loop(lambda a: np.dot([a[0], a[1]], [[1, 2], [3, 4]]), x)
 
 
+def test_a_list_of_arrays_passed_by_name():
+    def welch_like(a):
+        segments = []
+        for start in range(0, 3, 2):
+            segments.append(a[start : start + 2] ** 2)
+        rows = [a[:2], a[2:]]
+        return np.mean(segments, axis=0), np.max(rows), np.median(tuple(rows), axis=1)
+
+    assert_compiles_in_loop(welch_like, np.array([0.5, -1.0, 2.0, 3.0]))
+    assert_compiles_in_loop(welch_like, np.array([1, 4, 2, 7]))
+
+
+def test_a_list_of_numpy_scalars_passed_as_an_argument():
+    def returns(closes):
+        return np.diff(closes) / closes[0], np.sin(closes), np.mean(closes)
+
+    assert_compiles_in_loop(returns, list(np.array([44.3, 44.1, 45.0])))
+    assert_compiles_in_loop(returns, list(np.array([3, 1, 2], dtype=np.int32)))
+
+
 def test_a_list_for_a_host_call_and_a_function_that_does_not_dispatch():
     x = np.array([3.0, 1.0, 2.0, 1.0])
     assert_compiles_in_loop(lambda a: np.lexsort([a, -a]), x)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from op_harness import check, out_type
 
+import tograph as tg
 from tograph import errors
 from tograph.ir import types
 from tograph.ops import elementwise
@@ -229,3 +230,44 @@ def test_where_between_an_array_and_zero_is_numpys_bit_for_bit(dtype, zero):
         assert type(got) is type(expected) and got.dtype == expected.dtype
         assert got.shape == expected.shape and got.strides == expected.strides
         assert got.tobytes() == expected.tobytes()
+
+
+# Scalars whose own arithmetic rounds differently from the ufunc's loop (found by a search over
+# random values): np.power(x, y) of NumPy or Python scalars runs the loop, x ** y does not.
+LOOP_DIFFERS = [
+    ("power", np.float64(26.8068817812729), np.float64(-0.9390942455043737)),
+    ("power", np.float32(0.1707905), np.float32(0.2640656)),
+    ("multiply", np.complex64(0.041279994 + 1.0752631j), np.complex64(1.7115564 - 0.04856105j)),
+    ("multiply", 3.25 + 1.5j, -20 / 7 - 3j),
+    ("power", 2.7, 8 / 7 + 0.1),
+    ("absolute", np.complex128(0.04602315123217759 + 1.1600960959262534j), None),
+    ("absolute", np.complex64(0.08274939 + 1.986133j), None),
+]
+
+
+@pytest.mark.parametrize("name, x, y", LOOP_DIFFERS, ids=lambda v: str(v)[:12])
+def test_a_ufunc_called_by_name_on_scalars_runs_the_loop_and_an_operator_does_not(name, x, y):
+    ufunc = getattr(np, name)
+    pyop = {"power": operator.pow, "multiply": operator.mul, "absolute": operator.abs}[name]
+    args = (x,) if y is None else (x, y)
+
+    def both(a, *rest):
+        return ufunc(a, *rest), pyop(a, *rest)
+
+    eager = both(*args)
+    assert not np.array_equal(eager[0], eager[1])  # the loop and the scalars' own arithmetic
+    got = tg.to_static(both, fallback="error")(*args)
+    assert [type(g) for g in got] == [type(e) for e in eager]
+    np.testing.assert_array_equal(got, eager)
+
+
+def test_a_numpy_scalar_constant_times_a_tensor_is_the_scalars_operator():
+    w = np.complex128(-1.3203576973127746 - 2.2218791473272623j)
+
+    def rotate(z):
+        return w * z, z * w
+
+    z = np.complex128(8.782396657312704 + 1.1788409796929469j)
+    got, eager = tg.to_static(rotate, fallback="error")(z), rotate(z)
+    np.testing.assert_array_equal(got, eager)
+    assert [type(g) for g in got] == [type(e) for e in eager]

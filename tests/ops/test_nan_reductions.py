@@ -122,3 +122,27 @@ def test_nan_reductions_match_numpy(values, reduction, axis):
 )
 def test_in_a_tensor_loop(fn):
     assert_compiles_in_loop(fn, WITH_NAN)
+
+
+def test_full_nanmean_nanvar_and_inner_are_numpy_scalars_under_to_static():
+    def stats(a, b):
+        return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.inner(b, b)
+
+    a = np.array([1.5, np.nan, -2.0, 4.0])
+    b = np.array([0.5, 3.0], dtype=np.float32)
+    got, expected = tg.to_static(stats, fallback="error")(a, b), stats(a, b)
+    assert [type(g) for g in got] == [type(e) for e in expected]
+    assert [type(e) for e in expected] == [np.float64] * 3 + [np.float32]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_nanmean_gradient_through_the_scalar_matches_central_differences():
+    a = np.array([1.5, np.nan, -2.0, 4.0])
+    got = tg.grad(tg.to_static(lambda a: np.nanmean(a) * np.nanvar(a), fallback="error"))(a)
+    eps = 1e-6
+    for i in (0, 2, 3):
+        up, down = a.copy(), a.copy()
+        up[i] += eps
+        down[i] -= eps
+        want = (np.nanmean(up) * np.nanvar(up) - np.nanmean(down) * np.nanvar(down)) / (2 * eps)
+        np.testing.assert_allclose(got[i], want, rtol=1e-6)

@@ -1,5 +1,6 @@
 """The realistic corpus: every routine (the conformance suite's realistic category and the domain
-modules here), and the ones that run eagerly.
+modules here, the ``tutorial_*`` ones written as tutorials write them and called with lists,
+float32 and int arrays, empty, one-element and tied inputs), and the ones that run eagerly.
 
 Every routine is compared with its eager run bit for bit: none of them needs a tolerance, since
 the compiled graph runs the same NumPy kernels in the same order as the eager code."""
@@ -26,6 +27,13 @@ from . import (
     stateful,
     stats,
     textbook,
+    tutorial_filters,
+    tutorial_finance,
+    tutorial_fuzzy,
+    tutorial_optimizers,
+    tutorial_search,
+    tutorial_spectral,
+    tutorial_stats,
 )
 
 _MODULES = (
@@ -45,6 +53,13 @@ _MODULES = (
     pylists,
     recursive,
     textbook,
+    tutorial_optimizers,
+    tutorial_filters,
+    tutorial_search,
+    tutorial_spectral,
+    tutorial_finance,
+    tutorial_fuzzy,
+    tutorial_stats,
 )
 
 
@@ -161,4 +176,16 @@ FALLBACKS: dict[str, str] = {
     # returns a tuple from inside the loops, None after them
     "first_nonzero_2d": "a single value in the if-branch but a tuple of 3",
     "bollinger_vectorized": "sliding_window_view is not supported on tensors",
+    # ---- round 5: tutorial code called the way users call it ----
+    # the recursive heapify sifts down while a tensor comparison says so
+    "heap_sort_recursive_heapify": "recursion too deep to trace",
+    # peaks.append((mag[i], i)) under a tensor test, then peaks.sort(reverse=True)
+    "pick_peaks_threshold": "a tuple holding tensors as an item of a list that grows",
+    # None when no membership reaches alpha, else (min, max)
+    "alpha_cut_interval": "a single value in the if-branch but a tuple of 2",
+    "chi_square_independence": "with statement is not supported",
+    # min() of an int array is an np.int64, which lo - 0.5 makes an np.float64 on one path
+    "histogram_manual": "would depend on the path taken",
+    # sorted() of an array compares NumPy scalars in Python
+    "quantile_modes": "truth value of tensor .* is only known when the graph runs",
 }

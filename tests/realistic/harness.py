@@ -2,8 +2,8 @@
 
 Each input set is run eagerly and twice compiled (the first call traces, the second reuses the
 graph), each on fresh copies of the arguments. The outcome is one of: ``compiled`` (no fallback,
-and results, arguments and objects afterwards, printed output and exceptions agree: dtypes and
-Python-vs-NumPy kinds, values bit for bit), ``fallback``
+and results, arguments and objects afterwards, printed output, warnings and exceptions agree:
+dtypes and Python-vs-NumPy kinds, values bit for bit, warnings in order), ``fallback``
 (ran eagerly with a FallbackWarning: the reason is kept), ``differs`` (a different answer: the
 worst bug) or ``crashed`` (an internal error where eager did not raise)."""
 
@@ -53,10 +53,21 @@ def assert_bitwise(expected: Any, actual: Any, path: str = "result") -> None:
         assert_bitwise(vars(expected), vars(actual), path)
 
 
+def _warnings(outcome: compare.Outcome) -> list[tuple[str, str]]:
+    """The category and text of each warning a call gave, in order, but FallbackWarnings."""
+    return [
+        (w.category.__name__, str(w.message))
+        for w in outcome.warnings
+        if not issubclass(w.category, tg.FallbackWarning)
+    ]
+
+
 def _agree(eager: compare.Outcome, compiled: compare.Outcome) -> None:
     compare.compare_outcomes(eager, compiled)
     assert_bitwise(eager.value, compiled.value)
     assert_bitwise(eager.arguments, compiled.arguments, "arguments afterwards")
+    if _warnings(eager) != _warnings(compiled):
+        raise compare.Mismatch(f"warned {_warnings(compiled)}, eager warned {_warnings(eager)}")
 
 
 def judge(case: case_mod.Case) -> Verdict:

@@ -22,6 +22,12 @@ from . import (
     stateful,
     stats,
     textbook,
+    tutorial_filters,
+    tutorial_finance,
+    tutorial_fuzzy,
+    tutorial_optimizers,
+    tutorial_spectral,
+    tutorial_stats,
 )
 
 CASES = corpus.all_cases()
@@ -39,8 +45,8 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_350_routines_in_sixteen_domains_and_thirty_conformance_cases():
-    assert len(CASES) >= 350 and len({c.name for c in CASES}) == len(CASES)
+def test_the_corpus_has_470_routines_in_sixteen_domains_and_thirty_conformance_cases():
+    assert len(CASES) >= 470 and len({c.name for c in CASES}) == len(CASES)
     assert len({c.category for c in CASES}) == 17 and len(realistic.CASES.cases) == 30
 
 
@@ -104,6 +110,48 @@ def _option_vega(vol):
     return stateful.black_scholes_dataclass(stateful.OptionSpec(100.0, 95.0, 0.03, vol, 0.5))[0]
 
 
+def _biquad_energy(x):
+    b, a = np.array([0.2, 0.4, 0.2]), np.array([1.0, -0.3, 0.1])
+    return np.sum(tutorial_filters.biquad_direct_form_2(x, b, a) ** 2)
+
+
+def _holt_winters_forecast(y):
+    return np.sum(tutorial_filters.holt_winters_additive(y, 2, 0.4, 0.1, 0.3, 2)[1])
+
+
+def _american_put(sigma):
+    return tutorial_finance.american_put_tree(36.0, 40.0, 1.0, 0.06, sigma, 8)
+
+
+def _burg_error(x):
+    return tutorial_spectral.burg_coefficients(x, 2)[1]
+
+
+def _lomb_power(y):
+    freqs = np.array([0.4, 0.8])
+    return np.sum(tutorial_spectral.lomb_scargle(tutorial_spectral.TIMES[:5], y, freqs))
+
+
+def _irls_weights(X):
+    return np.sum(tutorial_stats.logistic_irls(X, np.array([1.0, 0.0, 1.0, 0.0]), 3)[0])
+
+
+def _ridge_mse(X):
+    return tutorial_optimizers.ridge_normal_equations(X, tutorial_optimizers.TARGET, 0.5)[1]
+
+
+def _kde_density(data):
+    return np.sum(tutorial_stats.gaussian_kde_silverman(data, np.array([4.5, 5.5]))[0])
+
+
+def _sharpe(returns):
+    return tutorial_finance.sharpe_sortino_annualised(returns, 0.0)[0]
+
+
+def _bell_total(x):
+    return np.sum(tutorial_fuzzy.gbellmf_value(x, 2.0, 2.0, 5.0))
+
+
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
 
 GRADIENT_CASES = [
@@ -124,6 +172,16 @@ GRADIENT_CASES = [
     (_logistic_weights, np.array([[1.0, 2.0], [2.0, 0.5], [0.5, 1.5]])),
     (_option_vega, 0.2),
     (recursive.determinant_cofactor_array, np.array([[2.0, 1.0], [-1.0, 4.0]])),
+    (_biquad_energy, X5),
+    (_holt_winters_forecast, np.array([10.0, 14.0, 8.0, 25.0, 16.0, 22.0])),
+    (_american_put, 0.2),
+    (_burg_error, X5 + 0.1),
+    (_lomb_power, X5),
+    (_irls_weights, np.array([[1.0, 0.2], [0.3, 1.1], [1.2, 0.9], [0.1, 0.4]])),
+    (_ridge_mse, tutorial_optimizers.DESIGN),
+    (_kde_density, np.array([5.1, 4.9, 6.2, 5.8])),
+    (_sharpe, np.array([0.01, -0.02, 0.015, 0.003])),
+    (_bell_total, X5 * 3),
 ]
 
 

@@ -122,12 +122,12 @@ def _subtract(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g, x), unbroadcast(-g, y)
 
 
-@defvjp(ew.multiply_p)
+@defvjp(ew.multiply_p, ew.LOOP_TWINS[ew.multiply_p])
 def _multiply(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g * y, x), unbroadcast(g * x, y)
 
 
-@defvjp(ew.divide_p)
+@defvjp(ew.divide_p, ew.LOOP_TWINS[ew.divide_p])
 def _divide(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g / y, x), unbroadcast(-g * out / y, y)
 
@@ -146,7 +146,7 @@ def _divmod(g: tuple[Any, Any], x: Any, y: Any, *, out: tuple[Any, Any], python:
     return unbroadcast(remainder, x), unbroadcast(-remainder * out[0], y)
 
 
-@defvjp(ew.power_p)
+@defvjp(ew.power_p, ew.LOOP_TWINS[ew.power_p])
 def _power(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     slope = 2 * x if is_number(y, 2) else y * x ** (y - 1)
     log_x = np.log(np.where(x > 0, x, 1))
@@ -197,7 +197,7 @@ def _identity(g: Any, x: Any, *, out: Any, **params: Any) -> tuple[Any, ...]:
     return (g,)
 
 
-@defvjp(ew.abs_p)
+@defvjp(ew.abs_p, ew.LOOP_TWINS[ew.abs_p])
 def _abs(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     return (g * conj(np.sign(x)),)  # z / |z| for complex z, conjugated (see complex_rules)
 

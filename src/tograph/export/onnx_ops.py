@@ -76,6 +76,10 @@ for _name, _op in {
     "positive": "Identity",
     "stop_gradient": "Identity",  # an inference graph: no gradient to stop
     "abs": "Abs",
+    "multiply_ufunc": "Mul",  # the twins of operators for ufuncs called by name on scalars
+    "divide_ufunc": "Div",
+    "power_ufunc": "Pow",
+    "absolute_ufunc": "Abs",
     "sqrt": "Sqrt",
     "exp": "Exp",
     "log": "Log",

@@ -24,7 +24,10 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   (both act when the graph runs if they sit in tensor control flow);
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
   ``range``, ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that
-  dispatch to tensors by themselves and tensor methods, which are left as written.
+  dispatch to tensors by themselves and tensor methods, which are left as written unless given a
+  list or tuple written in the call, or a name the function binds to one or receives as a
+  parameter (``np.mean(segments, axis=0)`` of a list of arrays): NumPy would read such a list as
+  one array, so the runtime stacks it first.
 """
 
 from __future__ import annotations
@@ -157,6 +160,7 @@ class _Canonicalize(nodes.Transformer):
         self.mutation = mutation.analyze(fn, globals_, tree)
         self.changed_containers = changed_in_place(tree)
         self.changed_aliases = _changed_aliases(tree, self.changed_containers)
+        self.sequences = _sequence_names(tree) | set(names.params(fn))
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
@@ -282,6 +286,14 @@ class _Canonicalize(nodes.Transformer):
         return _rt_call("fstring", parts, node)
 
     def visit_Call(self, node: gast.Call) -> Any:
+        # a list or tuple written in the call, or one the function builds and passes by name,
+        # may hold tensors: the runtime stacks it for NumPy
+        sequence = any(
+            _may_hold_tensors(a)
+            or _builds_sequence(a)
+            or (isinstance(a, gast.Name) and a.id in self.sequences)
+            for a in [*node.args, *(k.value for k in node.keywords)]
+        )
         self.generic_visit(node)
         func = node.func
         if (
@@ -294,9 +306,7 @@ class _Canonicalize(nodes.Transformer):
             call.keywords = node.keywords
             return call
         writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
-        # a list or tuple written in the call may hold tensors: the runtime stacks it for NumPy
-        literal = any(_may_hold_tensors(a) for a in [*node.args, *(k.value for k in node.keywords)])
-        if not writes and not literal and self._leave_as_is(node.func):
+        if not writes and not sequence and self._leave_as_is(node.func):
             return node
         call = _rt_call("call", [node.func] + node.args, node)
         call.keywords = node.keywords
@@ -557,6 +567,35 @@ def changed_in_place(tree: list[Any]) -> set[str]:
         elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
             changed.add(_root_name(node) or "")
     return changed - {""}
+
+
+def _sequence_names(tree: list[Any]) -> set[str]:
+    """The names a function binds to a list or tuple it builds (a display, a comprehension,
+    ``list(...)``, ``tuple(...)``) or grows (``x.append(v)``): passed by name to a NumPy
+    function, such a sequence may hold tensors that NumPy would read as one array (as may a
+    parameter: a list of NumPy scalars, say)."""
+    found: set[str] = set()
+    for node in tree:
+        if isinstance(node, gast.Assign) and _builds_sequence(node.value):
+            found.update(t.id for t in node.targets if isinstance(t, gast.Name))
+        elif (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Attribute)
+            and node.func.attr in ("append", "extend", "insert")
+            and isinstance(node.func.value, gast.Name)
+        ):
+            found.add(node.func.value.id)
+    return found
+
+
+def _builds_sequence(value: Any) -> bool:
+    if isinstance(value, (gast.List, gast.Tuple, gast.ListComp)):
+        return True
+    return (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Name)
+        and value.func.id in ("list", "tuple")
+    )
 
 
 def _changed_aliases(tree: list[Any], changed: set[str]) -> set[str]:

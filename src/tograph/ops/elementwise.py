@@ -105,11 +105,39 @@ def _define(
     return prim
 
 
-def _ufunc_call(prim: primitives.Primitive, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+# Python numbers and NumPy scalars have arithmetic of their own, which for some operations rounds
+# differently from the ufunc's loop: ``np.power(x, y)`` of two scalars runs the loop, ``x ** y``
+# the scalar's own power (floats and complex), likewise complex ``*``, ``/`` and ``abs``. The
+# operator primitives compute the operator, so a ufunc called by name on operands that are all
+# 0-d (``dispatch.LOOPS``) binds the operator's twin here, whose kernel is the ufunc itself (its
+# gradient is the operator's).
+LOOP_TWINS: dict[primitives.Primitive, primitives.Primitive] = {}
+
+
+def _loop_twin(prim: primitives.Primitive, ufunc: np.ufunc) -> None:
+    name = ufunc.__name__
+    twin = primitives.Primitive(f"{name}_ufunc", ufunc, elementwise_rule(name, ufunc), layout="K")
+    LOOP_TWINS[prim] = twin
+    dispatch.LOOPS[ufunc] = lambda *args, **kw: _ufunc_call(prim, args, kw, by_name=True)
+
+
+def _is_0d(operand: Any) -> bool:
+    return (operand.type.ndim if tensor.is_tensor(operand) else np.ndim(operand)) == 0
+
+
+def _ufunc_call(
+    prim: primitives.Primitive,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    by_name: bool = False,
+) -> Any:
     dtype = kwargs.pop("dtype", None)
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
-    out = prim.bind(*map(_sequence_as_array, args))
+    operands = [_sequence_as_array(a) for a in args]
+    if by_name and prim in LOOP_TWINS and all(_is_0d(a) for a in operands):
+        prim = LOOP_TWINS[prim]
+    out = prim.bind(*operands)
     if dtype is not None:
         return astype_p.bind(out, dtype=np.dtype(dtype), weak=False)
     return out
@@ -153,6 +181,10 @@ abs_p = primitives.Primitive(
 )
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
 UFUNCS[abs_p] = np.absolute
+_loop_twin(multiply_p, np.multiply)
+_loop_twin(divide_p, np.divide)
+_loop_twin(power_p, np.power)
+_loop_twin(abs_p, np.absolute)
 
 maximum_p = _define("maximum", np.maximum)
 minimum_p = _define("minimum", np.minimum)

@@ -391,6 +391,13 @@ def getitem(x: Any, index: Any) -> Any:
     return out
 
 
+def element(x: Any) -> Any:
+    """``x[()]`` of a 0-d value: a NumPy scalar, where a kernel such as ``np.where`` or
+    ``np.tensordot`` gives a 0-d array but the NumPy function a composite stands for gives a
+    scalar (``np.nanmean``, ``np.inner``)."""
+    return getitem_p.bind(x, index=parse_index(())[0])
+
+
 def _view_layout(x: tensor.SymbolicTensor, index: Index) -> str | None:
     """``"C"`` when the view ``x[index]`` is known C-contiguous (so a reshape of it is a view too),
     as NumPy's flags say of the same view of a stand-in of ``x``'s shape and C strides that owns

@@ -16,7 +16,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, shape
+from tograph.ops import common, elementwise, indexing, shape
 from tograph.trace import dispatch
 
 
@@ -136,7 +136,9 @@ def inner(a: Any, b: Any) -> Any:
             for v, t in ((a, ta), (b, tb))
         ]
         return elementwise.multiply_p.bind(*strong)
-    return tensordot_p.bind(a, b, axes=((ta.ndim - 1,), (tb.ndim - 1,)))
+    product = tensordot_p.bind(a, b, axes=((ta.ndim - 1,), (tb.ndim - 1,)))
+    # np.tensordot of two vectors is a 0-d array, np.inner's a NumPy scalar
+    return indexing.element(product) if ta.ndim == tb.ndim == 1 else product
 
 
 @dispatch.implements(np.outer)

@@ -22,7 +22,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, effects, elementwise, reductions, shape, ufunc_methods
+from tograph.ops import common, effects, elementwise, indexing, reductions, shape, ufunc_methods
 from tograph.trace import dispatch
 
 
@@ -121,7 +121,13 @@ def nanmean(
     mean = _as_dtype(total / np.maximum(count, 1), common.operand_type(total).dtype)
     empty = np.equal(count, 0)
     effects.warn_if(empty, "Mean of empty slice")
-    return np.where(empty, np.nan, mean)  # no values: NaN, without 0/0 warnings
+    return _scalar_if_0d(np.where(empty, np.nan, mean))  # no values: NaN, without 0/0 warnings
+
+
+def _scalar_if_0d(result: Any) -> Any:
+    """A 0-d result as the NumPy scalar NumPy's reduction returns (``np.where`` gives a 0-d
+    array)."""
+    return indexing.element(result) if common.operand_type(result).ndim == 0 else result
 
 
 def _nanvar(
@@ -151,7 +157,7 @@ def _nanvar(
     no_freedom = np.less_equal(dof, 0)
     var = _as_dtype(var / np.where(no_freedom, 1, dof), common.operand_type(var).dtype)
     effects.warn_if(no_freedom, "Degrees of freedom <= 0 for slice.")
-    return np.where(no_freedom, np.nan, var)
+    return _scalar_if_0d(np.where(no_freedom, np.nan, var))
 
 
 @dispatch.implements(np.nanvar)

@@ -35,6 +35,9 @@ FUNCTIONS: dict[Any, Callable[..., Any]] = {}
 # code calls these handlers instead when any argument, however deeply nested, is a tensor.
 OVERRIDES: dict[Any, Callable[..., Any]] = {}
 UFUNC_METHODS: dict[tuple[Any, str], Callable[..., Any]] = {}
+# Handlers of ufuncs called by name (``np.power(x, y)``, not ``x ** y``) where that differs on
+# scalars: the ufunc's loop may round differently from the scalars' own arithmetic.
+LOOPS: dict[Any, Callable[..., Any]] = {}
 # fallback(callable, ufunc method or "") -> a handler, or None; see set_fallback.
 _fallback: list[Callable[[Any, str], Callable[..., Any] | None]] = []
 

@@ -276,6 +276,10 @@ class TensorBase:
             handler = dispatch.UFUNCS.get(ufunc)
             if handler is not None and (kwargs.get("out") is not None or "where" in kwargs):
                 return dispatch.FUNCTIONS[_ufunc_into](ufunc, inputs, kwargs)
+            # The operators of tensors call their handlers themselves, so this is the ufunc
+            # called by name, unless a NumPy scalar's operator called it (``np.float64(2) * t``)
+            if not any(isinstance(v, np.generic) for v in inputs):
+                handler = dispatch.LOOPS.get(ufunc, handler)
         else:
             handler = dispatch.UFUNC_METHODS.get((ufunc, method))
             if kwargs.get("out") is not None or "where" in kwargs:
