@@ -187,5 +187,4 @@ FALLBACKS: dict[str, str] = {
     # min() of an int array is an np.int64, which lo - 0.5 makes an np.float64 on one path
     "histogram_manual": "would depend on the path taken",
     # sorted() of an array compares NumPy scalars in Python
-    "quantile_modes": "truth value of tensor .* is only known when the graph runs",
 }
