@@ -228,9 +228,24 @@ def refined_by_and_in_an_if(x):
     return x * 0
 
 
+def smoothed_in_a_tensor_while(x):
+    """None before a while over tensors, whose body uses it where ``is None`` fails: the trace
+    that first carries it used to meet its stand-in (a placeholder), not a value of its type."""
+    level = None
+    w = np.abs(x).sum()
+    while w > 0.5:
+        if level is None:
+            level = w
+        else:
+            level = 0.5 * w + 0.5 * level
+        w = w * 0.5
+    return level
+
+
 @pytest.mark.parametrize(
     "fn",
     [
+        smoothed_in_a_tensor_while,
         refined_in_a_conditional_expression,
         refined_by_or,
         refined_by_and_in_an_if,

@@ -42,6 +42,7 @@ def assert_same(got, expected):
 def test_every_builtin_has_a_handler():
     names = {"range", "len", "int", "float", "bool", "complex", "min", "max", "sum", "any"}
     names |= {"all", "print", "isinstance", "enumerate", "zip", "type", "str", "repr", "format"}
+    names |= {"setattr", "delattr"}
     math_functions = {getattr(math, n) for n in scalars.MATH_FUNCTIONS}
     assert set(H) == {getattr(builtins, n) for n in names} | math_functions
 

@@ -22,7 +22,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import effects, elementwise, lists, scalars
-from tograph.staging import iterables, kinds, text
+from tograph.staging import iterables, kinds, made_objects, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -322,6 +322,8 @@ HANDLERS: dict[Any, Callable[..., Any]] = {
     builtins.format: _text(-1, builtins.format),
     builtins.enumerate: _enumerate,
     builtins.zip: _zip,
+    builtins.setattr: made_objects.setattr_call,
+    builtins.delattr: made_objects.delattr_call,
     **{
         getattr(math, name): scalars.math_handler(getattr(math, name))
         for name in scalars.MATH_FUNCTIONS

@@ -96,10 +96,6 @@ def cond(
             break
         promoted |= traces[0].promote | traces[1].promote
     kept = [trace.unchanged(flat) for trace in traces]
-    traces[0].result, traces[1].result = carried.align_placeholders(
-        traces[0].result, traces[1].result
-    )
-    traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
     cells = {**traces[0].written, **traces[1].written}
     for trace in traces:
         if isinstance(trace.result, tuple):
@@ -107,6 +103,10 @@ def cond(
             trace.result = (*trace.result, *left)
     explicit_names = names
     names = (*names, *(path_join.cell_name(s) for s, _ in cells.values()))
+    traces[0].result, traces[1].result = carried.align_placeholders(
+        traces[0].result, traces[1].result
+    )
+    traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
     optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
     cell_list = [cell for cell, _ in cells.values()]
@@ -386,7 +386,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         init = (*init, *kinds.enter(starts))
         names = (*names, *(path_join.cell_name(storage) for storage in loop.cells))
     cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
-    body_fn = kinds.lifting(optional.lifting(body_fn, loop.init, loop.names), init)
+    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
     rebindable = path_join.rebindable_mask(count, loop.cells)
@@ -523,17 +523,25 @@ def _trace_body(
     for _ in range(_MAX_LOOP_TRACES):
         body = subtrace.trace(loop.parent, "body", body_fn, flat, carry, loop_key=loop.key)
         body = loop.check(body, flat, "body")
-        lifted = optional.lift_init(loop.init, body.result, loop.names)
-        optional.refuse_kinds(loop.init, body.result, loop.names)
+        # the variables and then the cells, as this trace started them
+        count = len(loop.init)
+        state = (*loop.init, *flat.values[count : count + len(loop.cells)])
+        names = flat.names[: len(state)]
+        lifted = optional.lift_init(state, body.result, names)
+        optional.refuse_kinds(state, body.result, names)
         kind_change = kinds.lift_init(flat.values, body.result)
-        if kind_change is not None and loop.peelable:
+        # an attribute that starts as None takes its type in a first iteration run by itself,
+        # as a variable does (``runtime._tensor_for``)
+        lifted_cell = lifted is not None and any(
+            a is not b for a, b in zip(lifted[count:], state[count:])
+        )
+        if (kind_change is not None or lifted_cell) and loop.peelable:
             raise PeelFirst()
         lifted = lifted or kind_change
         if lifted is not None:
-            count = len(loop.init)
             loop.init = lifted[:count]
             for storage, start in zip(loop.cells, lifted[count:]):
-                if isinstance(start, kinds.Kinded):
+                if isinstance(start, (kinds.Kinded, optional.Optional)):
                     loop.cell_starts[id(storage)] = start
             raise _Retrace()
         body_out = subtrace.results(body, flat.names)

@@ -195,12 +195,18 @@ class Cell:
     def set(self, value: Any, note: bool = True) -> None:
         previous, self.current = self.current, value
         if note:
-            builder = builder_mod.current()
-            if builder is not None:
-                builder.note_write(self, previous)
+            note_write(self, previous)
 
     def load(self, value: Any) -> None:
         self.set(value)
+
+
+def note_write(cell: Any, previous: Any) -> None:
+    """Notes in the builder now current that ``cell`` held ``previous`` before a write (a branch
+    or loop body traced there carries it: ``staging.subtrace``)."""
+    builder = builder_mod.current()
+    if builder is not None:
+        builder.note_write(cell, previous)
 
 
 class TracedObject:
@@ -437,40 +443,7 @@ class ObjectState:
         return found
 
 
-# ---- objects made in the function: plain Python objects, changed as eager code changes them ---
-
-
-def note_made(obj: Any) -> None:
-    """Records ``obj``, just made by calling its class, as made where the code now runs (the
-    function's body, or a branch or loop body over tensors)."""
-    builder = builder_mod.current()
-    if builder is not None and tensor.is_user_object(obj) and type(obj) is not TracedObject:
-        builder.made_objects[id(obj)] = obj
-
-
-def set_attribute(value: Any, owner: Any, name: str) -> None:
-    """``owner.name = value`` in converted code. An object made in the function is a plain
-    Python object, changed as the trace runs: inside an ``if`` or loop over tensors that change
-    would happen on every path, and once however often the loop runs, so it is refused there
-    unless the object was made inside that very body. The call's arguments' objects are
-    ``TracedObject`` views, whose attributes the control flow carries."""
-    builder = builder_mod.current()
-    if (
-        builder is not None
-        and builder.parent is not None
-        and type(owner) is not TracedObject
-        and tensor.is_user_object(owner)
-        and builder.made_objects.get(id(owner)) is not owner
-    ):
-        raise errors.UnsupportedError(
-            f"assignment to attribute '{name}' of an object of class {type(owner).__name__} inside "
-            "an if or loop over tensors that the object is older than: whether (or how often) it "
-            "happens is known only when the graph runs (tensor control flow carries the "
-            "attributes of the objects passed to the function, not those of objects made in it)",
-            loc=origin.current_location(),
-            construct="attribute of an object made in the function set in tensor control flow",
-        )
-    setattr(owner, name, value)
+# ---- helpers ------------------------------------------------------------------------------
 
 
 def contents(container: Any) -> Any:

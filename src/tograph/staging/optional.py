@@ -210,13 +210,20 @@ def _kind(value: Any) -> type[Optional] | str:
     return "value" if carried.is_tensor_like(value) else "other"
 
 
-def _lift(value: Any, cls: type[Optional], name: str) -> Optional:
-    """``value`` as an optional of class ``cls`` (present unless it is missing)."""
+def _lift(value: Any, cls: type[Optional], name: str, like: Any = None) -> Optional:
+    """``value`` as an optional of class ``cls`` (present unless it is missing). A missing one
+    holds a zero of the type of ``like`` (what a loop body gives it) when that is a value: a
+    trace that uses it where a test showed it present then meets a value of its type (never
+    read while missing)."""
     if isinstance(value, Optional):
         return value
     if _kind(value) == "value":
         return cls(np.bool_(True), value)
-    return cls(np.bool_(False), carried.Placeholder(name))
+    filler = carried.Placeholder(name)
+    like = like.value if isinstance(like, Optional) else like
+    if carried.is_tensor_like(like):
+        filler = carried.convert(filler, carried.type_of(like))
+    return cls(np.bool_(False), filler)
 
 
 def _common(a: Any, b: Any) -> type[Optional] | None:
@@ -272,7 +279,7 @@ def lift_init(init: Sequence[Any], result: Any, names: Sequence[str]) -> tuple[A
     for i, name in enumerate(names[: len(init)]):
         cls = _common(init[i], result[i])
         if cls is not None and not isinstance(init[i], Optional):
-            lifted[i] = _lift(init[i], cls, name)
+            lifted[i] = _lift(init[i], cls, name, like=result[i])
     return tuple(lifted) if any(x is not y for x, y in zip(lifted, init)) else None
 
 

@@ -34,8 +34,8 @@ from tograph.staging import (
     iterables,
     kind_rules,
     loop_hints,
+    made_objects,
     numpy_callbacks,
-    objects,
     optional,
     ordering,
     reads,
@@ -633,7 +633,7 @@ def list_append(target: Any, value: Any) -> Any:
     return target
 
 
-setattr_local = objects.set_attribute
+setattr_local = made_objects.set_attribute
 
 
 def setattr_outside(owner: Any, name: str, value: Any) -> None:
@@ -760,7 +760,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return array_lists.call(fn, args, kwargs)
     result = calls.call_user(fn, args, kwargs, sys.modules[__name__])
     if isinstance(fn, type):
-        objects.note_made(result)
+        made_objects.note_made(result)
     return result
 
 

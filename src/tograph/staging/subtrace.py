@@ -3,7 +3,9 @@
 Stage: staging. Input: the function to trace, the flattened values of the variables it uses
 (``carried.Flat``) and the graph types of those that enter as new graph inputs. Output: a
 ``Trace``: the child builder's equations, what the function returned, and the arrays from outside
-it wrote in place (each trace is undone once recorded: they hold their earlier values again);
+it wrote in place and the objects' attributes it set through their cells (each trace is undone
+once recorded: they hold their earlier values again; an attribute of an object made before it
+that the trace left changed anyway, by unconverted code, is refused: ``staging.made_objects``);
 ``close`` turns the traces of one op into closed graphs over the union of their captures.
 Requires: a graph being built (``tograph.trace.builder``). ``staging.control_flow`` makes the ops.
 """
@@ -19,7 +21,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, types
 from tograph.ops import elementwise, lists
-from tograph.staging import carried, identity
+from tograph.staging import carried, identity, made_objects
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
 
@@ -81,6 +83,7 @@ def trace(
     The arrays from outside that ``fn`` writes hold their earlier values again afterwards.
     """
     _count_traced_body(parent)
+    attributes = made_objects.attributes_before(parent)
     child = parent.child(label)
     if loop_key is not None:
         child.loop_key = (loop_key, label)
@@ -111,6 +114,7 @@ def trace(
             written[key] = (storage, storage.current)
             storage.set(before, note=False)
     written = dict(reversed(list(written.items())))
+    made_objects.refuse_hidden_changes(attributes)
     return Trace(
         child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
     )

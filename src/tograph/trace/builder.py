@@ -69,8 +69,11 @@ class GraphBuilder:
         # its function reaches through its closure, by id (``trace.containers``)
         self.outer_containers: dict[int, Any] = {}
         # the user objects made (by calling their class) while this builder was current, by id
-        # (``staging.objects.check_attribute_write``)
+        # (``staging.made_objects``)
         self.made_objects: dict[int, Any] = {}
+        # on the root builder: the attributes of objects made in the function that tensor
+        # control flow carries, by (id of the object, name) (``staging.made_objects``)
+        self.attribute_cells: dict[tuple[int, str], Any] = {}
         # on the root builder: how many branches and loop bodies were traced for this graph
         self.traced_bodies = 0
         # on a loop body's or test's builder: the loop's key (``staging.loop_hints``); on it, or

@@ -116,15 +116,9 @@ class Accumulator:
         return self.total
 
 
-# The attributes of an object made in the function are not carried through tensor loops: the
-# loop body would set them once, while the graph is built, so the function runs eagerly.
-@CASES.case(
-    args=[(VEC,)],
-    expect="fallback",
-    error="attribute 'total' of an object of class Accumulator inside an if or loop over tensors",
-    at="self.total = self.total + v",
-    at_fn=Accumulator.add,
-)
+# The attributes of an object made in the function that a tensor loop sets are carried by the
+# loop, as a variable is: the object holds afterwards what eager code leaves in it.
+@CASES.case(args=[(VEC,)])
 def object_attribute_state(x):
     acc = Accumulator()
     acc.add(x)
