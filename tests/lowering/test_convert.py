@@ -448,3 +448,17 @@ def test_a_closure_left_as_written_gets_fresh_cells_holding_its_values():
     assert lowered(1) == 6
     offset = 7
     assert lowered(1) == 6 and add_offset(1) == 8  # bound when instantiated, as compiled code is
+
+
+class _Scaler:
+    def __init__(self, weight):
+        self.__weight = weight
+
+    def apply(self, x):
+        return x * self.__weight
+
+
+def test_a_method_left_as_written_reads_its_private_attributes_as_python_does():
+    scaler = _Scaler(3.0)
+    lowered = convert.convert(_Scaler.apply).instantiate(_Scaler.apply, runtime)
+    assert lowered(scaler, 2.0) == scaler.apply(2.0) == 6.0  # ``__weight`` is ``_Scaler__weight``

@@ -41,7 +41,10 @@ def desugar_filtered(
     grows with ``append``, in place (see module docstring); fresh names avoid ``taken``, which
     grows. ``walked`` holds every node of ``tree`` (``nodes.walk``), if the caller has walked it.
     Returns whether anything changed."""
-    rewriter = _Rewriter(taken, _appended_names(nodes.walk(tree) if walked is None else walked))
+    walked = nodes.walk(tree) if walked is None else walked
+    if gast.ListComp not in set(map(type, walked)):
+        return False  # no comprehension: no need to visit every node
+    rewriter = _Rewriter(taken, _appended_names(walked))
     rewriter.visit(tree)
     return rewriter.changed
 
