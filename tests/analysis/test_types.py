@@ -243,6 +243,6 @@ def test_ssa_numbers_control_statements_as_lowering_does():
     from tograph.lowering import convert
 
     analysis = convert.analyze(mode_switch)
-    tree = analysis.take_tree()
+    tree, _ = analysis.take_tree()
     kinds = [type(s).__name__.lower() for s in names.control_statements(tree.body)]
     assert kinds == [c.kind for c in analysis.ssa.controls] == ["for", "if", "if"]

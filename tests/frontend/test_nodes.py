@@ -1,8 +1,10 @@
 """frontend.nodes: walking and transforming gast trees as gast's own walker and transformer do.
 
 ``walk`` must list exactly the nodes ``gast.walk`` yields, in its order, and ``children`` those of
-``gast.iter_child_nodes``; ``Transformer`` must leave a tree as ``gast.NodeTransformer`` leaves it,
-for visitors that replace, delete and splice.
+``gast.iter_child_nodes``; ``walk_structure`` the same nodes, and a structure in which
+``same_structure`` sees every rewrite in place (a node, list item or value replaced, an item moved
+between lists, one deleted); ``Transformer`` must leave a tree as ``gast.NodeTransformer`` leaves
+it, for visitors that replace, delete and splice.
 """
 
 import ast
@@ -33,6 +35,64 @@ def test_walk_of_a_leaf_is_the_leaf():
 def test_children_are_those_of_iter_child_nodes():
     for node in gast.walk(sample_tree()):
         assert [id(c) for c in nodes.children(node)] == [id(c) for c in gast.iter_child_nodes(node)]
+
+
+def test_walk_structure_walks_as_walk_does():
+    tree = sample_tree()
+    assert [id(n) for n in nodes.walk_structure(tree)[0]] == [id(n) for n in nodes.walk(tree)]
+
+
+def test_same_structure_holds_for_a_tree_left_as_it_was():
+    tree = sample_tree()
+    structure = nodes.walk_structure(tree)[1]
+    nodes.Transformer().visit(tree)  # visits everything, changes nothing
+    assert nodes.same_structure(tree, structure)
+
+
+def _loop() -> gast.For:
+    return gast.parse("for i in r:\n    a = 1\n    b = f(x)\nelse:\n    c = 2\n").body[0]
+
+
+def _replace_value(loop: gast.For) -> None:
+    loop.body[1].value = gast.Name(id="x", ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _replace_statement(loop: gast.For) -> None:
+    loop.body[0] = copy.copy(loop.body[0])
+
+
+def _move_between_lists(loop: gast.For) -> None:
+    loop.orelse.insert(0, loop.body.pop())  # the walk's order of nodes stays as it was
+
+
+def _delete_statement(loop: gast.For) -> None:
+    del loop.orelse[0]
+
+
+def _rename(loop: gast.For) -> None:
+    loop.body[0].targets[0].id = "".join(["a", "2"])
+
+
+def _new_list_same_items(loop: gast.For) -> None:
+    loop.body = list(loop.body)  # not a change: what the tree says is the same
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [_replace_value, _replace_statement, _move_between_lists, _delete_statement, _rename],
+)
+def test_same_structure_sees_each_rewrite_in_place(edit):
+    loop = _loop()
+    structure = nodes.walk_structure(loop)[1]
+    edit(loop)
+    assert not nodes.same_structure(loop, structure)
+
+
+def test_same_structure_ignores_a_list_replaced_by_one_with_the_same_items():
+    loop = _loop()
+    structure = nodes.walk_structure(loop)[1]
+    _new_list_same_items(loop)
+    assert nodes.same_structure(loop, structure)
 
 
 class _Edits:

@@ -122,10 +122,23 @@ def closure_called_after_the_loop(x):
     return get()
 
 
+def deletes_a_variable(x):
+    y = x + 1
+    del y
+    return x
+
+
+def declares_a_global(x):
+    global COUNTER
+    return x
+
+
 @pytest.mark.parametrize(
     "fn, construct, text",
     [
         (uses_with, "with statement", "with np.errstate"),
+        (deletes_a_variable, "del of a variable", "del y"),
+        (declares_a_global, "global statement", "global COUNTER"),
         (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),
         (
             closure_called_in_a_loop_that_assigns_its_variable,

@@ -5,11 +5,14 @@ after lowering took the analysed tree, unsupported constructs raising ``Unsuppor
 ``lower``/``convert`` (cached per code object and static decisions, ``Conversion.source``, static
 decisions kept as plain Python), and the compiled code (it runs like the plain function with the
 runtime, binds closure values when instantiated, keeps the user's file name and line numbers, and
-is registered as converted code).
+is registered as converted code). A function that lowering leaves exactly as written runs a copy of
+its own code, registered and named as compiled code is, with its nested code copied too.
 """
 
 import inspect
+import sys
 import textwrap
+import types
 
 import gast
 import pytest
@@ -133,9 +136,13 @@ def count_up(n):
 
 def test_take_tree_gives_the_analysed_tree_once_then_fresh_lowered_ones():
     parsed, tree = parse.parse_function(count_up)
-    analysis = convert.Analysis(parsed, tree)
-    first, second = analysis.take_tree(), analysis.take_tree()
-    assert first is tree
+    analysis = convert.Analysis(parsed, tree, ["structure"])
+    (first, first_structure), (second, second_structure) = (
+        analysis.take_tree(),
+        analysis.take_tree(),
+    )
+    assert first is tree and first_structure == ["structure"]
+    assert second_structure is None  # a fresh tree's structure as parsed is not known
     assert second is not first and isinstance(second, gast.FunctionDef)
     assert second.lineno == count_up.__code__.co_firstlineno
     flags = {n.id for n in gast.walk(second) if isinstance(n, gast.Name)}
@@ -354,3 +361,104 @@ def test_lowered_code_compiles_with_every_node_located():
     body_lines = range(collatz_steps.__code__.co_firstlineno, line_of(collatz_steps, "return") + 1)
     lines = {n.lineno for n in gast.walk(conversion.lowered) if "lineno" in n._attributes}
     assert lines <= set(body_lines)
+
+
+# ---- functions lowering leaves as written --------------------------------------------------
+
+
+def scaled_sum(x, y):
+    z = x * 2.5 + y
+    return z - y / 4
+
+
+def with_helpers(xs, k):
+    shift = lambda v: v + k  # noqa: E731 - nested code in a function lowering leaves as written
+
+    def scale(v):
+        return v * k
+
+    return [v * k for v in xs], shift, scale
+
+
+def with_a_conditional_expression(x):
+    return x if x > 0 else -x
+
+
+def test_a_function_lowering_leaves_as_written_runs_a_copy_of_its_own_code():
+    conversion = convert.lower(scaled_sum, frozenset())
+    lowered = conversion.instantiate(scaled_sum, runtime)
+    assert lowered.__code__ is not scaled_sum.__code__
+    assert lowered.__code__.co_code == scaled_sum.__code__.co_code
+    assert origin.is_converted(lowered.__code__)
+    assert not origin.is_converted(scaled_sum.__code__)
+    assert lowered.__closure__ is None and lowered.__defaults__ is None
+    assert lowered(3.0, 1.0) == scaled_sum(3.0, 1.0)
+    assert "z = x * 2.5 + y" in conversion.source
+
+
+def _nested_codes(code: types.CodeType) -> list[types.CodeType]:
+    found = [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return found + [n for c in found for n in _nested_codes(c)]
+
+
+def test_nested_code_of_a_function_left_as_written_is_copied_and_registered():
+    lowered = convert.convert(with_helpers).instantiate(with_helpers, runtime)
+    (made, shift, scale), (expected, plain_shift, plain_scale) = (
+        lowered([1, 2], 3),
+        with_helpers([1, 2], 3),
+    )
+    assert made == expected and shift(1) == plain_shift(1) and scale(2) == plain_scale(2)
+    copies, originals = _nested_codes(lowered.__code__), _nested_codes(with_helpers.__code__)
+    assert len(copies) == len(originals) >= 1
+    for copied, original in zip(copies, originals):
+        assert copied is not original and copied.co_code == original.co_code
+        assert origin.is_converted(copied) and not origin.is_converted(original)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="code objects have no co_qualname")
+def test_code_left_as_written_is_named_as_compiled_code_is():
+    lowered = convert.convert(with_helpers).instantiate(with_helpers, runtime)
+    compiled = convert._compile(
+        convert.analyze(with_helpers).parsed.tree(),
+        convert.analyze(with_helpers).parsed,
+        with_helpers,
+    )(runtime)
+    assert lowered.__qualname__ == compiled.__qualname__
+    assert [c.co_qualname for c in _nested_codes(lowered.__code__)] == [
+        c.co_qualname for c in _nested_codes(compiled.__code__)
+    ]
+
+
+def test_a_function_lowering_rewrites_is_compiled_from_its_lowered_tree():
+    lowered = convert.convert(with_a_conditional_expression).instantiate(
+        with_a_conditional_expression, runtime
+    )
+    assert "_t" in lowered.__code__.co_varnames + lowered.__code__.co_freevars
+    assert lowered(-2) == with_a_conditional_expression(-2) == 2
+
+
+def test_a_closure_left_as_written_gets_fresh_cells_holding_its_values():
+    offset = 5
+
+    def add_offset(x):
+        return x + offset
+
+    lowered = convert.convert(add_offset).instantiate(add_offset, runtime)
+    assert lowered.__closure__[0] is not add_offset.__closure__[0]
+    assert lowered(1) == 6
+    offset = 7
+    assert lowered(1) == 6 and add_offset(1) == 8  # bound when instantiated, as compiled code is
+
+
+class _Scaler:
+    def __init__(self, weight):
+        self.__weight = weight
+
+    def apply(self, x):
+        return x * self.__weight
+
+
+def test_a_method_left_as_written_reads_its_private_attributes_as_python_does():
+    scaler = _Scaler(3.0)
+    lowered = convert.convert(_Scaler.apply).instantiate(_Scaler.apply, runtime)
+    assert lowered(scaler, 2.0) == scaler.apply(2.0) == 6.0  # ``__weight`` is ``_Scaler__weight``

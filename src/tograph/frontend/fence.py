@@ -110,9 +110,12 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
       nodes: every node of its tree (``gast.walk(tree)``, or a list of it made once for all).
     """
     nodes = list(nodes)
+    kinds = set(map(type, nodes[1:]))
     # Blocks are checked for closures only when the function defines any (the checks walk each
     # nested block again, which deep nesting would make quadratic).
-    defines = any(isinstance(n, (gast.Lambda, gast.FunctionDef)) for n in nodes[1:])
+    defines = gast.Lambda in kinds or gast.FunctionDef in kinds
+    if not defines and gast.Delete not in kinds and kinds.isdisjoint(_UNSUPPORTED):
+        return  # nothing below could be refused: no need to look at each node
     closures = _closures(nodes)
     for node in nodes:
         construct = _UNSUPPORTED.get(type(node))

@@ -2,7 +2,9 @@
 
 Stage: frontend. Input: a gast (or ast) node. Output: ``walk`` gives the node and all nodes below
 it breadth first, children in field order (what ``gast.walk`` yields, as one list); ``children``
-gives a node's direct children (``gast.iter_child_nodes``). ``Transformer`` is
+gives a node's direct children (``gast.iter_child_nodes``); ``walk_structure`` also records
+every field's value, so that ``same_structure`` can tell later whether rewrites in place changed
+anything at all. ``Transformer`` is
 ``gast.NodeTransformer`` with the same results, dispatching through a table of visitor methods
 per class. All read the fields directly rather than through generators: the conversion walks
 trees many times, and on long functions the generator machinery of ``ast`` was a large part of
@@ -12,6 +14,7 @@ its cost.
 from __future__ import annotations
 
 import ast
+import operator
 from typing import Any
 
 import gast
@@ -33,6 +36,42 @@ def walk(root: Any) -> list[Any]:
             elif isinstance(value, _AST):
                 append(value)
     return out
+
+
+def walk_structure(root: Any) -> tuple[list[Any], list[Any]]:
+    """``walk(root)`` and the tree's structure: the value of each field of each node, in walk's
+    order, a list's items between two markers. A tree whose structure holds, item for item, the
+    very same objects is the same tree: a node, list item or value replaced in place shows."""
+    out = [root]
+    append = out.append
+    structure: list[Any] = []
+    record, extend = structure.append, structure.extend
+    for node in out:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                record(_LIST)
+                extend(value)
+                record(_END)
+                for item in value:
+                    if isinstance(item, _AST):
+                        append(item)
+            else:
+                record(value)
+                if isinstance(value, _AST):
+                    append(value)
+    return out, structure
+
+
+# Around a list field's items in a structure, so that an item moved between lists shows.
+_LIST, _END = object(), object()
+
+
+def same_structure(root: Any, structure: list[Any]) -> bool:
+    """Whether ``root``'s tree is, object for object, the one ``structure`` was recorded from
+    (``walk_structure``): no rewrite since has added, removed, moved or replaced anything."""
+    now = walk_structure(root)[1]
+    return len(now) == len(structure) and all(map(operator.is_, now, structure))
 
 
 def children(node: Any) -> list[Any]:
@@ -106,12 +145,27 @@ _UNCHANGED = object()
 
 def _visitor(transformer: type, kind: type) -> Any:
     """What ``transformer`` does with a node of class ``kind``: its ``visit_<Class>``, else
-    None (``generic_visit``), or ``_UNCHANGED`` where that is all ``generic_visit`` would do."""
+    None (``generic_visit``), or ``_UNCHANGED`` where that is all ``generic_visit`` would do
+    (a leaf, a constant), or ``_visit_name`` for a name whose context the transformer leaves."""
     method = visitor_method(transformer, kind)
-    generic = transformer.generic_visit is Transformer.generic_visit
-    if method is None and not kind._fields and generic:
+    if method is not None or transformer.generic_visit is not Transformer.generic_visit:
+        return method
+    if not kind._fields or kind is gast.Constant:  # no field of a constant holds a node
         return _UNCHANGED
-    return method
+    if kind is gast.Name and all(_visitor(transformer, c) is _UNCHANGED for c in _CONTEXTS):
+        return _visit_name
+    return None
+
+
+_CONTEXTS = (gast.Load, gast.Store, gast.Del, gast.Param)
+
+
+def _visit_name(transformer: Transformer, node: Any) -> Any:
+    """``generic_visit`` of a name, whose context the transformer leaves as it is: only an
+    annotation (a parameter's) may hold nodes to visit. Names are the commonest nodes."""
+    if getattr(node, "annotation", None) is None:
+        return node
+    return transformer.generic_visit(node)
 
 
 _DEPRECATED_CONSTANTS = ("visit_Num", "visit_Str", "visit_Bytes", "visit_NameConstant")

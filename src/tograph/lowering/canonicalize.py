@@ -602,6 +602,8 @@ def _changed_aliases(tree: list[Any], changed: set[str]) -> set[str]:
     """The names, among those joined by ``a = b`` or ``a = b = v``, whose value some name of
     them changes in place (``changed``) as a list or dict would be changed. ``tree`` holds
     every node of the function."""
+    if not changed:
+        return set()  # (only a name changed in place starts the search below)
     links: dict[str, set[str]] = {}
     for node in tree:
         if isinstance(node, gast.Assign):

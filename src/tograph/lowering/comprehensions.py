@@ -58,6 +58,9 @@ def desugar_filtered(
     ``shadowed`` are the ``CONSUMERS`` the function's globals or closure define.
     Returns whether anything changed."""
     walked = nodes.walk(tree) if walked is None else walked
+    classes = set(map(type, walked))
+    if gast.ListComp not in classes and gast.GeneratorExp not in classes:
+        return False  # no comprehension: no need to visit every node
     bound = {n.id for n in walked if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
     bound |= {n.name for n in walked if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     bound |= {n.asname or n.name for n in walked if isinstance(n, gast.alias)}

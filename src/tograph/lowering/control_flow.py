@@ -66,6 +66,14 @@ class _ControlFlow:
 
     def function(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         """Lowers the control flow of ``fn`` (and of functions nested in it)."""
+        if not names.control_statements(fn.body):
+            # no state to carry, so no read to guard: only ``is None`` tests and nested functions
+            guards.rewrite_none_tests(fn)
+            fn.body = [
+                _ControlFlow().function(s) if isinstance(s, gast.FunctionDef) else s
+                for s in fn.body
+            ]
+            return fn
         key = guards.mark(fn)
         liveness.annotate_function(fn)
         needed: set[str] = set()

@@ -6,8 +6,10 @@ flow, keeping as plain Python the control statements that type inference decided
 and compiles the result inside a factory that receives the runtime module and the function's
 closure values (cached per code object and decisions; the most recently used are kept). The
 compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
-point at the user's lines. ``Conversion.source`` is the lowered function as Python source (what
-``cf.code`` shows).
+point at the user's lines. A function the steps leave exactly as parsed (straight-line NumPy
+code, say: ``nodes.same_structure`` tells) is not compiled again: its factory runs a copy of the
+function's own code, registered as converted code as a compiled one is. ``Conversion.source``
+is the lowered function as Python source (what ``cf.code`` shows).
 Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.comprehensions, lowering.jumps,
 lowering.canonicalize, lowering.control_flow; inference (analysis.types) decides
 ``static_controls`` in between.
@@ -54,10 +56,14 @@ class Analysis:
         parsed: parse.ParsedFunction,
         tree: gast.FunctionDef,
         shadowed: frozenset[str] = frozenset(),
+        parsed_structure: list[Any] | None = None,
     ):
         self.parsed = parsed
         self.shadowed = shadowed  # ``comprehensions.CONSUMERS`` the function's scope redefines
         self._tree: gast.FunctionDef | None = tree  # jumps made flags; lowering may take it
+        # ``tree`` as parsed (``nodes.walk_structure``), before the jumps: lowering that leaves
+        # it so has nothing to compile (``_lower``)
+        self.parsed_structure = parsed_structure
         self.has_controls = bool(names.control_statements(tree.body))
         self._lock = threading.Lock()
 
@@ -69,13 +75,14 @@ class Analysis:
                 return ssa.to_ssa(self._tree)
         return ssa.to_ssa(_lower_jumps(self.parsed.tree(), shadowed=self.shadowed))
 
-    def take_tree(self) -> gast.FunctionDef:
-        """A jumps-lowered tree that lowering may rewrite: the analysed one the first time."""
+    def take_tree(self) -> tuple[gast.FunctionDef, list[Any] | None]:
+        """A jumps-lowered tree that lowering may rewrite, with its structure as parsed: the
+        analysed one the first time, then fresh ones (whose structure is not known: None)."""
         with self._lock:
             tree, self._tree = self._tree, None
-        if tree is None:
-            tree = _lower_jumps(self.parsed.tree(), shadowed=self.shadowed)
-        return tree
+        if tree is not None:
+            return tree, self.parsed_structure
+        return _lower_jumps(self.parsed.tree(), shadowed=self.shadowed), None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,9 +126,11 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
     cached = _analyses.get(key)
     if cached is None:
         parsed, tree = parse.parse_function(fn)
-        nodes = frontend_nodes.walk(tree)  # one walk serves the fence, the flag names and the defs
+        # one walk serves the fence, the flag names, the defs and the check that lowering
+        # changed nothing
+        nodes, structure = frontend_nodes.walk_structure(tree)
         fence.check_supported(parsed, nodes)
-        cached = Analysis(parsed, _lower_jumps(tree, nodes, shadowed), shadowed)
+        cached = Analysis(parsed, _lower_jumps(tree, nodes, shadowed), shadowed, structure)
         with _lock:
             _analyses[key] = cached
     return cached
@@ -169,13 +178,50 @@ def _lower(
     fn: Callable[..., Any], analysis: Analysis, static_controls: frozenset[int]
 ) -> Conversion:
     parsed = analysis.parsed
-    node = analysis.take_tree()
+    node, structure = analysis.take_tree()
     for index, stmt in enumerate(names.control_statements(node.body)):
         stmt.static_test = index in static_controls
     canonicalize.canonicalize(node, fn.__globals__)
     control_flow.lower_control_flow(node)
-    factory = _compile(node, parsed, fn)
-    return Conversion(parsed, node, factory)
+    if (
+        structure is not None
+        and fn.__code__.co_name != "<lambda>"  # its tree is a ``def`` made for it
+        and frontend_nodes.same_structure(node, structure)
+    ):
+        return Conversion(parsed, node, _user_code_factory(fn))
+    return Conversion(parsed, node, _compile(node, parsed, fn))
+
+
+def _user_code_factory(fn: Callable[..., Any]) -> Callable[..., Callable[..., Any]]:
+    """The factory of a function that lowering left exactly as written: its lowered twin is
+    the function's own code, so there is nothing to translate or compile. It runs a copy of the
+    code (with its nested code copied too), registered as converted as compiled code is, and
+    named as compiled code is named, inside the factory; the user's own code stays plain."""
+    code = _copied(fn.__code__, fn.__code__, f"{_FACTORY}.<locals>.{fn.__code__.co_name}")
+    origin.register([code], fn.__globals__)
+    globals_, name = fn.__globals__, fn.__code__.co_name
+
+    def factory(runtime: types.ModuleType, *cell_values: Any) -> Callable[..., Any]:
+        cells = tuple(types.CellType(value) for value in cell_values)
+        return types.FunctionType(code, globals_, name, None, cells or None)
+
+    return factory
+
+
+def _copied(code: types.CodeType, top: types.CodeType, top_name: str) -> types.CodeType:
+    """A new code object equal to ``code`` (``top`` or code nested in it), nested code copied
+    too, its qualified name (on Python 3.11+) the one it would have with ``top`` named
+    ``top_name``."""
+    consts = tuple(
+        _copied(c, top, top_name) if isinstance(c, types.CodeType) else c for c in code.co_consts
+    )
+    own = getattr(code, "co_qualname", None)
+    if own is None:
+        return code.replace(co_consts=consts)
+    prefix = top.co_qualname
+    if code is top or own.startswith(prefix + "."):
+        own = top_name + own[len(prefix) :]
+    return code.replace(co_consts=consts, co_qualname=own)
 
 
 def _compile(

@@ -4,7 +4,8 @@ runtime calls, so that values present on some paths only (``staging.optional``) 
 Input: a gast ``FunctionDef`` after ``lowering.canonicalize``. Output, in two steps around the
 lowering of control flow: ``mark`` rewrites ``x is None`` / ``x is not None`` as
 ``_t.is_none(x)`` / ``_t.is_not_none(x)`` (decided when the graph runs for a value that is
-``None`` on some paths) and marks the function's own reads of names; ``guard`` then makes each
+``None`` on some paths) and marks the function's own reads of names (``rewrite_none_tests``
+only rewrites, for a function without control statements); ``guard`` then makes each
 marked read of a variable that may be unbound ``_t.read(x, 'x')``, which raises
 ``UnboundLocalError`` where eager does. Reads that lowering adds (the state passed to branches
 and loops) are not marked: passing an unset variable along is no error.
@@ -24,19 +25,10 @@ from tograph.lowering.canonicalize import RUNTIME
 _MARK = "tograph_reader"
 
 
-class _Mark(nodes.Transformer):
-    """Marks reads with the owner's key and rewrites ``is None`` tests; nested functions are
-    left to their own lowering."""
-
-    def __init__(self, key: int):
-        self.key = key
+class _NoneTests(nodes.Transformer):
+    """Rewrites ``is None`` tests; nested functions are left to their own lowering."""
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> Any:
-        return node
-
-    def visit_Name(self, node: gast.Name) -> Any:
-        if isinstance(node.ctx, gast.Load):
-            setattr(node, _MARK, self.key)
         return node
 
     def visit_Compare(self, node: gast.Compare) -> Any:
@@ -51,6 +43,18 @@ class _Mark(nodes.Transformer):
         fn = "is_none" if isinstance(node.ops[0], gast.Is) else "is_not_none"
         func = gast.Attribute(value=templates.name(RUNTIME), attr=fn, ctx=gast.Load())
         return templates.set_location(gast.Call(func=func, args=[left], keywords=[]), node)
+
+
+class _Mark(_NoneTests):
+    """Rewrites ``is None`` tests and marks reads with the owner's key."""
+
+    def __init__(self, key: int):
+        self.key = key
+
+    def visit_Name(self, node: gast.Name) -> Any:
+        if isinstance(node.ctx, gast.Load):
+            setattr(node, _MARK, self.key)
+        return node
 
 
 def _is_none(node: Any) -> bool:
@@ -74,6 +78,12 @@ def mark(fn: gast.FunctionDef) -> int:
     key = id(fn)
     fn.body = [_Mark(key).visit(stmt) for stmt in fn.body]
     return key
+
+
+def rewrite_none_tests(fn: gast.FunctionDef) -> None:
+    """Rewrites ``fn``'s tests against ``None``, marking no reads: what a function without
+    control statements needs (no variable of its can be unbound on some paths only)."""
+    fn.body = [_NoneTests().visit(stmt) for stmt in fn.body]
 
 
 def guard(fn: gast.FunctionDef, key: int, names: set[str]) -> None:

@@ -421,15 +421,19 @@ def _shares_memory(value: Any, inputs: Sequence[Any], literals: Sequence[np.ndar
 def _array_literals(graph: core.Graph, writeable: bool = True) -> list[np.ndarray]:
     """The arrays among ``graph``'s literals, nested graphs' included; with ``writeable``, only
     those that can be written (a read-only one, a folded constant, is copied anyway)."""
-    atoms = list(graph.outputs)
-    for eqn in graph.walk():
-        atoms += eqn.inputs
-        atoms += [a for sub in eqn.subgraphs() for a in sub.outputs]
     found: dict[int, np.ndarray] = {}
-    for atom in atoms:
-        if isinstance(atom, core.Lit) and isinstance(atom.value, np.ndarray):
-            if atom.value.flags.writeable or not writeable:
-                found.setdefault(id(atom.value), atom.value)
+
+    def add(atoms: Sequence[core.Atom]) -> None:
+        for atom in atoms:
+            if isinstance(atom, core.Lit) and isinstance(atom.value, np.ndarray):
+                if atom.value.flags.writeable or not writeable:
+                    found.setdefault(id(atom.value), atom.value)
+
+    add(graph.outputs)
+    for eqn in graph.walk():
+        add(eqn.inputs)
+        for sub in eqn.subgraphs():
+            add(sub.outputs)
     return list(found.values())
 
 
@@ -461,12 +465,13 @@ def build_graph(
         inputs = _inputs(builder, sig)
         args, kwargs = sig.rebuild(inputs)
         state = objects.ObjectState(builder, lifted, runtime.call)
-        labels = _labels(lowered, len(bound), len(args))
+        parameters = _parameters(lowered, len(bound))
+        labels = _labels(parameters, len(args))
         args = tuple(state.traced(a, (0, i), labels[i]) for i, a in enumerate(args))
         kwargs = {k: state.traced(v, (1, k), k) for k, v in kwargs.items()}
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
-        _register_parameters(lowered, len(bound), args, kwargs)
+        _register_parameters(parameters, args, kwargs)
         with _static_warnings():
             result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
@@ -562,23 +567,26 @@ def _sharing_statics(published: list[Any]) -> frozenset[int]:
     return frozenset(found)
 
 
-def _labels(lowered: Callable[..., Any], skip: int, count: int) -> list[str]:
-    """How messages name the positional arguments: the parameters' names where known."""
+def _parameters(lowered: Callable[..., Any], skip: int) -> list[inspect.Parameter] | None:
+    """The parameters of ``lowered`` after the first ``skip`` (None where Python cannot say)."""
     try:
-        names = list(inspect.signature(lowered).parameters)[skip:]
+        return list(inspect.signature(lowered).parameters.values())[skip:]
     except (TypeError, ValueError):
-        names = []
+        return None
+
+
+def _labels(parameters: list[inspect.Parameter] | None, count: int) -> list[str]:
+    """How messages name the positional arguments: the parameters' names where known."""
+    names = [p.name for p in parameters or ()]
     return [names[i] if i < len(names) else f"argument {i}" for i in range(count)]
 
 
 def _register_parameters(
-    lowered: Callable[..., Any], skip: int, args: tuple[Any, ...], kwargs: dict[str, Any]
+    parameters: list[inspect.Parameter] | None, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
-    """Marks the argument lists that the function's own named parameters hold
+    """Marks the argument lists that the function's own named ``parameters`` hold
     (``containers.register_parameter``): not those reached through ``*args`` or ``**kwargs``."""
-    try:
-        parameters = list(inspect.signature(lowered).parameters.values())[skip:]
-    except (TypeError, ValueError):
+    if parameters is None:
         return
     named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     for parameter, value in zip(parameters, args):
@@ -868,8 +876,8 @@ def _eager_array(leaf: Any) -> int:
 def _apart_outputs(graph: core.Graph, arrays: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The groups of ``graph``'s outputs, of different eager ``arrays``, whose values may share
     memory when it runs: each is, or views, a value the others view (``_view_roots``)."""
-    if len(arrays) != len(graph.outputs):
-        return ()
+    if len(arrays) != len(graph.outputs) or len(arrays) < 2:
+        return ()  # (one output makes no group)
     roots = _view_roots(graph)
     sharing: dict[core.Var, list[int]] = {}  # each root: the outputs that may be its memory
     for index, atom in enumerate(graph.outputs):
