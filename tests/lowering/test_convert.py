@@ -136,7 +136,7 @@ def count_up(n):
 
 def test_take_tree_gives_the_analysed_tree_once_then_fresh_lowered_ones():
     parsed, tree = parse.parse_function(count_up)
-    analysis = convert.Analysis(parsed, tree, ["structure"])
+    analysis = convert.Analysis(parsed, tree, parsed_structure=["structure"])
     (first, first_structure), (second, second_structure) = (
         analysis.take_tree(),
         analysis.take_tree(),
