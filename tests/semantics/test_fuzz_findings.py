@@ -669,3 +669,20 @@ def test_a_view_written_through_stays_a_view_of_its_base():
     assert_matches_eager(_written_through_a_view_then_returned_beside_its_base, x)
     y, tail = tg.to_static(_written_through_a_view_then_returned_beside_its_base)(x)
     assert np.shares_memory(y, tail)
+
+
+def view_brought_up_to_date_by_a_while_condition(y, b):
+    v = np.floor_divide(y, -3)[::2][1:]
+    v[np.array([0, 0, 0])] *= b.argmin()
+    count = 0
+    while count < 3 and np.any(v * 2 > count):
+        count += 1
+    return v + 1, count
+
+
+@pytest.mark.parametrize("b", [np.array([True, False, True]), np.array([False, True, True])])
+def test_a_view_a_while_condition_read_first_keeps_its_value_after_the_loop(b):
+    """The condition's first evaluation (retracted: the loop repeats it) brought the written
+    view up to date; its value, read after the loop, must stay in the graph (seed 74)."""
+    y = np.array([-7.0, 2.0, 9.0])
+    assert_matches_eager(view_brought_up_to_date_by_a_while_condition, y, b)

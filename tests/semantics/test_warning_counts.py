@@ -92,6 +92,24 @@ def test_the_remainder_of_divmod_has_mod_s_gradient():
         assert gy[k] == pytest.approx(fd_y, rel=1e-5)
 
 
+def _test_that_may_raise_run_three_times(a, s):
+    count = 0
+    while count < 3 and (np.all(np.cumprod(a // 2 + 1) >= s) or int(s) < 5):
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("a", [np.array([-np.inf, 1.0]), np.array([1.0, 2.0])])
+def test_a_while_condition_evaluated_before_it_is_a_tensor_warns_once_per_evaluation(a):
+    """Seed 803: the condition's first evaluation (before the loop knew its condition was a
+    tensor) stayed in the graph beside the loop's own, kept by an ``int()`` that may raise, so
+    its floor_divide warned once more than eager."""
+    eager, expected = _warnings_of(_test_that_may_raise_run_three_times, a, np.float64(2.0))
+    static = tg.to_static(_test_that_may_raise_run_three_times, fallback="error")
+    compiled, got = _warnings_of(static, a, np.float64(2.0))
+    assert got == expected and compiled == eager and type(compiled) is type(eager)
+
+
 def _records(fn, *args, action="always"):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter(action)
