@@ -58,9 +58,40 @@ def test_a_returned_comprehension_with_two_generators_and_filters():
         "def f(x):\n    return [v for v in x]",
         "def f(x):\n    return [(y := v) for v in x if y]",
         "def f(x):\n    return [[w for w in v if w] for v in x if v]",
-        "def f(x):\n    a, b = [v for v in x if v], 1\n    return a",
+        "def f(x):\n    a, b = g(x), [v for v in x if v]\n    return a",
+        "def f(x):\n    return x[0] and sum(v for v in x if v)",
+        "def f(x):\n    while sum(v for v in x if v):\n        x = x - 1\n    return x",
+        "def f(x):\n    return any(v for v in x if v)",
     ],
-    ids=["no filter", "walrus", "nested comprehension", "not the whole value"],
+    ids=[
+        "no filter",
+        "walrus",
+        "nested comprehension",
+        "after a call",
+        "after a short circuit",
+        "while test",
+        "any stops early",
+    ],
 )
 def test_other_comprehensions_stay_as_they_are(src):
     assert lowered(src) == src
+
+
+def test_a_filtered_list_evaluated_first_in_an_expression_is_built_before_it():
+    got = lowered("""
+    def f(x):
+        a, b = len(list(filter(lambda v: v > 0, x))), sum(w * 2 for w in x if w)
+        return a
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x):
+            comprehension_1 = []
+            for v_3 in x:
+                if v_3 > 0:
+                    comprehension_1.append(v_3)
+            comprehension_2 = []
+            for w_4 in x:
+                if w_4:
+                    comprehension_2.append(w_4 * 2)
+            a, b = len(comprehension_1), sum(comprehension_2)
+            return a""")

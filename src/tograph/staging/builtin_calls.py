@@ -121,6 +121,7 @@ def _extremum_of_sequence(items: Any, smallest: bool) -> Any:
     values = lists.stack(items) if isinstance(items, lists.SymbolicList) else items
     if values.ndim != 1 or values.dtype.kind == "c":
         _check_scalars((values,), name)
+    effects.raise_if(np.equal(values.shape[0], 0), _empty_sequence_error(name))
     if values.dtype.kind == "f":
         unpicked = np.where(np.isnan(values), np.inf if smallest else -np.inf, values)
         at = np.argmin(unpicked) if smallest else np.argmax(unpicked)
@@ -130,6 +131,16 @@ def _extremum_of_sequence(items: Any, smallest: bool) -> Any:
         found = np.min(values, axis=0) if smallest else np.max(values, axis=0)
     weak = isinstance(items, lists.SymbolicList) and items.type.elem.weak
     return elementwise.astype_p.bind(found, dtype=values.dtype, weak=weak)
+
+
+def _empty_sequence_error(name: str) -> ValueError:
+    """The error Python's ``min``/``max`` (``name``) raise for an empty sequence, in this
+    Python's words."""
+    try:
+        (min if name == "min" else max)([])
+    except ValueError as exc:
+        return exc
+    raise AssertionError(f"{name}([]) returned")
 
 
 def _any_all(python_fn: Callable[..., Any], combine: Any) -> Callable[..., Any]:
