@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .hazards import Hazards
+from .idioms import Idioms
 from .operators import Operators
 
 REFUSED = object()  # the probe of a candidate NumPy or Python refuses
@@ -158,9 +159,9 @@ def _copy_container(value: Any) -> Any:
     return value
 
 
-class Expressions(Operators, Hazards):
+class Expressions(Operators, Hazards, Idioms):
     """Random expressions over a scope; ``depth`` bounds their nesting; ``features`` name the
-    optional forms (see ``operators`` and ``hazards``)."""
+    optional forms (see ``operators``, ``hazards`` and ``idioms``)."""
 
     def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str] = frozenset()):
         self.rng = rng
@@ -202,6 +203,7 @@ class Expressions(Operators, Hazards):
                 lambda: self.reduced(depth),
                 *self.operator_arrays(depth),
                 *self.hazard_arrays(depth),
+                *self.idiom_arrays(depth),
             ]
         return self.first(makers) or self.created()
 
@@ -319,6 +321,7 @@ class Expressions(Operators, Hazards):
                 lambda: self.converted(depth),
                 *self.operator_numbers(depth),
                 *self.hazard_numbers(depth),
+                *self.idiom_numbers(depth),
             ]
         return self.first(makers)
 

@@ -3,8 +3,9 @@
 is a self-contained reproducer).
 
 ``f`` takes ``x`` and a random choice of the other arguments: arrays of several dtypes, an int and
-a float that are Python or NumPy scalars, a list, a dict, a tuple or list of arrays
-(``tuple_args``) and a ``Box`` object (with a list attribute under ``object_lists``); with
+a float that are Python or NumPy scalars, an array of a small or unusual dtype (``q``, under
+``dtypes``: int8, uint8, int32, float16, complex128 or bool), a list, a dict, a tuple or list of
+arrays (``tuple_args``) and a ``Box`` object (with a list attribute under ``object_lists``); with
 ``overlapping_args`` two array arguments may share memory. Every choice comes from
 ``random.Random(seed)``, so a seed and a feature set name one program.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import statements
+from . import idioms, statements
 from .expressions import Scope
 
 HEADER = '''\
@@ -67,7 +68,12 @@ def first_items(items, c):
 ARGUMENT_FEATURES = frozenset(
     "list_args dict_args object_args overlapping_args tuple_args object_lists".split()
 )
-ALL_FEATURES = statements.STATEMENT_FEATURES | statements.RISKY_FEATURES | ARGUMENT_FEATURES
+ALL_FEATURES = (
+    statements.STATEMENT_FEATURES
+    | statements.RISKY_FEATURES
+    | statements.IDIOM_FEATURES
+    | ARGUMENT_FEATURES
+)
 CI_FEATURES = ALL_FEATURES - statements.RISKY_FEATURES - statements.FALLBACK_FEATURES
 VARIANTS = 2  # input sets per program
 
@@ -88,8 +94,8 @@ def _floats(rng: random.Random, count: int) -> list[float]:
 def _array(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
     size = int(np.prod(shape))
     values: list[Any] = _floats(rng, size)
-    if dtype.startswith("int"):
-        values = [int(v) for v in values]
+    if dtype.startswith(("int", "uint")):
+        values = [abs(int(v)) if dtype.startswith("u") else int(v) for v in values]
     nested = np.array(values, dtype=object).reshape(shape).tolist()
     suffix = "" if dtype in ("float64", "int64") else f", dtype=np.{dtype}"
     return f"np.array({nested}{suffix})"
@@ -142,6 +148,11 @@ def _parameters(rng: random.Random, features: frozenset[str]) -> list[_Parameter
                     )
                 ),
             )
+        )
+    if "dtypes" in features:
+        q_dtype = rng.choice(idioms.SMALL_DTYPES)
+        candidates.append(
+            _Parameter("q", np.ones(4, q_dtype), each(lambda: _array(rng, (4,), q_dtype)))
         )
     if "tuple_args" in features:
         t_dtype = rng.choice(["float64", "float64", "int64", "float32"])

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .constructs import Constructs
 from .expressions import REFUSED, Expr, Expressions, Scope, is_array, is_int, is_number, kind
 from .functions import Functions, LocalFunction
 from .mutations import Mutations
@@ -30,13 +31,23 @@ STATEMENT_FEATURES = frozenset(
     "operators functions iterators slice_updates "
     "format_prints hazards try_except scalar_mix view_chains repeated_indices".split()
 )
+# Everyday idioms (``idioms``, ``constructs``): closures, lambdas, comprehensions, small dtypes,
+# view-or-copy methods, ``while True``, ``reversed``, ``out=`` reductions, arrays printed as text,
+# ``and``/``or`` operands and ternaries, arguments returned as they are.
+IDIOM_FEATURES = frozenset(
+    "truthy lambdas comprehensions dtypes view_methods closures while_true reversed "
+    "out_reductions array_text identity_returns".split()
+)
 # Constructs known to give differences or crashes: left out of the fixed-seed CI run.
 RISKY_FEATURES = frozenset(
     "kind_changes one_sided mixed_returns list_mixed copy_writes alias_joins".split()
 )
-# Constructs that always fall back (``try``): left out of the CI run too, whose programs should
-# mostly compile.
-FALLBACK_FEATURES = frozenset({"try_except"})
+# Constructs that always fall back (``try``), or often (``nonlocal``, ``np.array2string``, a
+# filter on tensors after something observable in an expression, ``out=`` of another dtype or
+# shape): left out of the CI run too, whose programs should mostly compile.
+FALLBACK_FEATURES = frozenset(
+    {"try_except", "closures", "array_text", "lambdas", "comprehensions", "out_reductions"}
+)
 _MAX_DEPTH = 3
 _LOOP_BOUND = 3
 
@@ -56,7 +67,7 @@ class Flow:
         return Flow(self.depth + 1, self.in_loop or loop)
 
 
-class Writer(Mutations, Functions):
+class Writer(Mutations, Functions, Constructs):
     """Writes a function body as indented source lines."""
 
     def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str]):
@@ -126,9 +137,14 @@ class Writer(Mutations, Functions):
             ("functions", 0.0 if flow.in_block else 0.5, self.define_function),
             ("functions", 1.5, self.call_function),
             ("functions", 0.3, self.swap),
+            ("closures", 0.0 if flow.in_block else 0.4, self.define_closure),
+            ("closures", 0.8 if self.functions else 0.0, self.call_function),
+            ("out_reductions", 0.8, self.write_out),
+            ("array_text", 0.5, self.print_text),
         ]
         if flow.depth < _MAX_DEPTH:
             menu += [("if", 2, self.if_), ("while", 1, self.while_), ("for", 1.5, self.for_)]
+            menu.append(("while_true", 0.6, self.while_true))
         usable = [
             m
             for m in menu
@@ -353,6 +369,8 @@ class Writer(Mutations, Functions):
     def iterables(self) -> list[tuple[str, str]]:
         """What a ``for`` may iterate, each with its targets' name prefixes."""
         found = [(f"range({self.rng.randrange(4)})", "i")]
+        if self.has("reversed"):
+            found += self.reversed_iterables()
         bound = self.ex.pick(lambda v: is_int(v))
         if bound is not None:
             found.append((f"range({bound.code} % {_LOOP_BOUND + 1})", "i"))
@@ -419,4 +437,6 @@ class Writer(Mutations, Functions):
 
     def returnable(self) -> Expr | None:
         makers = [self.ex.number, self.ex.array, lambda: self.ex.pick(is_array), self.ex.view]
+        if self.has("identity_returns"):
+            makers += [lambda: self.ex.pick(self.scope.aliases_argument)] * 3
         return self.rng.choice(makers)()

@@ -100,5 +100,16 @@ def test_the_generator_writes_each_construct_of_its_features():
     text = "\n".join(sources)
     constructs = ["def g", " = g", "zip(", " // ", " % ", "np.argm", "[:-1]", "else:", "~"]
     constructs += ["ts[", "o.hist.append(", "first_items(", "np.exp(", ".T[", "!r}"]
+    constructs += ["while True:", "reversed(", " if ", " or ", "q)", "copy=False", ".ravel()"]
+    for construct in constructs:
+        assert construct in text, construct
+
+
+def test_the_generator_writes_each_idiom_of_all_features():
+    """The idioms left out of the CI run (they often fall back) turn up under all features."""
+    sources = [programs.generate(seed, programs.ALL_FEATURES).source for seed in range(40)]
+    text = "\n".join(sources)
+    constructs = ["nonlocal", "lambda", "filter(", "for t in", "np.array2string(", "% (", "out="]
+    constructs += ["np.copyto(", "np.unique(", "np.int8", "except", "sorted("]
     for construct in constructs:
         assert construct in text, construct

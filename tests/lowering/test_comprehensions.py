@@ -156,3 +156,27 @@ def test_an_if_test_and_a_for_iterable_build_their_comprehensions_before_the_sta
                         comprehension_3.append(u_4)
                 if len(comprehension_3) > 1:
                     return v""")
+
+
+def test_a_filter_with_a_lambda_a_length_and_a_constant_slice_target_are_built_first():
+    got = lowered("""
+    def f(x):
+        x[0:1] /= len(list(filter(lambda t: t > 0, x))) + 1
+        print(len([t for t in x if t]), sum(t for t in x if t > 1))
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x):
+            comprehension_1 = []
+            for t_2 in x:
+                if t_2 > 0:
+                    comprehension_1.append(t_2)
+            x[0:1] /= len(comprehension_1) + 1
+            comprehension_3 = []
+            for t_4 in x:
+                if t_4:
+                    comprehension_3.append(t_4)
+            comprehension_5 = []
+            for t_6 in x:
+                if t_6 > 1:
+                    comprehension_5.append(t_6)
+            print(len(comprehension_3), sum(comprehension_5))""")

@@ -109,8 +109,6 @@ FALLBACKS: dict[str, str] = {
     "integer_shares": "use as a Python index needs a concrete value",
     # an optimizer object appends to its own history list in a loop over the gradients
     "rmsprop_object_history": r"append\(\) changes a list passed to the function",
-    # np.cumsum(x, out=x): a cumulative sum written into its input
-    "cumulative_inplace": "np.cumsum is not supported on tensors: it writes into out=",
     # a call counter in the objective, kept with nonlocal
     "golden_section_min": "nonlocal statement is not supported",
     # dict keys formatted from tensors ({lo + k * width:.1f})

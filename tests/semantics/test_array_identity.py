@@ -92,3 +92,25 @@ def _broadcast_arrays_keep_one_of_the_shape(m, s):
 @pytest.mark.parametrize("s", [np.float64(2.0), 2.0])
 def test_broadcast_arrays_returns_an_array_of_the_shape_itself(s):
     assert_matches_eager(_broadcast_arrays_keep_one_of_the_shape, np.ones((2, 3)), s)
+
+
+class _Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def astype_without_a_copy(q, o):
+    o.w = q.astype(q.dtype, copy=False)[1:][::-1]
+    return q.astype(q.dtype, copy=False), np.astype(q, np.float64, copy=False)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int32])
+def test_astype_without_a_copy_of_its_own_dtype_is_the_array_itself(dtype):
+    """Fuzz seed 699: ``q.astype(q.dtype, copy=False)`` made a copy in the graph, so an
+    attribute set to a view of it did not share the argument's memory as eager's does."""
+    static = tg.to_static(astype_without_a_copy, fallback="error")
+    for fn in (astype_without_a_copy, static):
+        q, o = np.array([1.0, 2.0, 3.0], dtype), _Holder(np.zeros(2))
+        same, converted = fn(q, o)
+        assert same is q and np.shares_memory(o.w, q)
+        assert (converted is q) == (q.dtype == np.float64) and converted.dtype == np.float64

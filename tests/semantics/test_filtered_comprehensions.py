@@ -156,3 +156,51 @@ def branch_on_filtered_counts(x):
 )
 def test_comprehensions_in_if_tests_compile_and_match_eager(x):
     assert_matches_eager(branch_on_filtered_counts, x)
+
+
+def filtered_lists_inside_expressions(x, b):
+    v = b * sum(t for t in b if t != 0)
+    k = len(list(filter(lambda t: t > 0, x)))
+    x[0:1] /= len(list(filter(lambda t: t > 0, x))) + 1
+    if sum([t * 2 for t in x if t > 3]) == np.argmax(x):
+        k += 1
+    print("n", len([t for t in x if t > 0]), sum(t for t in x if t > 0))
+    n = np.float64(sum([t * 2 for t in x if t > 3]))
+    return v, k, n, max(t for t in x if t < 100)
+
+
+def largest_below(x, t):
+    return max(v for v in x if v < t)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (filtered_lists_inside_expressions, (np.array([1.0, -2.0, 3.0]), np.array([1, 0, 1]))),
+        (filtered_lists_inside_expressions, (np.array([-1.0, -2.0, 4.0]), np.array([0, 0, 0]))),
+        (largest_below, (np.array([1.0, 5.0, 3.0]), 4.0)),
+        (largest_below, (np.array([1.0, 5.0, 3.0]), 0.0)),  # empty: max() raises Python's error
+    ],
+)
+def test_a_filtered_list_inside_an_expression_compiles_and_matches_eager(fn, args, capsys):
+    """Fuzz seeds 0, 18, 26, 63, 86: a filter on tensors inside an expression (a generator
+    given to sum, ``list(filter(lambda ...))``) fell back; the list is now built before the
+    statement, where nothing the statement evaluates first can tell."""
+    assert_matches_eager(fn, *args)
+    printed = capsys.readouterr().out  # the oracle's eager run, then the compiled one
+    assert printed[: len(printed) // 2] == printed[len(printed) // 2 :]
+
+
+def warns_before_the_filter(x):
+    return (x / 0.0).sum() + sum(t for t in x if t > 0)
+
+
+def filter_in_a_short_circuit(x):
+    return x[0] > 0 and len([t for t in x if t > 1]) > 1
+
+
+@pytest.mark.parametrize("fn", [warns_before_the_filter, filter_in_a_short_circuit])
+def test_a_filtered_list_after_something_observable_or_conditional_stays(fn):
+    """Built first, the list would warn or run before (or without) what precedes it."""
+    cf = assert_matches_eager(fn, np.array([0.5, 2.0, 3.0]), compiles=False)
+    assert cf.fallback is not None and "truth value" in cf.fallback

@@ -669,3 +669,50 @@ def test_a_view_written_through_stays_a_view_of_its_base():
     assert_matches_eager(_written_through_a_view_then_returned_beside_its_base, x)
     y, tail = tg.to_static(_written_through_a_view_then_returned_beside_its_base)(x)
     assert np.shares_memory(y, tail)
+
+
+def view_brought_up_to_date_by_a_while_condition(y, b):
+    v = np.floor_divide(y, -3)[::2][1:]
+    v[np.array([0, 0, 0])] *= b.argmin()
+    count = 0
+    while count < 3 and np.any(v * 2 > count):
+        count += 1
+    return v + 1, count
+
+
+@pytest.mark.parametrize("b", [np.array([True, False, True]), np.array([False, True, True])])
+def test_a_view_a_while_condition_read_first_keeps_its_value_after_the_loop(b):
+    """The condition's first evaluation (retracted: the loop repeats it) brought the written
+    view up to date; its value, read after the loop, must stay in the graph (seed 74)."""
+    y = np.array([-7.0, 2.0, 9.0])
+    assert_matches_eager(view_brought_up_to_date_by_a_while_condition, y, b)
+
+
+def reductions_into_arguments(m, y, z, x):
+    r = np.sum(m, axis=0, out=y)
+    np.max(m, axis=-1, out=x)
+    np.mean(x, out=z)
+    np.cumsum(y, out=y)
+    m.min(axis=1, out=x[::-1])
+    return r is y, r, np.prod(m[:, :2], axis=1, keepdims=True, out=m[:, 2:])
+
+
+def reduction_into_another_dtype(m, y):
+    np.sum(m, axis=0, out=y)
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_reductions_into_out_arrays_compile_and_write_them(dtype):
+    """A reduction writing ``out=`` of its result's dtype and shape compiles (fuzz seeds with
+    ``np.sum(..., out=t)`` fell back); the result is ``out`` itself, as in NumPy."""
+    m = (np.arange(12.0).reshape(4, 3) - 5).astype(dtype)
+    args = (m, np.zeros(3, dtype), np.array(0.0, dtype), np.zeros(4, dtype))
+    assert_matches_eager(reductions_into_arguments, *args)
+
+
+def test_a_reduction_into_another_dtype_falls_back():
+    """NumPy reduces into the dtype of ``out`` (rounding as it goes): not the graph's result."""
+    m, y = np.arange(12.0).reshape(4, 3) / 7, np.zeros(3, np.float32)
+    cf = assert_matches_eager(reduction_into_another_dtype, m, y, compiles=False)
+    assert "out=" in cf.fallback

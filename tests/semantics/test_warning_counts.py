@@ -92,6 +92,24 @@ def test_the_remainder_of_divmod_has_mod_s_gradient():
         assert gy[k] == pytest.approx(fd_y, rel=1e-5)
 
 
+def _test_that_may_raise_run_three_times(a, s):
+    count = 0
+    while count < 3 and (np.all(np.cumprod(a // 2 + 1) >= s) or int(s) < 5):
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("a", [np.array([-np.inf, 1.0]), np.array([1.0, 2.0])])
+def test_a_while_condition_evaluated_before_it_is_a_tensor_warns_once_per_evaluation(a):
+    """Seed 803: the condition's first evaluation (before the loop knew its condition was a
+    tensor) stayed in the graph beside the loop's own, kept by an ``int()`` that may raise, so
+    its floor_divide warned once more than eager."""
+    eager, expected = _warnings_of(_test_that_may_raise_run_three_times, a, np.float64(2.0))
+    static = tg.to_static(_test_that_may_raise_run_three_times, fallback="error")
+    compiled, got = _warnings_of(static, a, np.float64(2.0))
+    assert got == expected and compiled == eager and type(compiled) is type(eager)
+
+
 def _records(fn, *args, action="always"):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter(action)
@@ -277,3 +295,45 @@ def test_type_inference_gives_no_warning_of_its_own():
     assert expected == ["RuntimeWarning: overflow encountered in exp"]
     assert got == expected
     np.testing.assert_array_equal(compiled, eager)
+
+
+def _zero_d_array_written_again_and_again(z, n, d, x):
+    np.multiply(z, n, out=z)
+    z /= d
+    z.fill(n)
+    z /= d
+    np.copyto(z, n * 2)
+    z /= d
+    np.mean(x, out=z)
+    z /= d
+    z[...] = n
+    z /= d
+    return z
+
+
+def test_a_0d_array_written_in_place_stays_an_array_for_the_next_operation():
+    """Fuzz seeds 5263 and 5337: after ``np.multiply(z, n, out=z)`` the graph held ``z`` as
+    the NumPy scalar the ufunc gives, so ``z /= 0`` warned '... in scalar divide' where eager,
+    dividing the 0-d array, warns '... in divide'."""
+    fn = _zero_d_array_written_again_and_again
+    eager_z, compiled_z = np.array(3.0), np.array(3.0)
+    eager, expected = _warnings_of(fn, eager_z, 2, 0, np.array([1.0, 2.0]))
+    static = tg.to_static(fn, fallback="error")
+    compiled, got = _warnings_of(static, compiled_z, 2, 0, np.array([1.0, 2.0]))
+    assert got == expected and len(expected) == 5
+    assert compiled is compiled_z and eager is eager_z and compiled_z == eager_z
+
+
+def _casts_a_static_nan(x):
+    v = np.float64(x.shape[0]) * np.inf
+    return x + np.int32(v)
+
+
+def test_a_warning_of_a_library_call_while_building_names_the_user_s_line():
+    """Fuzz seed 2277: ``np.int32(nan)`` called by tograph for the user's code warned at
+    tograph's own line, which the fallback reason then named."""
+    with pytest.warns(tg.FallbackWarning, match=r"invalid value encountered in cast") as caught:
+        tg.to_static(_casts_a_static_nan).concrete(np.ones(2))
+    (warned,) = [w for w in caught if w.category is tg.FallbackWarning]
+    line = _casts_a_static_nan.__code__.co_firstlineno + 2
+    assert f"{__file__}:{line}" in str(warned.message)

@@ -130,14 +130,13 @@ def test_while_runs_python_iterations_until_the_condition_is_a_tensor():
     assert str(graph) == dedent("""
         graph g(y:f64[]):
           t0:f64[] = add 1.0 y
-          t1:bool[] = less t0 10.0
           x:f64[] = while_loop[num_consts=1] y t0
             cond(y_1:f64[], x_1:f64[]):
-              t2:bool[] = less x_1 10.0
-              return t2
+              t1:bool[] = less x_1 10.0
+              return t1
             body(y_2:f64[], x_2:f64[]):
-              t3:f64[] = add x_2 y_2
-              return t3
+              t2:f64[] = add x_2 y_2
+              return t2
           return x
     """)
     for y in (0.5, 3.0, 20.0):

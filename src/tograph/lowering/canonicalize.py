@@ -20,6 +20,8 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   the write, and ``_t.setattr_outside`` for an ``obj`` from outside the function;
 - ``v[i]`` read at a computed index becomes ``_t.getitem(v, i)`` (a lookup table indexed by a
   tensor);
+- ``"template" % values`` becomes ``_t.percent_format("template", values)`` (a tensor's
+  conversion is formatted when the graph runs);
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
   (both act when the graph runs if they sit in tensor control flow);
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
@@ -265,6 +267,16 @@ class _Canonicalize(nodes.Transformer):
             self._visit_target(node.value)
         else:
             node.value = self.visit(node.value)
+
+    def visit_BinOp(self, node: gast.BinOp) -> Any:
+        """``"template" % values`` as ``_t.percent_format(...)``: str's ``%`` formats any object,
+        a tensor too (as its Python repr), before the tensor could take part."""
+        self.generic_visit(node)
+        left = node.left
+        if isinstance(node.op, gast.Mod) and isinstance(left, gast.Constant):
+            if isinstance(left.value, str):
+                return _rt_call("percent_format", [left, node.right], node)
+        return node
 
     def visit_JoinedStr(self, node: gast.JoinedStr) -> Any:
         """An f-string as ``_t.fstring(...)`` so that fields holding tensors print at run time."""

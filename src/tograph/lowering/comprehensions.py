@@ -42,8 +42,10 @@ _NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictCo
 
 
 # builtins that drain an iterable whole before they return: a filtered generator expression
-# handed to one may be built as a list first (the module's globals or a closure may shadow them)
+# handed to one may be built as a list first
 CONSUMERS = frozenset({"sum", "min", "max", "list", "tuple", "sorted", "set", "frozenset"})
+# the builtins this step relies on, where the module's globals or a closure do not shadow them
+BUILTINS = CONSUMERS | {"filter", "len"}
 
 
 def desugar_filtered(
@@ -55,7 +57,7 @@ def desugar_filtered(
     """Rewrites ``tree``'s filtered list comprehensions, and those over a list the function
     grows with ``append``, in place (see module docstring); fresh names avoid ``taken``, which
     grows. ``walked`` holds every node of ``tree`` (``nodes.walk``), if the caller has walked it;
-    ``shadowed`` are the ``CONSUMERS`` the function's globals or closure define.
+    ``shadowed`` are the ``BUILTINS`` the function's globals or closure define.
     Returns whether anything changed."""
     walked = nodes.walk(tree) if walked is None else walked
     classes = set(map(type, walked))
@@ -64,7 +66,7 @@ def desugar_filtered(
     bound = {n.id for n in walked if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
     bound |= {n.name for n in walked if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     bound |= {n.asname or n.name for n in walked if isinstance(n, gast.alias)}
-    rewriter = _Rewriter(taken, _appended_names(walked), CONSUMERS - bound - shadowed)
+    rewriter = _Rewriter(taken, _appended_names(walked), BUILTINS - bound - shadowed)
     rewriter.visit(tree)
     return rewriter.changed
 
@@ -145,8 +147,9 @@ class _Rewriter(nodes.Transformer):
         return self._hoist(node)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> Any:
-        # a subscript or attribute target is read before the value: leave its order alone
-        return self._hoist(node) if isinstance(node.target, gast.Name) else node
+        # the target is read before the value: only a name or a constant slice of one, whose
+        # read has no effect, lets the value's comprehensions be built first
+        return self._hoist(node) if _plain_target(node.target) else node
 
     def visit_Expr(self, node: gast.Expr) -> Any:
         return self._hoist(node)
@@ -177,7 +180,7 @@ class _Rewriter(nodes.Transformer):
         for comp in finder.found:
             acc, statements = self._build(comp)
             built += statements
-            names[id(comp)] = acc
+            names[id(getattr(comp, "stands_for", comp))] = acc
         setattr(stmt, field, _Replace(names).visit(expression))
         return [*built, stmt]
 
@@ -231,6 +234,16 @@ class _Hoistable:
             self.pure(node.left) and self.pure(node.comparators[0])
             return False
         if isinstance(node, gast.Call) and _plain_callee(node.func):
+            filtered = self._filtered_list(node)
+            if filtered is not None:
+                self.found.append(filtered)
+                return True
+            if _builtin_call(node, "len", self.consumers) and len(node.args) == 1:
+                found = len(self.found)
+                if self.pure(node.args[0]) and len(self.found) > found:
+                    built = self.found[-1]  # the length of a list just built has no effect
+                    return getattr(built, "stands_for", built) is node.args[0]
+                return False
             arguments = [*node.args, *(kw.value for kw in node.keywords)]
             drained = self._drained(node, arguments)
             if drained is not None:
@@ -238,6 +251,40 @@ class _Hoistable:
                 return False
             all(self.pure(arg) for arg in arguments)
         return False
+
+    def _filtered_list(self, call: gast.Call) -> Any:
+        """``list(filter(lambda v: test, items))`` as the comprehension ``[v for v in items if
+        test]`` it builds, standing in for the call (see ``_Replace``), if ``call`` is one."""
+        if not (_builtin_call(call, "list", self.consumers) and len(call.args) == 1):
+            return None
+        inner = call.args[0]
+        if not (_builtin_call(inner, "filter", self.consumers) and len(inner.args) == 2):
+            return None
+        test, items = inner.args
+        if not isinstance(test, gast.Lambda) or not _plain_value(items):
+            return None
+        params = test.args
+        if params.posonlyargs or params.vararg or params.kwonlyargs or params.kwarg:
+            return None
+        if len(params.args) != 1 or params.defaults:
+            return None
+        name = params.args[0].id
+        comp = gast.ListComp(
+            elt=gast.Name(name, gast.Load(), None, None),
+            generators=[
+                gast.comprehension(
+                    target=gast.Name(name, gast.Store(), None, None),
+                    iter=items,
+                    ifs=[test.body],
+                    is_async=0,
+                )
+            ],
+        )
+        gast.copy_location(comp, call)
+        if not _simple(comp):
+            return None
+        comp.stands_for = call
+        return comp
 
     def _drained(self, call: gast.Call, arguments: list[Any]) -> Any:
         """The filtered generator expression ``call`` consumes whole, if it is one (see class)."""
@@ -251,11 +298,32 @@ class _Hoistable:
         return generator
 
 
+def _builtin_call(node: Any, name: str, unshadowed: frozenset[str]) -> bool:
+    """Whether ``node`` calls the builtin ``name`` (which the function's scope does not
+    redefine), with positional arguments only."""
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and node.func.id == name
+        and name in unshadowed
+        and not node.keywords
+    )
+
+
 def _plain_value(node: Any) -> bool:
     """A name or a constant (``-1.0`` too): evaluating it has no effect."""
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
         node = node.operand
     return isinstance(node, (gast.Name, gast.Constant))
+
+
+def _plain_target(target: Any) -> bool:
+    """A name, or a slice of one with constant bounds (``x[0:1]``): reading it has no effect."""
+    if isinstance(target, gast.Subscript) and isinstance(target.slice, gast.Slice):
+        bounds = (target.slice.lower, target.slice.upper, target.slice.step)
+        plain = all(b is None or _plain_value(b) and not isinstance(b, gast.Name) for b in bounds)
+        return plain and isinstance(target.value, gast.Name)
+    return isinstance(target, gast.Name)
 
 
 def _plain_callee(func: Any) -> bool:

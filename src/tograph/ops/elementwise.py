@@ -431,7 +431,11 @@ astype_p = primitives.Primitive("astype", _astype_impl, _astype_rule, emit=_asty
 
 @dispatch.implements(np.astype)
 def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
-    """``np.astype`` and ``x.astype``: a strong (NumPy) value of ``dtype``."""
+    """``np.astype`` and ``x.astype``: a strong (NumPy) value of ``dtype``; with ``copy=False``
+    an array of that dtype already is returned itself, as NumPy returns it (the same object,
+    sharing its memory)."""
+    if not copy and tensor.is_tensor(x) and x.is_array and x.dtype == np.dtype(dtype):
+        return x
     return astype_p.bind(x, dtype=np.dtype(dtype), weak=False)
 
 

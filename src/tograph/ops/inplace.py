@@ -101,9 +101,10 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         result = elementwise.astype_p.bind(result, dtype=want.dtype, weak=False)
     if where is not True:
         result = np.where(where, result, target)
-    elif have.shape != want.shape or not tensor.is_tensor(result):
+    elif have.shape != want.shape or not tensor.is_tensor(result) or target.array0d:
         # a new array, not a read-only view of a broadcast (or a NumPy array of operands that
-        # are all known now, written as the constant it is)
+        # are all known now, written as the constant it is; or a 0-d array, which the ufunc
+        # would give as a NumPy scalar: later operations on it would warn as "scalar divide")
         result = indexing.setitem(target, Ellipsis, result)
     functional.assign(target, result)
     return target

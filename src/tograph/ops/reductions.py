@@ -2,14 +2,14 @@
 cumprod; ``count_nonzero`` is a sum of ``!= 0``.
 
 Stage: graph building. Input: NumPy reductions called on tensors (``np.sum(x, axis=0)``,
-``x.max()``). Output: one equation per call whose params are normalised (``axis`` None or a sorted
-tuple of non-negative ints; a single int or None for argmax, argmin, cumsum and cumprod). The
-kernels are NumPy's functions themselves, called with those params, but for the executor's
-shortcuts to the same computation: ``sum``, ``prod``, ``max`` and ``min`` are emitted as the
-``ufunc.reduce`` call NumPy's function makes, and ``mean`` of a whole float array is NumPy's sum
-and division without its Python-level steps (``mean_kernel``). Result dtypes are NumPy's,
-found by probing; reducing a weak (Python scalar) value gives a NumPy scalar, so the result is
-strong.
+``x.max()``; into an ``out=`` array of the result's dtype and shape, which is then written).
+Output: one equation per call whose params are normalised (``axis`` None or a sorted tuple of
+non-negative ints; a single int or None for argmax, argmin, cumsum and cumprod). The kernels are
+NumPy's functions themselves, called with those params, but for the executor's shortcuts to the
+same computation: ``sum``, ``prod``, ``max`` and ``min`` are emitted as the ``ufunc.reduce`` call
+NumPy's function makes, and ``mean`` of a whole float array is NumPy's sum and division without its
+Python-level steps (``mean_kernel``). Result dtypes are NumPy's, found by probing; reducing a weak
+(Python scalar) value gives a NumPy scalar, so the result is strong.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common
-from tograph.trace import dispatch, tensor
+from tograph.ops import common, indexing
+from tograph.trace import dispatch, functional, tensor
 
 # ---- type rules --------------------------------------------------------------------------
 
@@ -167,12 +167,39 @@ def _reduce(prim: primitives.Primitive, a: Any, axis: Any, keepdims: Any, **para
     return prim.bind(a, axis=axes, keepdims=bool(keepdims), **params)
 
 
+def _into(name: str, result: Any, out: Any) -> Any:
+    """``result`` written into ``out`` (and ``out`` returned, as NumPy returns it), or
+    ``result`` when there is no ``out``. Only where that is NumPy's computation exactly: ``out``
+    an array of the graph of the result's dtype and static shape. NumPy reduces into another
+    dtype in that dtype (a float16 mean too), which rounds differently: refused, and so is a
+    NumPy array from outside the graph."""
+    if out is None:
+        return result
+    have = common.operand_type(result)
+    exact = (
+        tensor.is_symbolic(out)
+        and out.is_array
+        and out.type.dtype == have.dtype
+        and out.type.shape == have.shape
+        and have.is_static_shape
+        and not (name == "mean" and have.dtype == np.float16)
+    )
+    if not exact:
+        raise dispatch.unsupported(
+            f"np.{name} with out=", "an out= of another dtype or shape, or from outside the graph"
+        )
+    if out.ndim == 0:  # kept a 0-d array (the reduction gives a NumPy scalar), as eager's is
+        result = indexing.setitem(out, Ellipsis, result)
+    functional.assign(out, result)
+    return out
+
+
 @dispatch.implements(np.sum)
 def _sum(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    reject("sum", out, rest)
-    return _reduce(sum_p, a, axis, keepdims, dtype=result_dtype(dtype))
+    reject("sum", None, rest)
+    return _into("sum", _reduce(sum_p, a, axis, keepdims, dtype=result_dtype(dtype)), out)
 
 
 @dispatch.implements(np.count_nonzero)
@@ -186,28 +213,28 @@ def _count_nonzero(a: Any, axis: Any = None, *, keepdims: Any = False) -> Any:
 def _mean(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    reject("mean", out, rest)
-    return _reduce(mean_p, a, axis, keepdims, dtype=result_dtype(dtype))
+    reject("mean", None, rest)
+    return _into("mean", _reduce(mean_p, a, axis, keepdims, dtype=result_dtype(dtype)), out)
 
 
 @dispatch.implements(np.prod)
 def _prod(
     a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, **rest: Any
 ) -> Any:
-    reject("prod", out, rest)
-    return _reduce(prod_p, a, axis, keepdims, dtype=result_dtype(dtype))
+    reject("prod", None, rest)
+    return _into("prod", _reduce(prod_p, a, axis, keepdims, dtype=result_dtype(dtype)), out)
 
 
 @dispatch.implements(np.max, np.amax)
 def _max(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    reject("max", out, rest)
-    return _reduce(max_p, a, axis, keepdims)
+    reject("max", None, rest)
+    return _into("max", _reduce(max_p, a, axis, keepdims), out)
 
 
 @dispatch.implements(np.min, np.amin)
 def _min(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, **rest: Any) -> Any:
-    reject("min", out, rest)
-    return _reduce(min_p, a, axis, keepdims)
+    reject("min", None, rest)
+    return _into("min", _reduce(min_p, a, axis, keepdims), out)
 
 
 @dispatch.implements(np.any)
@@ -287,10 +314,9 @@ def _argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False)
 
 
 def _cumulative(prim: primitives.Primitive, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
-    reject(prim.name, out, {})
     if axis is not None:
         axis = common.normalize_axis(axis, common.operand_type(a), prim.name)
-    return prim.bind(a, axis=axis, dtype=result_dtype(dtype))
+    return _into(prim.name, prim.bind(a, axis=axis, dtype=result_dtype(dtype)), out)
 
 
 @dispatch.implements(np.cumsum)

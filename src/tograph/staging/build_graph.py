@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import os
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -533,24 +534,35 @@ def build_graph(
     )
 
 
+_TOGRAPH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 @contextlib.contextmanager
 def _static_warnings() -> Iterator[None]:
     """Refuses a trace in which the function's Python code warned (``np.float64(1) / 0``, a NumPy
     call on static values): that code runs once, while the graph is built, so eager's warning
     would not come again on later calls, and a branch the call does not take warns too. tograph's
     own warnings (a nested function's fallback) pass on."""
-    with warnings.catch_warnings(record=True) as caught:
+    caught: list[tuple[warnings.WarningMessage, errors.SourceLocation | None]] = []
+
+    def record(message: Any, category: Any, filename: str, lineno: int, *rest: Any) -> None:
+        # where the user's code was when tograph's own code warned for it (a call it made)
+        where = origin.current_location() if filename.startswith(_TOGRAPH_DIR) else None
+        caught.append((warnings.WarningMessage(message, category, filename, lineno), where))
+
+    with warnings.catch_warnings():
         warnings.simplefilter("always")
+        warnings.showwarning = record
         yield
-    for w in caught:
+    for w, _ in caught:
         if issubclass(w.category, (errors.FallbackWarning, errors.RetracingWarning)):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    for w in caught:
+    for w, where in caught:
         if not issubclass(w.category, (errors.FallbackWarning, errors.RetracingWarning)):
             raise errors.UnsupportedError(
                 f"{w.category.__name__} '{w.message}' raised by Python code while the graph was "
                 "built: it would not be raised again each time the graph runs",
-                loc=origin.location(w.filename, w.lineno),
+                loc=where or origin.location(w.filename, w.lineno),
                 construct="a warning raised while building",
             )
 

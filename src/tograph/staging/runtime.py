@@ -54,6 +54,7 @@ read = reads.read
 is_none = reads.is_none
 is_not_none = reads.is_not_none
 fstring = text.fstring
+percent_format = text.percent_format
 State = tuple[Any, ...]
 
 
@@ -104,7 +105,7 @@ def while_stmt(
         _check_defined(cond, "a while condition")
         cond = lists.truth(cond)
         if tensor.is_symbolic(cond):
-            _drop_effects_since(mark)
+            _retract_test_since(mark)
             break
         if not cond:
             return state
@@ -120,22 +121,26 @@ def _mark() -> tuple[Any, int, int]:
     return current, len(current.eqns) if current else 0, len(current.writes) if current else 0
 
 
-def _drop_effects_since(mark: tuple[Any, int, int]) -> None:
-    """Removes what a while condition emitted before it turned out to be a tensor, when that
-    holds an effect (a print, a random draw): the loop's own trace evaluates the condition again,
-    so the effect would otherwise happen once more, before the loop. A condition that also wrote
-    in place cannot be taken back, so it falls back."""
+def _retract_test_since(mark: tuple[Any, int, int]) -> None:
+    """Retracts what a while condition emitted before it turned out to be a tensor
+    (``GraphBuilder.retract``): the loop's own trace evaluates the condition again, so its
+    effects (a print, a random draw) and its NumPy warnings (an operation that may raise stays
+    in the graph though unused) would otherwise happen once more, before the loop. A condition
+    that also wrote in place cannot be taken back: with effects it falls back, without them it
+    stays (the loop refuses such a write)."""
     current, count, writes = mark
-    if current is None or not any(_has_effects(e) for e in current.eqns[count:]):
+    if current is None or len(current.eqns) == count:
         return
     if len(current.writes) != writes:
-        raise errors.UnsupportedError(
-            "a while condition over tensors both writes in place and has effects (a print, a "
-            "random draw)",
-            loc=origin.current_location(),
-            construct="while condition with effects",
-        )
-    del current.eqns[count:]
+        if any(_has_effects(e) for e in current.eqns[count:]):
+            raise errors.UnsupportedError(
+                "a while condition over tensors both writes in place and has effects (a print, "
+                "a random draw)",
+                loc=origin.current_location(),
+                construct="while condition with effects",
+            )
+        return
+    current.retract(current.eqns[count:])
 
 
 def _has_effects(eqn: Any) -> bool:

@@ -277,7 +277,7 @@ def close(
         explicit = tuple(traced.inputs)
         inputs = extra + explicit if consts_first else explicit + extra
         graphs.append(
-            core.Graph(traced.builder.name, inputs, tuple(traced.builder.eqns), tuple(outs))
+            core.Graph(traced.builder.name, inputs, traced.builder.kept_eqns(outs), tuple(outs))
         )
     return list(outer.values()), graphs
 

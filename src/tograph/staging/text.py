@@ -2,11 +2,13 @@
 
 ``fstring`` returns a plain string when every field is static, else a ``TensorText`` whose parts
 (strings, and tensors with their format spec) ``print`` and ``assert`` turn into a run-time
-template; ``str``/``repr``/``format`` of a tensor are such f-strings too.
+template; ``str``/``repr``/``format`` of a tensor are such f-strings too, and so is
+``"template" % values`` (``percent_format``) where a conversion's format spec says the same.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -79,3 +81,78 @@ def message_parts(message: Any) -> tuple[Any, ...]:
     if message is None:
         return ()
     return message.parts if isinstance(message, TensorText) else (message,)
+
+
+# One conversion of a printf-style template: ``%(key)flags width .precision length type``.
+_CONVERSION = re.compile(
+    r"%(?P<key>\([^)]*\))?(?P<flags>[#0\- +]*)(?P<width>\*|\d+)?(?:\.(?P<precision>\*|\d*))?"
+    r"[hlL]?(?P<type>.?)"
+)
+
+
+def percent_format(template: str, values: Any) -> Any:
+    """``template % values``; a ``TensorText`` when a value holds a tensor. Each conversion of
+    a tensor is the f-string field that formats alike (``%-8s`` is ``{v!s:<8}``, ``%+.2f`` of
+    a real number is ``{v:+.2f}``); one that has no such field (``%d`` of a float, ``%c``,
+    ``%(key)s``, ``*`` widths) or a count of values that does not match is refused, and the
+    function runs eagerly, where Python formats (or rejects) it."""
+    items = values if type(values) is tuple else (values,)
+    if not any(tensor.is_symbolic(v) or effects.holds_symbolic(v) for v in items):
+        return template % values
+    parts: list[Any] = []
+    taken, end = 0, 0
+    for match in _CONVERSION.finditer(template):
+        parts.append(template[end : match.start()])
+        end = match.end()
+        if match["type"] == "%" and not (match["key"] or match["flags"] or match["width"]):
+            parts.append("%")
+            continue
+        if match["key"] is not None or "*" in (match["width"] or "") + (match["precision"] or ""):
+            raise _refused_template("a mapping key or a * width")
+        if taken == len(items):
+            raise _refused_template("fewer values than conversions")
+        value, spec = items[taken], _field_spec(match, items[taken])
+        taken += 1
+        if isinstance(spec, tuple):
+            parts.append(formatted(value, *spec))
+        else:
+            parts.append(match.group(0) % (value,))
+    if taken != len(items):
+        raise _refused_template("more values than conversions")
+    parts.append(template[end:])
+    return fstring(*(p for p in parts if not isinstance(p, str) or p))
+
+
+def _field_spec(match: re.Match[str], value: Any) -> tuple[int, str] | None:
+    """The f-string conversion and format spec of ``match`` applied to ``value`` (None for a
+    value that is known now: Python formats it)."""
+    if not (tensor.is_symbolic(value) or effects.holds_symbolic(value)):
+        return None
+    kind, flags = match["type"], match["flags"]
+    width, precision = match["width"] or "", match["precision"]
+    if kind in "sra" and kind:
+        align = ("<" if "-" in flags else ">") if width else ""
+        cut = "" if precision is None else f".{precision or 0}"
+        return ord(kind), f"{align}{width}{cut}"
+    dtype = getattr(getattr(value, "type", None), "dtype", None)
+    if not tensor.is_symbolic(value) or value.ndim != 0 or dtype is None:
+        raise _refused_template(f"%{kind} of a value that is not a number")
+    real = dtype.kind in "fiu"
+    if kind in "eEfFgG" and real or kind in "dixXo" and dtype.kind in "iu" and precision is None:
+        sign = "+" if "+" in flags else " " if " " in flags else ""
+        fill = "<" if "-" in flags else "0" if "0" in flags and width else ""
+        alternate = "#" if "#" in flags else ""
+        digits = "" if precision is None else f".{precision or 0}"
+        code = "d" if kind in "iu" else kind
+        if fill == "0":
+            return -1, f"{sign}{alternate}0{width}{digits}{code}"
+        return -1, f"{fill}{sign}{alternate}{width}{digits}{code}"
+    raise _refused_template(f"%{kind} of a tensor of dtype {dtype}")
+
+
+def _refused_template(what: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"printf-style formatting (template % values) with {what}, where a value is a tensor",
+        loc=origin.current_location(),
+        construct="% formatting of a tensor",
+    )

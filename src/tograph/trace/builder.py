@@ -4,7 +4,9 @@ A builder collects the equations of one graph. Control-flow ops open a child bui
 loop body; a symbolic tensor of an enclosing builder used inside a child is *captured*: it becomes
 an extra input of the child graph, and the control-flow op passes the outer value in. A builder
 also notes the arrays written in place while it is current (``writes``), which a branch or loop
-body passes out of its graph (``trace.functional``).
+body passes out of its graph (``trace.functional``), and the equations a later trace repeats
+(``retract``: a while loop's condition, evaluated once before it turned out to be a tensor),
+which its graph leaves out unless later code reads their values.
 """
 
 from __future__ import annotations
@@ -82,6 +84,8 @@ class GraphBuilder:
         self.loops_met: dict[Any, int] = {}
         # on the root builder: what each loop learned while traced, by key (``staging.loop_hints``)
         self.loop_hints: dict[Any, Any] = {}
+        # equations a later trace repeats, by id (``retract``)
+        self.retracted: dict[int, core.Eqn] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[GraphBuilder]:
@@ -193,11 +197,30 @@ class GraphBuilder:
                 break
         return result
 
+    def retract(self, eqns: Sequence[core.Eqn]) -> None:
+        """Marks ``eqns`` (of this builder) as repeated by a later trace: the graph leaves them
+        out, effects and all, unless a later equation reads their values (a view of an array
+        written before, which they brought up to date, say)."""
+        self.retracted.update((id(e), e) for e in eqns)
+
     def finish(self, outputs: Sequence[Any]) -> core.Graph:
         """The built graph: explicit inputs, then captured inputs, then ``outputs``."""
         outs = tuple(self.atom(o) for o in outputs)
         inputs = tuple(self.inputs) + tuple(inner for _, inner in self.captures)
-        return core.Graph(self.name, inputs, tuple(self.eqns), outs)
+        return core.Graph(self.name, inputs, self.kept_eqns(outs), outs)
+
+    def kept_eqns(self, outputs: tuple[core.Atom, ...]) -> tuple[core.Eqn, ...]:
+        """The equations, without the retracted ones whose values nothing reads."""
+        if not self.retracted:
+            return tuple(self.eqns)
+        read = {a for a in outputs if isinstance(a, core.Var)}
+        kept = []
+        for eqn in reversed(self.eqns):
+            if id(eqn) in self.retracted and not any(v in read for v in eqn.outputs):
+                continue
+            kept.append(eqn)
+            read.update(a for a in eqn.inputs if isinstance(a, core.Var))
+        return tuple(reversed(kept))
 
 
 _SYMBOLIC_TENSOR = tensor.SymbolicTensor

@@ -448,7 +448,11 @@ class TensorBase:
     def astype(self, dtype: Any, **kwargs: Any) -> Any:
         if set(kwargs) - {"copy", "casting", "order", "subok"}:
             raise TypeError(f"astype() got unexpected keyword arguments {sorted(kwargs)}")
-        return dispatch.FUNCTIONS[np.astype](self, dtype)
+        copy = kwargs.get("copy", True)
+        if not copy and kwargs.get("order", "K") != "K":
+            # NumPy returns the array itself only if it already has that memory order
+            raise dispatch.unsupported("astype", "with copy=False and an order other than 'K'")
+        return dispatch.FUNCTIONS[np.astype](self, dtype, copy=bool(copy))
 
     def conj(self) -> Any:
         # unlike np.conjugate, the method leaves bools bools
