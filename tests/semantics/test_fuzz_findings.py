@@ -716,3 +716,15 @@ def test_a_reduction_into_another_dtype_falls_back():
     m, y = np.arange(12.0).reshape(4, 3) / 7, np.zeros(3, np.float32)
     cf = assert_matches_eager(reduction_into_another_dtype, m, y, compiles=False)
     assert "out=" in cf.fallback
+
+
+def unused_where_of_unknown_length(v0, q):
+    q = np.where(np.unique(v0) > 0, np.unique(v0), q + 1)
+    return v0.sum()
+
+
+def test_an_unused_elementwise_op_on_run_time_lengths_still_raises_when_they_differ():
+    """Fuzz seed 721 (default features): the unused ``where`` of ``np.unique``'s length and a
+    length-4 array was removed as dead code, so eager's broadcast error never came."""
+    for v0 in (np.array([1.0, 2.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0, 4.0])):
+        assert_matches_eager(unused_where_of_unknown_length, v0, np.ones(4), compiles=False)

@@ -113,10 +113,10 @@ def is_total(eqn: core.Eqn) -> bool:
 
 def may_raise(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
-    run-time indices, indexing and shape operations on run-time dimensions, the solvers that
-    refuse a singular matrix, ``int()`` of a float, ``list.index`` of an item the list lacks, and
-    division, powers and shifts of Python numbers. (Dead code elimination keeps such an
-    equation.)"""
+    run-time indices, indexing, shape and elementwise operations on run-time dimensions, the
+    solvers that refuse a singular matrix, ``int()`` of a float, ``list.index`` of an item the
+    list lacks, and division, powers and shifts of Python numbers. (Dead code elimination keeps
+    such an equation.)"""
     if eqn.prim in _VALUE_CHECKED:
         return True
     if eqn.prim is python_order.python_order_p:
@@ -129,6 +129,9 @@ def may_raise(eqn: core.Eqn) -> bool:
         source = types.tensor_type(eqn.inputs[0].type).dtype
         target = np.dtype(eqn.params["dtype"])
         return bool(eqn.params.get("weak")) and source.kind in "fc" and target.kind in "iu"
+    if eqn.prim in _BROADCASTING:  # operands of run-time shapes may not broadcast together
+        shapes = [s for s in (types.tensor_type(a.type).shape for a in eqn.inputs) if s != ()]
+        return len(shapes) > 1 and any(None in s for s in shapes)
     if eqn.prim not in _SHAPE_CHECKED:
         return False
     if eqn.prim is indexing.getitem_p and len(eqn.inputs) > 1:
@@ -137,6 +140,9 @@ def may_raise(eqn: core.Eqn) -> bool:
     return not all(isinstance(t, types.TensorType) and t.is_static_shape for t in values)
 
 
+# Elementwise: operands broadcast together, checked when the graph runs where a shape is not
+# known before.
+_BROADCASTING = frozenset({*ew.UFUNCS, ew.power_p, ew.where_p, ew.clip_p})
 # Checked against the static shape when the graph is built, else when it runs.
 _SHAPE_CHECKED = frozenset({indexing.getitem_p, shape.reshape_p, shape.broadcast_to_p})
 # Raise on some values of their operands.
