@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tograph import errors, origin
@@ -202,6 +202,16 @@ def freeze(tensor: Any, reason: str) -> None:
     storage_of(tensor).frozen = reason
 
 
+def _add_aliases(storage: Storage, values: Sequence[Any]) -> None:
+    """Adds ``values`` to ``storage.path_aliases``, each once: passed on from alias to alias
+    through nested ifs and loops, repeats would grow the list without bound."""
+    known = {id(v) for v in storage.path_aliases}
+    for value in values:
+        if id(value) not in known:
+            known.add(id(value))
+            storage.path_aliases.append(value)
+
+
 def freeze_path_alias(
     tensor: Any,
     outers: list[Any],
@@ -221,8 +231,8 @@ def freeze_path_alias(
         freeze(outer, reason)
         inner = storage_of(outer)
         if passed_on:
-            storage.path_aliases.extend(inner.path_aliases)
+            _add_aliases(storage, inner.path_aliases)
             storage.alias_argument = storage.alias_argument or inner.alias_argument
-    storage.path_aliases.extend(outers)
+    _add_aliases(storage, outers)
     storage.alias_argument = storage.alias_argument or alias_argument
     storage.alias_loc = origin.current_location()
