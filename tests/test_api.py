@@ -407,3 +407,17 @@ def test_a_decorated_method_called_wrongly_raises_pythons_type_error():
 
     with pytest.raises(TypeError, match=r"forward\(\) missing 1 required positional argument: 'y'"):
         Model().forward(np.ones(2))
+
+
+def _mean_of(values):
+    return np.mean(values)
+
+
+def test_numpy_calls_are_routed_through_the_runtime_only_for_parameters_holding_sequences():
+    """A NumPy call on an array parameter stays as written (the function's own code may then
+    run as it is); on a list of NumPy scalars the runtime stacks the list for NumPy first."""
+    static = tg.to_static(_mean_of)
+    assert "_t.call" not in static.concrete(np.ones(3)).code
+    values = [np.float64(1.5), np.float64(2.0), np.float64(4.0)]
+    assert "_t.call(np.mean, values)" in static.concrete(values).code
+    assert static(values) == _mean_of(values) and type(static(values)) is np.float64

@@ -28,8 +28,8 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``range``, ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that
   dispatch to tensors by themselves and tensor methods, which are left as written unless given a
   list or tuple written in the call, or a name the function binds to one or receives as a
-  parameter (``np.mean(segments, axis=0)`` of a list of arrays): NumPy would read such a list as
-  one array, so the runtime stacks it first.
+  parameter that holds one in this call (``np.mean(segments, axis=0)`` of a list of arrays):
+  NumPy would read such a list as one array, so the runtime stacks it first.
 """
 
 from __future__ import annotations
@@ -152,7 +152,12 @@ def _root_name(node: Any) -> str | None:
 
 
 class _Canonicalize(nodes.Transformer):
-    def __init__(self, globals_: dict[str, Any], fn: gast.FunctionDef):
+    def __init__(
+        self,
+        globals_: dict[str, Any],
+        fn: gast.FunctionDef,
+        sequence_params: frozenset[str] | None = None,
+    ):
         self.globals = globals_
         self.temporaries = 0
         # Only a function's own variables may be rebound by a functional update; a global or
@@ -162,7 +167,8 @@ class _Canonicalize(nodes.Transformer):
         self.mutation = mutation.analyze(fn, globals_, tree)
         self.changed_containers = changed_in_place(tree)
         self.changed_aliases = _changed_aliases(tree, self.changed_containers)
-        self.sequences = _sequence_names(tree) | set(names.params(fn))
+        params = names.params(fn) if sequence_params is None else sequence_params
+        self.sequences = _sequence_names(tree) | set(params)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
@@ -674,9 +680,15 @@ def _as_load(node: Any) -> Any:
     return templates.quote_expr("n", node, n=node)
 
 
-def canonicalize(fn: gast.FunctionDef, globals_: dict[str, Any]) -> gast.FunctionDef:
-    """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names."""
-    transformer = _Canonicalize(globals_, fn)
+def canonicalize(
+    fn: gast.FunctionDef,
+    globals_: dict[str, Any],
+    sequence_params: frozenset[str] | None = None,
+) -> gast.FunctionDef:
+    """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names.
+    ``sequence_params`` are the parameters that may be a list or tuple (None: any of them),
+    whose NumPy calls go through the runtime."""
+    transformer = _Canonicalize(globals_, fn, sequence_params)
     body: list[Any] = []
     for stmt in fn.body:
         new = transformer.visit(stmt)

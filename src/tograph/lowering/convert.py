@@ -42,9 +42,9 @@ _CACHE_LIMIT = 512  # functions (and decisions) whose analyses and conversions a
 _analyses: caching.LRU[tuple[types.CodeType, str, frozenset[str]], Analysis] = caching.LRU(
     _CACHE_LIMIT
 )
-_conversions: caching.LRU[tuple[types.CodeType, str, frozenset[int]], Conversion] = caching.LRU(
-    _CACHE_LIMIT
-)
+_conversions: caching.LRU[
+    tuple[types.CodeType, str, frozenset[int], frozenset[str] | None], Conversion
+] = caching.LRU(_CACHE_LIMIT)
 _lock = threading.Lock()
 
 
@@ -141,17 +141,22 @@ def convert(fn: Callable[..., Any]) -> Conversion:
     return lower(fn, frozenset())
 
 
-def lower(fn: Callable[..., Any], static_controls: frozenset[int]) -> Conversion:
-    """``fn`` lowered, the control statements numbered in ``static_controls`` kept as Python
-    (cached per code object and decisions).
+def lower(
+    fn: Callable[..., Any],
+    static_controls: frozenset[int],
+    sequence_params: frozenset[str] | None = None,
+) -> Conversion:
+    """``fn`` lowered, the control statements numbered in ``static_controls`` kept as Python,
+    and NumPy calls on the parameters in ``sequence_params`` (None: on any) routed through the
+    runtime, which stacks a list or tuple for NumPy (cached per code object and decisions).
 
     Raises:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
-    key = (fn.__code__, fn.__code__.co_filename, static_controls)
+    key = (fn.__code__, fn.__code__.co_filename, static_controls, sequence_params)
     cached = _conversions.get(key)
     if cached is None:
-        cached = _lower(fn, analyze(fn), static_controls)
+        cached = _lower(fn, analyze(fn), static_controls, sequence_params)
         with _lock:
             _conversions[key] = cached
     return cached
@@ -175,13 +180,16 @@ def _lower_jumps(
 
 
 def _lower(
-    fn: Callable[..., Any], analysis: Analysis, static_controls: frozenset[int]
+    fn: Callable[..., Any],
+    analysis: Analysis,
+    static_controls: frozenset[int],
+    sequence_params: frozenset[str] | None,
 ) -> Conversion:
     parsed = analysis.parsed
     node, structure = analysis.take_tree()
     for index, stmt in enumerate(names.control_statements(node.body)):
         stmt.static_test = index in static_controls
-    canonicalize.canonicalize(node, fn.__globals__)
+    canonicalize.canonicalize(node, fn.__globals__, sequence_params)
     control_flow.lower_control_flow(node)
     if (
         structure is not None
