@@ -462,3 +462,18 @@ def test_a_method_left_as_written_reads_its_private_attributes_as_python_does():
     scaler = _Scaler(3.0)
     lowered = convert.convert(_Scaler.apply).instantiate(_Scaler.apply, runtime)
     assert lowered(scaler, 2.0) == scaler.apply(2.0) == 6.0  # ``__weight`` is ``_Scaler__weight``
+
+
+def _positives_counted(x):
+    return len(list(filter(lambda v: v > 0, x)))
+
+
+def _positives_counted_again(x):
+    return len(list(filter(lambda v: v > 0, x)))
+
+
+def test_a_builtin_the_module_redefines_is_not_read_as_the_builtin(monkeypatch):
+    """``list(filter(lambda ...))`` is built as a loop only while ``filter`` is the builtin."""
+    assert "comprehension_" in convert.convert(_positives_counted).source
+    monkeypatch.setitem(globals(), "filter", lambda test, items: items)
+    assert "comprehension_" not in convert.convert(_positives_counted_again).source

@@ -61,8 +61,8 @@ def desugar_filtered(
     Returns whether anything changed."""
     walked = nodes.walk(tree) if walked is None else walked
     classes = set(map(type, walked))
-    if gast.ListComp not in classes and gast.GeneratorExp not in classes:
-        return False  # no comprehension: no need to visit every node
+    if classes.isdisjoint((gast.ListComp, gast.GeneratorExp, gast.Lambda)):
+        return False  # no comprehension nor ``filter(lambda ...)``: nothing to visit for
     bound = {n.id for n in walked if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
     bound |= {n.name for n in walked if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     bound |= {n.asname or n.name for n in walked if isinstance(n, gast.alias)}

@@ -59,7 +59,7 @@ class Analysis:
         parsed_structure: list[Any] | None = None,
     ):
         self.parsed = parsed
-        self.shadowed = shadowed  # ``comprehensions.CONSUMERS`` the function's scope redefines
+        self.shadowed = shadowed  # ``comprehensions.BUILTINS`` the function's scope redefines
         self._tree: gast.FunctionDef | None = tree  # jumps made flags; lowering may take it
         # ``tree`` as parsed (``nodes.walk_structure``), before the jumps: lowering that leaves
         # it so has nothing to compile (``_lower``)
@@ -119,7 +119,7 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
       UnsupportedError: the function (or its source) cannot be converted; names the construct.
     """
     code = parse.code_of(fn)
-    shadowed = comprehensions.CONSUMERS.intersection(
+    shadowed = comprehensions.BUILTINS.intersection(
         (*getattr(fn, "__globals__", ()), *code.co_freevars)
     )
     key = (code, code.co_filename, shadowed)
