@@ -287,7 +287,7 @@ class StaticFunction:
                 if analysis.has_controls:
                     inferred = type_inference.infer(analysis.ssa, fn, sig, fn.__globals__, bound)
                 decided = inferred.static_controls if inferred is not None else frozenset()
-                conversion = convert.lower(fn, decided, _sequence_params(fn, sig))
+                conversion = convert.lower(fn, decided, _sequence_params(self._signature, sig))
             # the user's code runs here, with the collector as the program has it
             lowered = conversion.instantiate(fn, runtime)
             built = self._build(fn.__name__, lowered, sig, _outside(fn, sig, bound), bound)
@@ -373,11 +373,11 @@ def _signature(fn: Any) -> inspect.Signature:
         return inspect.Signature([inspect.Parameter(name, kind) for name, kind in kinds])
 
 
-def _sequence_params(fn: Any, sig: signature.Signature) -> frozenset[str]:
-    """The parameters of ``fn`` that hold a list or tuple in calls of ``sig`` (a ``*args``
-    always does): NumPy would read one holding tensors as one array, so their NumPy calls go
-    through the runtime (``lowering.canonicalize``)."""
-    params = list(_signature(fn).parameters.values())
+def _sequence_params(fn_sig: inspect.Signature, sig: signature.Signature) -> frozenset[str]:
+    """The parameters (of ``fn_sig``) that hold a list or tuple in calls of ``sig`` (a
+    ``*args`` always does): NumPy would read one holding tensors as one array, so their NumPy
+    calls go through the runtime (``lowering.canonicalize``)."""
+    params = list(fn_sig.parameters.values())
     args, kwargs = sig.tree.children
     found = {p.name for p in params if p.kind is p.VAR_POSITIONAL}
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -226,12 +226,12 @@ class _Hoistable:
         if _plain_value(node):
             return True
         if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load):
-            return all(self.pure(elt) for elt in node.elts)
+            return self.in_order(node.elts)
         if isinstance(node, gast.BinOp):  # the operation itself may raise or warn
-            self.pure(node.left) and self.pure(node.right)
+            self.in_order([node.left, node.right])
             return False
         if isinstance(node, gast.Compare):  # a chain's later operands may not run
-            self.pure(node.left) and self.pure(node.comparators[0])
+            self.in_order([node.left, node.comparators[0]])
             return False
         if isinstance(node, gast.Call) and _plain_callee(node.func):
             filtered = self._filtered_list(node)
@@ -249,8 +249,13 @@ class _Hoistable:
             if drained is not None:
                 self.found.append(drained)
                 return False
-            all(self.pure(arg) for arg in arguments)
+            self.in_order(arguments)
         return False
+
+    def in_order(self, operands: list[Any]) -> bool:
+        """Collects from ``operands``, evaluated in this order, up to the first with an effect
+        (what runs after it may not be built before it); returns whether none has one."""
+        return all(self.pure(operand) for operand in operands)
 
     def _filtered_list(self, call: gast.Call) -> Any:
         """``list(filter(lambda v: test, items))`` as the comprehension ``[v for v in items if
