@@ -649,3 +649,15 @@ def test_type_inference_does_not_warn_for_code_the_call_does_not_run():
         == []
     )
     assert static.concrete(VEC, True).fallback is None
+
+
+def test_an_array_of_many_numbers_whose_kinds_depend_on_the_path_builds_in_linear_time():
+    # each number is a Python float or an np.float64 by path: checking every combination of
+    # kinds took 2^24 steps; np.array's type depends only on which kinds occur
+    lines = ["def gather(x):"]
+    for i in range(24):
+        lines += [f"    a{i} = 1.5", f"    if x[{i % 3}] > 0:", f"        a{i} = np.float64(x[0])"]
+    lines.append("    return np.array([" + ", ".join(f"a{i}" for i in range(24)) + "])")
+    gather = _compiled_from_source("gather", "\n".join(lines) + "\n")
+    for x in ([1.0, -2.0, 3.0], [-1.0, 2.0, -3.0]):
+        assert_matches_eager(gather, np.array(x))

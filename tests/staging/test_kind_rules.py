@@ -41,3 +41,18 @@ def test_a_python_int_or_float32_plus_one_is_refused():
         r = tagged(builder, F32, {PYTHON_INT, types.kind_code(F32.dtype, False)})
         with pytest.raises(errors.UnsupportedError, match="would depend on the path"):
             r + 1
+
+
+def test_stacking_many_numbers_of_two_kinds_checks_each_set_of_kinds_once(monkeypatch):
+    # 2^16 combinations of kinds, but stack's type depends only on which kinds occur
+    from tograph.staging import kind_rules
+
+    checked = []
+    real = kind_rules._combination
+    monkeypatch.setattr(kind_rules, "_combination", lambda *a: checked.append(a[4]) or real(*a))
+    builder = builder_mod.GraphBuilder("g")
+    with builder.active():
+        numbers = [tagged(builder, F64, {PYTHON_FLOAT, NUMPY_FLOAT64}) for _ in range(16)]
+        stacked = np.stack(numbers)
+    assert stacked.type == types.TensorType(F64.dtype, (16,))
+    assert len(checked) == 3  # {python float}, {float64}, {both}

@@ -39,6 +39,11 @@ _SAME_VALUES = frozenset(
     "add subtract multiply negative positive abs "
     "less less_equal greater greater_equal equal not_equal".split()
 )
+# Primitives whose result type is the promotion of all their operands' types at once, so that it
+# depends on which types occur, not on their order or repeats: the kinds of ``np.array([a, b,
+# ...])`` are checked once per set of operand types, not once per combination (2^n for n numbers
+# of two kinds).
+_BY_SET = frozenset({"stack", "concatenate"})
 
 
 def propagate(
@@ -53,9 +58,10 @@ def propagate(
         return
     options = [_options(a, t) for a, t in zip(args, in_types)]
     graph_outs = [carried.type_of(out) for out in outs]
+    combos = _one_per_set(options) if prim.name in _BY_SET else itertools.product(*options)
     given = [
         ([c for c, _ in combo], _combination(prim, args, in_types, params, combo, graph_outs))
-        for combo in itertools.product(*options)
+        for combo in combos
     ]
     found = {tuple(g) for _, g in given}
     if found == {tuple((t.dtype, t.weak) for t in graph_outs)}:
@@ -172,6 +178,22 @@ def _combination(
         ):
             raise _refused(prim.name)
     return [(t.dtype, t.weak) for t in out_types]
+
+
+def _one_per_set(
+    options: Sequence[list[tuple[int | None, Any]]],
+) -> list[tuple[tuple[int | None, Any], ...]]:
+    """One combination of the operands' options for each set of types they may take together,
+    for a primitive of ``_BY_SET``: its result type is the same for every combination of a set
+    (and never a scalar to tag, so which combination stands for it does not matter)."""
+    found: dict[frozenset[Any], tuple[tuple[int | None, Any], ...]] = {frozenset(): ()}
+    for choices in options:
+        found = {
+            types_so_far | {option[1]}: combo + (option,)
+            for types_so_far, combo in found.items()
+            for option in choices
+        }
+    return list(found.values())
 
 
 def _options(value: Any, t: Any) -> list[tuple[int | None, Any]]:
