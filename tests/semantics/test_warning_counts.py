@@ -337,3 +337,25 @@ def test_a_warning_of_a_library_call_while_building_names_the_user_s_line():
     (warned,) = [w for w in caught if w.category is tg.FallbackWarning]
     line = _casts_a_static_nan.__code__.co_firstlineno + 2
     assert f"{__file__}:{line}" in str(warned.message)
+
+
+def _powers_by_name(x):
+    return np.power(x, 2), np.power(x, -1), np.power(x, 0.5), x**2, x**-1, x**0.5
+
+
+@pytest.mark.parametrize("x", [np.array([1e200, 0.0, -1.0]), np.array([-0.0, -np.inf, 4.0])])
+def test_np_power_called_by_name_warns_and_raises_as_power(x):
+    # ``x ** 2`` takes NumPy's square/reciprocal/sqrt shortcuts and warns by their names;
+    # ``np.power(x, 2)`` runs the power loop and warns "... in power"
+    static = tg.to_static(_powers_by_name, fallback="error")
+    expected, eager_messages = _warnings_of(_powers_by_name, x)
+    got, messages = _warnings_of(static, x)
+    assert messages == eager_messages
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+        assert np.signbit(a).tolist() == np.signbit(b).tolist()
+    with np.errstate(all="raise"):
+        for fn in (_powers_by_name, static):
+            with pytest.raises(FloatingPointError) as raised:
+                fn(x)
+            assert str(raised.value).endswith("in power")

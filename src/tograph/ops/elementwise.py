@@ -84,8 +84,9 @@ def _operator_emit(symbol: str) -> primitives.Emitter:
 
 # The ufunc each elementwise primitive computes on arrays, for executors that pass ``out=``: on an
 # operand that is an array of at least one dimension, the primitive's kernel (or operator) is
-# exactly this ufunc. ``power`` is left out: ``a ** 0.5`` takes NumPy's ``sqrt`` shortcut, which
-# differs from ``np.power`` on -0.0 and -inf.
+# exactly this ufunc. The operator ``**`` is left out: ``a ** 0.5`` takes NumPy's ``sqrt``
+# shortcut, which may differ from ``np.power`` on -0.0 and -inf (its twin, ``np.power`` called
+# by name, is in).
 UFUNCS: dict[primitives.Primitive, np.ufunc] = {}
 
 
@@ -118,7 +119,19 @@ def _loop_twin(prim: primitives.Primitive, ufunc: np.ufunc) -> None:
     name = ufunc.__name__
     twin = primitives.Primitive(f"{name}_ufunc", ufunc, elementwise_rule(name, ufunc), layout="K")
     LOOP_TWINS[prim] = twin
+    UFUNCS[twin] = ufunc
     dispatch.LOOPS[ufunc] = lambda *args, **kw: _ufunc_call(prim, args, kw, by_name=True)
+
+
+def _takes_loop(prim: primitives.Primitive, operands: list[Any]) -> bool:
+    """Whether a ufunc called by name runs differently from its operator: on 0-d operands (see
+    ``LOOP_TWINS``), and for ``np.power`` of a tensor, whose array loop has no ``square``,
+    ``sqrt`` or ``reciprocal`` shortcut that ``a ** 2`` takes, so that its warnings and errors
+    name ``power``. (Where the base is a plain array, its own ``**`` may have called the ufunc:
+    the operator is kept.)"""
+    if all(_is_0d(a) for a in operands):
+        return True
+    return prim is power_p and tensor.is_tensor(operands[0])
 
 
 def _is_0d(operand: Any) -> bool:
@@ -135,7 +148,7 @@ def _ufunc_call(
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
     operands = [_sequence_as_array(a) for a in args]
-    if by_name and prim in LOOP_TWINS and all(_is_0d(a) for a in operands):
+    if by_name and prim in LOOP_TWINS and _takes_loop(prim, operands):
         prim = LOOP_TWINS[prim]
     out = prim.bind(*operands)
     if dtype is not None:
