@@ -2,6 +2,10 @@
 loop whose filter is a cond around a list push, and matches the eager comprehension: values,
 kinds, and the comprehension's variables not leaking into the function."""
 
+import contextlib
+import io
+import warnings
+
 import numpy as np
 import pytest
 from eager_oracle import assert_matches_eager
@@ -136,11 +140,11 @@ def test_max_of_a_list_filtered_empty_raises_pythons_error():
 
 
 def test_a_comprehension_filtered_on_a_tensor_that_stays_python_names_it():
-    def after_a_call(x):  # a generator has a frame of its own in every Python version
-        return np.sum(x), tuple(v for v in x if v > 0)
+    def in_a_short_circuit(x):  # a generator has a frame of its own in every Python version
+        return x[0] > 0 and tuple(v for v in x if v > 0)
 
     with pytest.warns(tg.FallbackWarning, match="comprehension filtered on a tensor"):
-        tg.to_static(after_a_call)(np.array([1.0, -1.0]))
+        tg.to_static(in_a_short_circuit)(np.array([1.0, -1.0]))
 
 
 def branch_on_filtered_counts(x):
@@ -191,16 +195,46 @@ def test_a_filtered_list_inside_an_expression_compiles_and_matches_eager(fn, arg
     assert printed[: len(printed) // 2] == printed[len(printed) // 2 :]
 
 
-def warns_before_the_filter(x):
-    return (x / 0.0).sum() + sum(t for t in x if t > 0)
-
-
 def filter_in_a_short_circuit(x):
     return x[0] > 0 and len([t for t in x if t > 1]) > 1
 
 
-@pytest.mark.parametrize("fn", [warns_before_the_filter, filter_in_a_short_circuit])
-def test_a_filtered_list_after_something_observable_or_conditional_stays(fn):
-    """Built first, the list would warn or run before (or without) what precedes it."""
-    cf = assert_matches_eager(fn, np.array([0.5, 2.0, 3.0]), compiles=False)
+def test_a_filtered_list_that_runs_only_on_some_paths_stays():
+    """Built first, the list would run where eager code does not reach it."""
+    cf = assert_matches_eager(filter_in_a_short_circuit, np.array([0.5, 2.0, 3.0]), compiles=False)
     assert cf.fallback is not None and "truth value" in cf.fallback
+
+
+def noisy_mean(x):
+    print("mean of", x.shape[0])
+    return x.mean()
+
+
+def warns_before_the_filter(x):
+    return (x / 0.0).sum() + sum(t for t in x if t > 0)
+
+
+def two_filtered_means(x):
+    print("stats", noisy_mean(x), np.mean([t for t in x if t > 0]) / (x[-1] - x[-1]))
+    return np.mean([t for t in x if t > 0]), np.mean([t for t in x if t < 0])
+
+
+def _outcome(fn, x):
+    out = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+        warnings.simplefilter("always")
+        result = fn(x.copy())
+    messages = [str(w.message) for w in caught if not issubclass(w.category, tg.FallbackWarning)]
+    return result, messages, out.getvalue()
+
+
+@pytest.mark.parametrize("fn", [warns_before_the_filter, two_filtered_means])
+@pytest.mark.parametrize("x", [np.array([0.5, -2.0, 3.0]), np.array([1.0, 2.0])])
+def test_what_runs_before_a_filtered_list_is_computed_first_in_eagers_order(fn, x):
+    """Fuzz seed 7027: a second filtered list in a statement fell back, since a call ran before
+    it; the call now runs first, then the list is built, warnings and prints in eager's order."""
+    cf = assert_matches_eager(fn, x)
+    assert cf.fallback is None
+    eager, static = _outcome(fn, x), _outcome(tg.to_static(fn), x)
+    assert static[1:] == eager[1:]
+    np.testing.assert_array_equal(static[0], eager[0])

@@ -21,17 +21,19 @@ does not. Other comprehensions without a filter, and those with a walrus, a lamb
 comprehension inside, stay as they are (Python builds those lists exactly while tracing).
 
 A comprehension elsewhere in a statement (``n += len([...])``, ``np.mean([...])``, a tuple's item)
-is built by such a loop just before the statement, read from its list there, when nothing with an
-effect runs before it in the statement (``_Hoistable``), so the order of prints, warnings and
-errors stays eager's; so is a filtered generator expression that a builtin drains whole
-(``sum(v for v in x if v > 0)``).
+is built by such a loop just before the statement, read from its list there; so is a filtered
+generator expression that a builtin drains whole (``sum(v for v in x if v > 0)``). What the
+statement evaluates before it, in places that always run, is computed first into a variable of
+its own (``_Hoistable``): ``return np.mean([a for ...]), np.mean([b for ...])`` becomes the
+first mean, then the second list, then the statement, the order in which eager code prints,
+warns and raises.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Set
-from typing import Any
+from typing import Any, NamedTuple
 
 import gast
 
@@ -173,14 +175,23 @@ class _Rewriter(nodes.Transformer):
             return stmt
         finder = _Hoistable(self.grown, self.consumers)
         finder.pure(expression)
-        if not finder.found:
+        found = finder.found
+        while found and isinstance(found[-1], _Operand):
+            found.pop()  # evaluated after the last list built: it stays in the statement
+        if not found:
             return stmt
         built: list[Any] = []
         names: dict[int, str] = {}
-        for comp in finder.found:
-            acc, statements = self._build(comp)
+        for item in found:
+            if isinstance(item, _Operand):
+                value = self.fresh(OPERAND)
+                operand = _Replace(names).visit(item.node)
+                built += templates.quote("v = operand", operand, v=value, operand=operand)
+                names[id(item.node)] = value
+                continue
+            acc, statements = self._build(item)
             built += statements
-            names[id(getattr(comp, "stands_for", comp))] = acc
+            names[id(getattr(item, "stands_for", item))] = acc
         setattr(stmt, field, _Replace(names).visit(expression))
         return [*built, stmt]
 
@@ -204,13 +215,23 @@ class _Rewriter(nodes.Transformer):
         return acc, [*templates.quote("acc = []", comp, acc=acc), *body]
 
 
+class _Operand(NamedTuple):
+    """An operand with an effect that runs before a comprehension of its statement: computed
+    first, into a variable of its own, so that the list may be built next."""
+
+    node: Any
+
+
 class _Hoistable:
     """Finds, in evaluation order, the comprehensions of an expression that may be built before
-    the statement holding it: those nothing with an effect (a call, a subscript, an attribute
-    read) runs before, in places that always run (an element of a tuple or list display, an
-    argument of a call to a name or a module's function). A generator expression with a filter
-    counts where it is the one argument of a builtin that consumes it whole (``sum``, ``max``,
-    ...) and every other argument is a name or constant, since those run before it is drained."""
+    the statement holding it, in places that always run (an element of a tuple or list display,
+    an argument of a call to a name or a module's function, an operand of an arithmetic
+    operator or of a comparison's first test), with the operands before them that have an
+    effect (``_Operand``, to compute first). A generator expression with a filter counts where it
+    is the one argument of a builtin that consumes it whole (``sum``, ``max``, ...) and every
+    other argument is a name or constant, since those run before it is drained. What runs only
+    on some paths (``and``, ``or``, a conditional expression) or unpacks (``*args``) ends the
+    search."""
 
     def __init__(self, grown: Set[str], consumers: frozenset[str]):
         self.grown = grown
@@ -253,9 +274,19 @@ class _Hoistable:
         return False
 
     def in_order(self, operands: list[Any]) -> bool:
-        """Collects from ``operands``, evaluated in this order, up to the first with an effect
-        (what runs after it may not be built before it); returns whether none has one."""
-        return all(self.pure(operand) for operand in operands)
+        """Collects from ``operands``, evaluated in this order, those operands with an effect that
+        can be computed first (``_Operand``), up to one that cannot; returns whether all could
+        (what remains of them once computed has no effect)."""
+        for operand in operands:
+            start = len(self.found)
+            if self.pure(operand):
+                continue
+            if not _computable_first(operand):
+                return False
+            while len(self.found) > start and isinstance(self.found[-1], _Operand):
+                self.found.pop()  # parts of ``operand`` after its last list: computed with it
+            self.found.append(_Operand(operand))
+        return True
 
     def _filtered_list(self, call: gast.Call) -> Any:
         """``list(filter(lambda v: test, items))`` as the comprehension ``[v for v in items if
@@ -301,6 +332,14 @@ class _Hoistable:
         if not all(_plain_value(arg) for arg in arguments if arg is not generator):
             return None
         return generator
+
+
+def _computable_first(operand: Any) -> bool:
+    """Whether ``operand`` may be computed into a variable before its statement: an expression
+    evaluated once, whole, binding no name (not an unpacking ``*a``, not holding a walrus)."""
+    if isinstance(operand, gast.Starred):
+        return False
+    return not any(isinstance(n, gast.NamedExpr) for n in gast.walk(operand))
 
 
 def _builtin_call(node: Any, name: str, unshadowed: frozenset[str]) -> bool:
@@ -352,6 +391,7 @@ class _Replace(nodes.Transformer):
 
 
 ACCUMULATOR = "comprehension"  # the base of the names of the lists this step builds
+OPERAND = "operand"  # the base of the names of the operands computed before such a list
 
 
 def is_accumulator(name: str) -> bool:
