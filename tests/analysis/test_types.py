@@ -1,8 +1,10 @@
 """Type inference: static values, tensors with dtype/shape, weak values, phis decided by tensors."""
 
+import copy
 import itertools
 
 import numpy as np
+import pytest
 
 import tograph as tg
 from tograph_conformance import compare
@@ -246,3 +248,44 @@ def test_ssa_numbers_control_statements_as_lowering_does():
     tree, _ = analysis.take_tree()
     kinds = [type(s).__name__.lower() for s in names.control_statements(tree.body)]
     assert kinds == [c.kind for c in analysis.ssa.controls] == ["for", "if", "if"]
+
+
+def item_of_an_argument_dict_set_to_a_tensor(x, state):
+    state["loss"] = x.sum()
+    if state["loss"] < state["best"]:
+        state["best"] = state["loss"]
+    return state["best"]
+
+
+def item_of_a_local_list_set_to_a_tensor(x):
+    acc = [0, 1]
+    acc[0] = x.max()
+    if acc[0] > acc[1]:
+        return 1
+    return 2
+
+
+def dict_changed_by_a_method_then_tested(x, cfg):
+    cfg.update(scale=x.std())
+    if cfg["scale"] > 1:
+        return x / cfg["scale"]
+    return x
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (item_of_an_argument_dict_set_to_a_tensor, (np.array([1.0, -3.0]), {"best": 0.0})),
+        (item_of_an_argument_dict_set_to_a_tensor, (np.array([1.0, 3.0]), {"best": 0.0})),
+        (item_of_a_local_list_set_to_a_tensor, (np.array([0.5, 2.0]),)),
+        (item_of_a_local_list_set_to_a_tensor, (np.array([0.5, -2.0]),)),
+        (dict_changed_by_a_method_then_tested, (np.array([0.5, 4.0]), {"scale": 0})),
+        (dict_changed_by_a_method_then_tested, (np.array([0.5, 0.6]), {"scale": 9})),
+    ],
+)
+def test_a_test_on_an_item_a_container_may_have_changed_is_decided_at_run_time(fn, args):
+    """Fuzz seed 57: inference read the item a list or dict started with (a Python number), left
+    the ``if`` as Python, and tracing met a tensor there and fell back."""
+    code, got, want = decided(fn, *copy.deepcopy(args))
+    assert "_t.if_stmt" in code
+    np.testing.assert_array_equal(got, want)

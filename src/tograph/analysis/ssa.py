@@ -275,10 +275,24 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
     return SSAForm(ssa.defs, ssa.lines, ssa.controls, _item_written(fn))
 
 
+# Methods of lists, dicts and arrays that change their items in place.
+_CHANGING_METHODS = frozenset(
+    "setdefault update insert extend pop popitem clear remove sort reverse fill put".split()
+)
+
+
 def _item_written(fn: gast.FunctionDef) -> frozenset[str]:
-    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``)."""
+    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``) or changed
+    by a method (``d.update(...)``, ``x.sort()``)."""
     found: set[str] = set()
     for node in gast.walk(fn):
+        if (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Attribute)
+            and node.func.attr in _CHANGING_METHODS
+            and isinstance(node.func.value, gast.Name)
+        ):
+            found.add(node.func.value.id)
         targets = node.targets if isinstance(node, gast.Assign) else []
         if isinstance(node, gast.AugAssign):
             targets = [node.target]

@@ -315,6 +315,8 @@ def infer(
         found = binding.arguments.get(d.var, UNKNOWN) if binding is not None else UNKNOWN
         if _holds_object(found):
             found = UNKNOWN  # its attributes may be read as tensors (``staging.objects``)
+        if d.var in form.written:
+            found = _changing(inference, found)
         inference.env[d.name] = found
     for d in form.definitions:
         if d.kind != "param":
@@ -345,10 +347,13 @@ def infer(
 
 def _changing(inference: _Inference, value: Any) -> Any:
     """``value`` of a variable whose items are assigned: a concrete array is a stand-in of its
-    type (lowering makes it a tensor, ``analysis.mutation``), so nothing is decided by the
-    values it starts with."""
+    type (lowering makes it a tensor, ``analysis.mutation``), and a list or dict is unknown (an
+    item may become a tensor: ``d['loss'] = x.sum()``), so nothing is decided by the values it
+    starts with."""
     if isinstance(value, np.ndarray):
         return inference.scratch.add_input(types.type_of(value))
+    if isinstance(value, (list, dict)):
+        return UNKNOWN
     return value
 
 
