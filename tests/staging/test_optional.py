@@ -105,5 +105,17 @@ def test_results_are_boxed_as_none_or_the_value():
     leaves, tree = pytree.flatten(boxed)
     assert tree.unflatten([np.bool_(False), 1.0]) == {"r": None}
     assert tree.unflatten([np.bool_(True), 1.0]) == {"r": 1.0}
-    with pytest.raises(errors.UnsupportedError, match="may be unbound"):
+    with pytest.raises(errors.UnsupportedError, match="unbound on some paths"):
         optional.boxed(optional.MaybeUnset(flag, 1.0))
+
+
+def test_a_result_unbound_on_some_paths_is_refused_naming_the_function():
+    # fuzz seed 146: boxed after the function's code ran, the refusal named no line
+    where = errors.SourceLocation("model.py", 7, 0, "def f(x):")
+    builder = builder_mod.GraphBuilder("g")
+    with builder.active():
+        flag = builder.add_input(carried.type_of(np.bool_(True)), "flag")
+        unset = optional.MaybeUnset(flag, 1.5)
+        with pytest.raises(errors.UnsupportedError, match="unbound on some paths") as caught:
+            optional.boxed((unset,), where=where)
+    assert "model.py:7" in str(caught.value)

@@ -479,12 +479,12 @@ def build_graph(
         grown = containers.grown_lists()
         for container, final in grown:
             refs.supersede(container, final)
-        result = optional.boxed(result, refs.known)
+        where = origin.definition(lowered)
+        result = optional.boxed(result, refs.known, where)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
         published: list[Any] = []
-        where = origin.definition(lowered)
 
         def slot_of(leaf: Any) -> Any:
             published.append(leaf)
@@ -494,7 +494,7 @@ def build_graph(
             return _result_slot(leaf, inputs, outputs, outside, where)
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
-            values, tree = pytree.flatten(optional.boxed(value, refs.known), refs.known)
+            values, tree = pytree.flatten(optional.boxed(value, refs.known, where), refs.known)
             return tree, tuple(slot_of(v) for v in values)
 
         slots = [slot_of(leaf) for leaf in leaves]

@@ -326,23 +326,31 @@ class Boxed:
         return value if present else None
 
 
-def boxed(result: Any, keep: Callable[[Any], bool] = lambda v: False) -> Any:
+def boxed(
+    result: Any,
+    keep: Callable[[Any], bool] = lambda v: False,
+    where: errors.SourceLocation | None = None,
+) -> Any:
     """``result`` as it leaves the graph: its optionals ``None`` or the value where the flag is
     known now, else ``Boxed`` nodes of the flag and the value, and its tagged numbers boxed by
-    their kind (``kinds.boxed``); containers that ``keep`` says are left as they are."""
+    their kind (``kinds.boxed``); containers that ``keep`` says are left as they are. ``where``
+    (the function) names a refusal made after its code has run."""
     result = kinds.boxed(result, keep)
     leaves, tree = pytree.flatten(
         result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
     )
     if not any(isinstance(v, Optional) for v in leaves):
         return result
-    return tree.unflatten([_box(v) if isinstance(v, Optional) else v for v in leaves])
+    return tree.unflatten([_box(v, where) if isinstance(v, Optional) else v for v in leaves])
 
 
-def _box(value: Optional) -> Any:
+def _box(value: Optional, where: errors.SourceLocation | None) -> Any:
     if isinstance(value, MaybeUnset):
         raise errors.UnsupportedError(
-            "a result that may be unbound", origin.current_location(), construct="unbound result"
+            "a value the function returns or leaves in an attribute or container is unbound on "
+            "some paths",
+            origin.current_location() or where,
+            construct="unbound result",
         )
     if tensor.is_symbolic(value.present):
         return Boxed(value.present, kinds.boxed(value.value))
