@@ -37,6 +37,16 @@ def test_children_are_those_of_iter_child_nodes():
         assert [id(c) for c in nodes.children(node)] == [id(c) for c in gast.iter_child_nodes(node)]
 
 
+@pytest.mark.parametrize(
+    "classes",
+    [(gast.Name,), (gast.stmt,), (gast.FunctionDef, gast.Lambda), (gast.AST,), (gast.Await,)],
+)
+def test_of_class_picks_the_nodes_isinstance_picks_in_order(classes):
+    walked = nodes.walk(sample_tree())
+    expected = [n for n in walked if isinstance(n, classes)]
+    assert [id(n) for n in nodes.of_class(walked, classes)] == [id(n) for n in expected]
+
+
 def test_walk_structure_walks_as_walk_does():
     tree = sample_tree()
     assert [id(n) for n in nodes.walk_structure(tree)[0]] == [id(n) for n in nodes.walk(tree)]

@@ -40,6 +40,24 @@ def test_parse_is_gast_parse():
     assert same(translate.parse(syntax_sample.SOURCE), gast.parse(syntax_sample.SOURCE))
 
 
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_parse_converts_its_own_tree_in_place_into_gast_parse_s(name):
+    ours = translate.parse(SOURCES[name])
+    assert same(ours, gast.parse(SOURCES[name]))
+    walked = list(gast.walk(ours))
+    assert len({id(n) for n in walked}) == len(walked)  # no node shared, contexts included
+    assert all(type(n).__module__ == "gast.gast" for n in walked)
+
+
+def test_parse_leaves_the_nodes_ast_shares_between_trees_as_they_were():
+    translate.parse("a = b + c is not d and not e")
+    tree = ast.parse("x = y + z is not w and not v")
+    value = tree.body[0].value
+    shared = [tree.body[0].targets[0].ctx, value.op, value.values[0].ops[0], value.values[1].op]
+    assert [type(n) for n in shared] == [ast.Store, ast.And, ast.IsNot, ast.Not]
+    assert type(value.values[0].left.op) is ast.Add
+
+
 def test_translated_tree_compiles_and_runs():
     tree = translate.to_ast(translate.parse("def f(a, *, b=2):\n    return [a * b]\n"))
     namespace: dict = {}

@@ -6,17 +6,22 @@ after lowering took the analysed tree, unsupported constructs raising ``Unsuppor
 decisions kept as plain Python), and the compiled code (it runs like the plain function with the
 runtime, binds closure values when instantiated, keeps the user's file name and line numbers, and
 is registered as converted code). A function that lowering leaves exactly as written runs a copy of
-its own code, registered and named as compiled code is, with its nested code copied too.
+its own code, registered and named as compiled code is, with its nested code copied too. Steps
+skipped where the analysed tree shows them needless still run where they are needed: an ``is
+None`` test, a nested function's control flow, a comprehension the analysis made a loop.
 """
 
 import inspect
 import sys
 import textwrap
 import types
+import warnings
 
 import gast
+import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors, origin
 from tograph.frontend import parse
 from tograph.lowering import convert
@@ -477,3 +482,54 @@ def test_a_builtin_the_module_redefines_is_not_read_as_the_builtin(monkeypatch):
     assert "comprehension_" in convert.convert(_positives_counted).source
     monkeypatch.setitem(globals(), "filter", lambda test, items: items)
     assert "comprehension_" not in convert.convert(_positives_counted_again).source
+
+
+# ---- steps the analysed tree shows to be needless ---------------------------------------------
+
+
+def default_flag(x, default=None):
+    missing = default is None
+    return x * 2.0, missing
+
+
+def with_a_branching_helper(x):
+    def clipped(v):
+        if v > 1.0:
+            return v * 0.0 + 1.0
+        return v
+
+    y = clipped(x)
+    return y
+
+
+def positives_doubled(x):
+    kept = [v * 2.0 for v in x if v > 0]
+    return kept
+
+
+def test_an_is_none_test_without_control_flow_is_still_made_a_runtime_test():
+    source = convert.lower(default_flag, frozenset()).source
+    assert "_t.is_none(default)" in source
+    compiled = tg.to_static(default_flag)
+    for default in (None, 3.0):
+        got, expected = compiled(np.arange(3.0), default), default_flag(np.arange(3.0), default)
+        np.testing.assert_array_equal(got[0], expected[0])
+        assert got[1] is expected[1]
+
+
+def test_a_nested_function_s_control_flow_is_lowered_in_a_function_of_plain_statements():
+    assert "_t.if_stmt" in convert.lower(with_a_branching_helper, frozenset()).source
+    for x in (np.float64(0.5), np.float64(3.0)):
+        got = tg.to_static(with_a_branching_helper)(x)
+        assert got == with_a_branching_helper(x) and type(got) is type(with_a_branching_helper(x))
+
+
+def test_a_comprehension_made_a_loop_is_canonicalized_from_its_new_nodes():
+    x = np.array([1.5, -2.0, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tg.FallbackWarning)
+        got = tg.to_static(positives_doubled)(x)
+    expected = positives_doubled(x)
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected):
+        assert a == b and type(a) is type(b)

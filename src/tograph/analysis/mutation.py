@@ -106,10 +106,10 @@ class _Analysis:
         self.globals = globals_
         # The names bound anywhere in the tree, nested functions included: one name in two
         # scopes is one class, which is conservative (more values made tensors, never fewer).
-        defs = [n for n in tree if isinstance(n, (gast.FunctionDef, gast.Lambda))]
+        defs = nodes.of_class(tree, (gast.FunctionDef, gast.Lambda))
         self.locals = {p for d in defs for p in names.params(d)}
         self.locals |= {
-            n.id for n in tree if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+            n.id for n in nodes.of_class(tree, (gast.Name,)) if isinstance(n.ctx, gast.Store)
         }
         self.classes = _Classes()
         self.written: set[str] = set()
@@ -206,9 +206,8 @@ class _Analysis:
 
     # ---- walking the function ------------------------------------------------------------
     def run(self, tree: list[Any]) -> Mutation:
-        for node in tree:
-            if isinstance(node, _VISITED):  # one test for the many nodes ``visit`` ignores
-                self.visit(node)
+        for node in nodes.of_class(tree, _VISITED):  # the many nodes ``visit`` ignores left out
+            self.visit(node)
         if not self.written:  # nothing is written in place: no binding needs wrapping
             return Mutation(frozenset(), frozenset())
         for _, bound, value in self.bindings:  # what shares memory, needed once something is

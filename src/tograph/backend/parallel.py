@@ -128,9 +128,9 @@ def quiet(eqn: core.Eqn) -> bool:
 def split(graph: core.Graph) -> Split | None:
     """The parallel split of ``graph``, or None when it has effects, may warn outside the error
     state, or has fewer than two costly independent groups (see module docstring)."""
-    if (os.cpu_count() or 1) < 2 or not all(quiet(e) for e in graph.walk()):
+    if sum(cost_ns(e) for e in graph.eqns) < 2 * MIN_TASK_NS:  # (most graphs: asked first)
         return None
-    if sum(cost_ns(e) for e in graph.eqns) < 2 * MIN_TASK_NS:
+    if (os.cpu_count() or 1) < 2 or not all(quiet(e) for e in graph.walk()):
         return None
     group: list[int] = []  # per equation: its group (a union-find parent index), -1 for the tail
     parent: dict[int, int] = {}

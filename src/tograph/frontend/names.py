@@ -98,13 +98,14 @@ def function_locals(fn: Any, tree: list[Any]) -> set[str]:
     body (a default value's binds in the enclosing function), the body's nodes are the tree's
     but ``fn``'s header, so no walk of the body's own is needed."""
     found = set(params(fn))
-    if any(isinstance(n, _SCOPES) for n in tree[1:]):
+    body = tree[1:]
+    if nodes.of_class(body, _SCOPES):
         return found | assigned(fn.body)
     header = nodes.walk(fn.args) + [n for d in fn.decorator_list for n in nodes.walk(d)]
     header += nodes.walk(fn.returns) if fn.returns is not None else []
     if any(isinstance(n, _BINDERS) for n in header):
         return found | assigned(fn.body)
-    return found | _bound_by(tree[1:])
+    return found | _bound_by(nodes.of_class(body, _BINDERS))
 
 
 def _bound_by(found: Iterable[Any]) -> set[str]:

@@ -5,7 +5,10 @@ Output: the same tree as gast's ``ast_to_gast`` / ``gast_to_ast`` make it, node 
 translators are gast's (``gast.ast3``), whose methods for the nodes that differ between the two
 forms are kept; only the generic part, which every other node goes through, is replaced: the
 method for a node's class is found in a table, and each class's nodes are copied by a function
-generated for its fields.
+generated for its fields. ``parse`` goes further: the tree it translates is its own, fresh from
+``ast.parse``, so each node that has fields becomes its gast twin in place (its class changed,
+its children translated), where a copy would be made; the nodes without fields (contexts and
+operators, which ``ast.parse`` shares between trees) are copied as before.
 Conversion parses every function and compiles every lowered one, so on long functions the
 translation was a large share of the time.
 """
@@ -129,6 +132,50 @@ class _ToAst(_Fast, ast3.GAstToAst3):
         return new
 
 
+class _ToGastInPlace(_ToGast):
+    """``_ToGast`` for a tree no one else holds: nodes with fields are turned into gast nodes in
+    place (see module docstring)."""
+
+    methods: dict[type, Any] = {}
+    copies: dict[type, Any] = {}
+
+    def generic_visit(self, node: Any) -> Any:
+        kind = node.__class__
+        try:
+            convert = self.copies[kind]
+        except KeyError:
+            target = getattr(gast, kind.__name__, None)
+            make = _in_place if kind._fields and target is not None else _copier
+            convert = self.copies[kind] = make(kind, target)
+        return convert(self, node)
+
+    def visit_Name(self, node: Any) -> Any:
+        """A name as gast has it, in place: a context of its own, no annotation or comment."""
+        node.__class__ = gast.Name
+        node.ctx = self.visit(node.ctx)
+        node.annotation = node.type_comment = None
+        return node
+
+
+def _in_place(kind: type, cls: Any) -> Any:
+    """A function ``convert(translator, node)`` for nodes of class ``kind`` that makes ``node``
+    a node of class ``cls`` and translates its fields in place (``_copier``'s result, without the
+    copy)."""
+    lines = ["def convert(translator, node):", "    node.__class__ = _cls"]
+    for field in kind._fields:
+        lines += [
+            f"    value = _getattr(node, {field!r}, None)",
+            "    if isinstance(value, _AST):",
+            f"        node.{field} = translator.visit(value)",
+            "    elif isinstance(value, list):",
+            f"        node.{field} = [translator._visit(item) for item in value]",
+        ]
+    lines.append("    return node")
+    namespace = {"_cls": cls, "_getattr": getattr, "_AST": _AST}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated above from the node's fields
+    return namespace["convert"]
+
+
 _new_gast_name, _new_ast_name, _new_ast_assign = (
     gast.Name.__new__,
     ast.Name.__new__,
@@ -168,4 +215,4 @@ def to_ast(tree: Any) -> Any:
 
 def parse(source: str) -> Any:
     """``gast.parse(source)``: the source's module as a gast tree."""
-    return to_gast(ast.parse(source))
+    return _ToGastInPlace().visit(ast.parse(source))

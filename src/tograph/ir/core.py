@@ -324,6 +324,8 @@ def format_eqn(graph: Graph, eqn: Eqn) -> str:
 def subgraph_params(eqn: Eqn) -> list[tuple[str, Graph]]:
     """The nested graphs of ``eqn`` in reading order: then, else, cond, body, others by name."""
     found = [(k, v) for k, v in eqn.params.items() if isinstance(v, Graph)]
+    if len(found) < 2:  # (nearly every equation: nothing to sort)
+        return found
     return sorted(found, key=lambda kv: (_SUBGRAPH_ORDER.get(kv[0], len(_SUBGRAPH_ORDER)), kv[0]))
 
 

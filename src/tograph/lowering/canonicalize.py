@@ -157,12 +157,13 @@ class _Canonicalize(nodes.Transformer):
         globals_: dict[str, Any],
         fn: gast.FunctionDef,
         sequence_params: frozenset[str] | None = None,
+        walked: list[Any] | None = None,
     ):
         self.globals = globals_
         self.temporaries = 0
         # Only a function's own variables may be rebound by a functional update; a global or
         # closure list or dict is mutated in place, as Python would.
-        tree = nodes.walk(fn)  # one walk serves the names and both analyses
+        tree = nodes.walk(fn) if walked is None else walked  # serves the names and analyses
         self.locals = [names.function_locals(fn, tree)]
         self.mutation = mutation.analyze(fn, globals_, tree)
         self.changed_containers = changed_in_place(tree)
@@ -578,7 +579,7 @@ def changed_in_place(tree: list[Any]) -> set[str]:
     ``x.append(v)``, ``x[i] = v``, ``x[i] += v``, ``del x[i]``, ``x[k].append(v)``. ``tree``
     holds every node of the function (``nodes.walk``)."""
     changed: set[str] = set()
-    for node in tree:
+    for node in nodes.of_class(tree, (gast.Call, gast.Subscript)):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
             if node.func.attr in _CONTAINER_MUTATORS:
                 changed.add(_root_name(node.func.value) or "")
@@ -593,7 +594,7 @@ def _sequence_names(tree: list[Any]) -> set[str]:
     function, such a sequence may hold tensors that NumPy would read as one array (as may a
     parameter: a list of NumPy scalars, say)."""
     found: set[str] = set()
-    for node in tree:
+    for node in nodes.of_class(tree, (gast.Assign, gast.Call)):
         if isinstance(node, gast.Assign) and _builds_sequence(node.value):
             found.update(t.id for t in node.targets if isinstance(t, gast.Name))
         elif (
@@ -684,11 +685,13 @@ def canonicalize(
     fn: gast.FunctionDef,
     globals_: dict[str, Any],
     sequence_params: frozenset[str] | None = None,
+    walked: list[Any] | None = None,
 ) -> gast.FunctionDef:
     """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names.
     ``sequence_params`` are the parameters that may be a list or tuple (None: any of them),
-    whose NumPy calls go through the runtime."""
-    transformer = _Canonicalize(globals_, fn, sequence_params)
+    whose NumPy calls go through the runtime; ``walked`` is every node of ``fn``
+    (``nodes.walk``), if the caller has walked it as it is."""
+    transformer = _Canonicalize(globals_, fn, sequence_params, walked)
     body: list[Any] = []
     for stmt in fn.body:
         new = transformer.visit(stmt)

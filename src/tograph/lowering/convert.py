@@ -8,8 +8,11 @@ closure values (cached per code object and decisions; the most recently used are
 compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
 point at the user's lines. A function the steps leave exactly as parsed (straight-line NumPy
 code, say: ``nodes.same_structure`` tells) is not compiled again: its factory runs a copy of the
-function's own code, registered as converted code as a compiled one is. ``Conversion.source``
-is the lowered function as Python source (what ``cf.code`` shows).
+function's own code, registered as converted code as a compiled one is. Work the analysed tree's
+nodes show to be needless is skipped: canonicalize reads the nodes the analysis walked where the
+jumps left the tree as parsed, and control flow is not lowered in a function of plain statements
+(``_plain_statements``). ``Conversion.source`` is the lowered function as Python source (what
+``cf.code`` shows).
 Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.comprehensions, lowering.jumps,
 lowering.canonicalize, lowering.control_flow; inference (analysis.types) decides
 ``static_controls`` in between.
@@ -57,6 +60,7 @@ class Analysis:
         tree: gast.FunctionDef,
         shadowed: frozenset[str] = frozenset(),
         parsed_structure: list[Any] | None = None,
+        walked: list[Any] | None = None,
     ):
         self.parsed = parsed
         self.shadowed = shadowed  # ``comprehensions.BUILTINS`` the function's scope redefines
@@ -64,6 +68,8 @@ class Analysis:
         # ``tree`` as parsed (``nodes.walk_structure``), before the jumps: lowering that leaves
         # it so has nothing to compile (``_lower``)
         self.parsed_structure = parsed_structure
+        # every node of ``tree`` (``nodes.walk``) where the jumps left it as parsed, else None
+        self.walked = walked
         self.has_controls = bool(names.control_statements(tree.body))
         self._lock = threading.Lock()
 
@@ -73,16 +79,21 @@ class Analysis:
         with self._lock:  # lowering must not take the tree while SSA reads it
             if self._tree is not None:
                 return ssa.to_ssa(self._tree)
-        return ssa.to_ssa(_lower_jumps(self.parsed.tree(), shadowed=self.shadowed))
+        fresh = self.parsed.tree()
+        _lower_jumps(fresh, shadowed=self.shadowed)
+        return ssa.to_ssa(fresh)
 
     def take_tree(self) -> tuple[gast.FunctionDef, list[Any] | None]:
         """A jumps-lowered tree that lowering may rewrite, with its structure as parsed: the
-        analysed one the first time, then fresh ones (whose structure is not known: None)."""
+        analysed one the first time (whose nodes ``walked`` lists, where not None), then fresh
+        ones (whose structure is not known: None)."""
         with self._lock:
             tree, self._tree = self._tree, None
         if tree is not None:
             return tree, self.parsed_structure
-        return _lower_jumps(self.parsed.tree(), shadowed=self.shadowed), None
+        fresh = self.parsed.tree()
+        _lower_jumps(fresh, shadowed=self.shadowed)
+        return fresh, None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,7 +141,8 @@ def analyze(fn: Callable[..., Any]) -> Analysis:
         # changed nothing
         nodes, structure = frontend_nodes.walk_structure(tree)
         fence.check_supported(parsed, nodes)
-        cached = Analysis(parsed, _lower_jumps(tree, nodes, shadowed), shadowed, structure)
+        changed = _lower_jumps(tree, nodes, shadowed)
+        cached = Analysis(parsed, tree, shadowed, structure, None if changed else nodes)
         with _lock:
             _analyses[key] = cached
     return cached
@@ -166,17 +178,19 @@ def _lower_jumps(
     tree: gast.FunctionDef,
     nodes: list[Any] | None = None,
     shadowed: frozenset[str] = frozenset(),
-) -> gast.FunctionDef:
-    """``tree`` (and the functions nested in it) with filtered list comprehensions made loops
-    and jumps made flags, in place; ``nodes`` are all of its nodes, if the caller has walked it
-    already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it."""
+) -> bool:
+    """Makes filtered list comprehensions loops and jumps flags in ``tree`` (and the functions
+    nested in it), in place; ``nodes`` are all of its nodes, if the caller has walked it
+    already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it. Returns whether the
+    tree may have changed: jumps change nothing in a function without control statements."""
     nodes = frontend_nodes.walk(tree) if nodes is None else nodes
-    taken = {n.id for n in nodes if isinstance(n, gast.Name)}
-    if comprehensions.desugar_filtered(tree, taken, nodes, shadowed):
+    taken = {n.id for n in frontend_nodes.of_class(nodes, (gast.Name,))}
+    desugared = comprehensions.desugar_filtered(tree, taken, nodes, shadowed)
+    if desugared:
         nodes = frontend_nodes.walk(tree)
-    for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
+    for fndef in frontend_nodes.of_class(nodes, (gast.FunctionDef,)):
         jumps.lower_jumps(fndef, taken)
-    return tree
+    return desugared or bool(frontend_nodes.of_class(nodes, (gast.If, gast.While, gast.For)))
 
 
 def _lower(
@@ -187,10 +201,13 @@ def _lower(
 ) -> Conversion:
     parsed = analysis.parsed
     node, structure = analysis.take_tree()
+    walked = analysis.walked if structure is not None else None  # the analysed tree's nodes
     for index, stmt in enumerate(names.control_statements(node.body)):
         stmt.static_test = index in static_controls
-    canonicalize.canonicalize(node, fn.__globals__, sequence_params)
-    control_flow.lower_control_flow(node)
+    plain = walked is not None and _plain_statements(walked)
+    canonicalize.canonicalize(node, fn.__globals__, sequence_params, walked)
+    if not plain:  # (lowering control flow has nothing to rewrite in plain statements)
+        control_flow.lower_control_flow(node)
     if (
         structure is not None
         and fn.__code__.co_name != "<lambda>"  # its tree is a ``def`` made for it
@@ -198,6 +215,31 @@ def _lower(
     ):
         return Conversion(parsed, node, _user_code_factory(fn))
     return Conversion(parsed, node, _compile(node, parsed, fn))
+
+
+def _plain_statements(walked: list[Any]) -> bool:
+    """Whether the nodes ``walked`` of a function (all of them) show nothing for
+    ``control_flow.lower_control_flow`` to rewrite: no function nested in it, no statement but
+    assignments, expressions, ``return`` and ``pass``, and no ``is`` test (which it would make
+    ``_t.is_none`` where it tests ``None``)."""
+    kinds = set(map(type, walked))
+    statements = {kind for kind in kinds if issubclass(kind, gast.stmt)}
+    return (
+        statements <= _PLAIN_STATEMENTS
+        and kinds.isdisjoint((gast.Is, gast.IsNot))
+        and len(frontend_nodes.of_class(walked, (gast.FunctionDef,))) == 1
+    )
+
+
+_PLAIN_STATEMENTS = {
+    gast.FunctionDef,  # the function itself: ``_plain_statements`` counts them
+    gast.Assign,
+    gast.AugAssign,
+    gast.AnnAssign,
+    gast.Expr,
+    gast.Return,
+    gast.Pass,
+}
 
 
 def _user_code_factory(fn: Callable[..., Any]) -> Callable[..., Callable[..., Any]]:

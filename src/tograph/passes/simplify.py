@@ -58,12 +58,14 @@ def escaping(graph: core.Graph) -> set[core.Var]:
 def _visitor(graph: core.Graph) -> passes.Visitor:
     shared = escaping(graph)
     producers: dict[core.Var, core.Eqn] = {}
+    # without a broadcast of its own, no operand of the graph's can be read unbroadcast
+    broadcasts = any(eqn.prim is shape.broadcast_to_p for eqn in graph.eqns)
 
     def visit(eqn: core.Eqn) -> tuple[core.Atom, ...] | core.Eqn | None:
         if len(eqn.outputs) != 1:
             return None
         out = eqn.outputs[0]
-        result = _rewrite(eqn, producers, out in shared)
+        result = _rewrite(eqn, producers, out in shared, broadcasts)
         if isinstance(result, core.Eqn) and result.prim.out_types(
             [a.type for a in result.inputs], result.params
         ) != (out.type,):
@@ -89,13 +91,14 @@ def _stands_for(atom: core.Atom, out: core.Var) -> bool:
 
 
 def _rewrite(
-    eqn: core.Eqn, producers: dict[core.Var, core.Eqn], escapes: bool
+    eqn: core.Eqn, producers: dict[core.Var, core.Eqn], escapes: bool, broadcasts: bool
 ) -> core.Atom | core.Eqn | None:
     """The rewrite of ``eqn``, if any. One whose result may leave the graph (``escapes``) only
-    reads unbroadcast operands: that still makes a fresh array."""
+    reads unbroadcast operands (where the graph has ``broadcasts``): that still makes a fresh
+    array."""
     rule = None if escapes else _RULES.get(eqn.prim)
     found = None if rule is None else rule(eqn, producers)
-    if found is None and (eqn.prim in ew.UFUNCS or eqn.prim is ew.where_p):
+    if found is None and broadcasts and (eqn.prim in ew.UFUNCS or eqn.prim is ew.where_p):
         return _unbroadcast_operands(eqn, producers)
     return found
 
