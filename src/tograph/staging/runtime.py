@@ -30,6 +30,7 @@ from tograph.staging import (
     calls,
     carried,
     control_flow,
+    dict_items,
     identity,
     iterables,
     kind_rules,
@@ -226,8 +227,12 @@ def _guarded_for(
 
 def _tensor_lists(state: State) -> State:
     """State entering tensor control flow: its Python lists become tensor lists (they may grow);
-    one made from an argument list remembers it (``trace.containers``)."""
-    return tuple(_tensor_list(v) if isinstance(v, list) else v for v in state)
+    one made from an argument list remembers it (``trace.containers``). A list whose items no
+    one tensor list can hold (arrays of two ranks or dtypes) stays a Python list, carried item by
+    item: changing its length there then falls back, as its two paths' lengths differ."""
+    return tuple(
+        _tensor_list(v) if isinstance(v, list) and lists.one_item_type(v) else v for v in state
+    )
 
 
 def _tensor_list(value: list[Any]) -> Any:
@@ -497,9 +502,11 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
 
     A tensor is written through ``trace.functional``. A Python container is written as it is:
     inside tensor control flow the lowered code binds the variable to the result, so a branch or
-    loop body writes its own copy of the container (its state). A concrete NumPy array is never
-    written: one made in the function is a tensor already (``analysis.mutation``), and writing
-    one from outside once, while the graph is built, would be wrong.
+    loop body writes its own copy of the container (its state); a dict from before it that it
+    does not carry is written through its entries' cells (``staging.dict_items``). A concrete
+    NumPy array is never written: one made in the function is a tensor already
+    (``analysis.mutation``), and writing one from outside once, while the graph is built, would
+    be wrong.
     """
     _check_defined(target, "an item assignment")
     if tensor.is_tensor(target):
@@ -516,6 +523,11 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
+    if type(target) in (list, dict) and _holds(target, index, value):
+        return target  # the item it holds already (``x[i] += v`` of an array): nothing changes
+    if dict_items.through_cell(target):
+        dict_items.set_item(target, index, value)
+        return target
     containers.check_write(target, "an item assignment", item=True)
     target[index] = value
     return target
@@ -530,8 +542,8 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
             return target
-    if type(target) is tuple and target[index] is written:
-        return target
+    if type(target) in (tuple, list, dict) and _holds(target, index, written):
+        return target  # Python set no item: the write went into the very array it holds
     if isinstance(target, lists.SymbolicList):
         raise errors.UnsupportedError(
             "an in-place write into an item of a list that grows in a loop over tensors (a "
@@ -540,6 +552,17 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
             construct="in-place write into an item of a tensor list",
         )
     return setitem(target, index, written)
+
+
+def _holds(container: Any, index: Any, item: Any) -> bool:
+    """Whether the tuple, list or dict ``container`` holds ``item`` itself at the static
+    ``index``."""
+    if type(index) not in (int, str):
+        return False
+    try:
+        return container[index] is item
+    except (IndexError, KeyError):
+        return False
 
 
 def _advanced(index: Any) -> bool:
