@@ -755,6 +755,18 @@ def _numpy_argument(fn: Any, lst: Any) -> Any:
     return lists.stack(lst, like_array=True, empty_error=message)
 
 
+def _copied_list(lst: Any) -> Any:
+    """``list(lst)`` of a tensor list, whose length is known only when the graph runs: a new
+    tensor list holding the same items, pushed one by one in a loop over ``lst`` (the graph's
+    list holds eager's very objects, as a shallow copy does)."""
+
+    def body(item: Any, copy: Any) -> State:
+        return (lists.push(copy, item),)
+
+    (copy,) = for_stmt(lst, None, body, (lists.new(lst.type.elem),), ("list(...)",))
+    return copy
+
+
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
@@ -765,6 +777,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         args = tuple(
             _numpy_argument(fn, a) if isinstance(a, lists.SymbolicList) else a for a in args
         )
+    if fn is list and len(args) == 1 and not kwargs and isinstance(args[0], lists.SymbolicList):
+        return _copied_list(args[0])
     hashable = dispatch.hashable(fn)
     if hashable and fn in ordering.HANDLERS:
         return ordering.HANDLERS[fn](sys.modules[__name__], *args, **kwargs)
