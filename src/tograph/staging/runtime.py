@@ -656,7 +656,18 @@ def list_append(target: Any, value: Any) -> Any:
         if isinstance(value, text.TensorText):
             raise value.refuse("an item of a list that grows in a loop over tensors")
         return lists.push(target, optional.used(value))
-    containers.check_write(target, "an append")
+    try:
+        containers.check_write(target, "an append")
+    except errors.UnsupportedError:
+        if type(target) is list and not lists.one_item_type(target):
+            raise errors.UnsupportedError(
+                "an append inside an if or loop over tensors to a list from before it whose "
+                "items are arrays of two ranks or dtypes: no tensor list holds them, so how "
+                "many items the list ends with cannot be known when the graph runs",
+                loc=origin.current_location(),
+                construct="change of a list of mixed arrays inside tensor control flow",
+            ) from None
+        raise
     target.append(value)
     return target
 
