@@ -340,6 +340,24 @@ def as_list(values: Sequence[Any], elem: types.TensorType | None = None) -> Any:
     return lst
 
 
+def one_item_type(values: Sequence[Any]) -> bool:
+    """Whether the tensors and numbers in ``values`` have types one tensor list can hold (one
+    dtype and rank: ``as_list`` would not fail on them for their types); told without emitting."""
+    joined: types.ValueType = types.ListType(None)
+    for value in values:
+        if tensor.is_tensor(value):
+            item: types.ValueType = value.type
+        elif types.is_python_scalar(value) or isinstance(value, (np.generic, np.ndarray)):
+            item = types.type_of(value)
+        else:
+            continue
+        try:
+            joined = types.join(joined, types.ListType(item))
+        except errors.ToGraphError:
+            return False
+    return True
+
+
 def push(lst: Any, x: Any) -> Any:
     """``lst`` with ``x`` appended, as a new list value; ``lst`` must not be used afterwards.
 

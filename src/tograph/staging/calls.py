@@ -7,10 +7,12 @@ it that sort their data, ``statistics.median``), and installed packages other th
 own (a package's code calling its own helpers is user code wherever it is installed). On static
 values library code is evaluated while the graph is built, and NumPy dispatches tensors to
 tograph's primitives. A user function that cannot be converted also runs as it is, which works
-unless it branches on a tensor (then the enclosing function falls back, naming it). A list or
-dict given to a converted function that changes that parameter in place is marked as known by two
+unless it branches on a tensor (then the enclosing function falls back, naming it). A list
+given to a converted function that changes that parameter in place is marked as known by two
 names (``trace.containers``), so that such a change inside tensor control flow falls back rather
-than happening once while the graph is built.
+than happening once while the graph is built; a dict so given is marked as one whose identity
+matters, so that the function's own tensor control flow refills it, and a change to it inside
+the caller's goes through its entries' cells (``staging.dict_items``).
 """
 
 from __future__ import annotations
@@ -90,9 +92,11 @@ def _lend_containers(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> None:
-    """Marks the lists and dicts given to a function that changes those parameters in place as
-    known by two names (``trace.containers``): a change inside tensor control flow, which would
-    happen once while the graph is built, then falls back. A tensor list (one that grows in a
+    """Marks the lists given to a function that changes those parameters in place as known by
+    two names (``trace.containers``): a change inside tensor control flow, which would happen once
+    while the graph is built, then falls back. A dict so given is marked as one whose identity
+    matters: the function's own tensor control flow refills it, and the caller's carries its
+    entries (``staging.dict_items``). A tensor list (one that grows in a
     loop or branch over tensors) given so is refused outright: it is a value, and the change
     would reach the function's name for it, not the caller's."""
     given = [*args, *kwargs.values()]
@@ -116,7 +120,9 @@ def _lend_containers(
                 loc=origin.current_location(),
                 construct="tensor list changed by a called function",
             )
-        if type(value) in (list, dict):
+        if type(value) is dict:
+            containers.register(value)
+        elif type(value) is list:
             containers.register_shared(value)
 
 

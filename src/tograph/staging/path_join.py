@@ -17,7 +17,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ops import lists
-from tograph.staging import carried, identity, subtrace
+from tograph.staging import carried, dict_items, identity, subtrace
 from tograph.trace import containers, context, functional, tensor
 
 
@@ -99,9 +99,12 @@ def _returned_standing(trace: subtrace.Trace, i: int) -> Any:
 
 def _refill(original: Any, values: Any) -> Any:
     """``original`` (a list or dict) holding the items of ``values`` instead (a change of it,
-    if it is the state of the body around: ``containers.note_changed``)."""
+    if it is the state of the body around: ``containers.note_changed``; through its entries'
+    cells if it is a dict from before the op around that the op does not carry)."""
     containers.note_changed(original)
-    if type(original) is dict:
+    if dict_items.through_cell(original):
+        dict_items.refill(original, values)
+    elif type(original) is dict:
         original.clear()
         original.update(values)
     else:

@@ -30,6 +30,7 @@ from tograph.staging import (
     calls,
     carried,
     control_flow,
+    dict_items,
     identity,
     iterables,
     kind_rules,
@@ -226,8 +227,12 @@ def _guarded_for(
 
 def _tensor_lists(state: State) -> State:
     """State entering tensor control flow: its Python lists become tensor lists (they may grow);
-    one made from an argument list remembers it (``trace.containers``)."""
-    return tuple(_tensor_list(v) if isinstance(v, list) else v for v in state)
+    one made from an argument list remembers it (``trace.containers``). A list whose items no
+    one tensor list can hold (arrays of two ranks or dtypes) stays a Python list, carried item by
+    item: changing its length there then falls back, as its two paths' lengths differ."""
+    return tuple(
+        _tensor_list(v) if isinstance(v, list) and lists.one_item_type(v) else v for v in state
+    )
 
 
 def _tensor_list(value: list[Any]) -> Any:
@@ -497,9 +502,11 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
 
     A tensor is written through ``trace.functional``. A Python container is written as it is:
     inside tensor control flow the lowered code binds the variable to the result, so a branch or
-    loop body writes its own copy of the container (its state). A concrete NumPy array is never
-    written: one made in the function is a tensor already (``analysis.mutation``), and writing
-    one from outside once, while the graph is built, would be wrong.
+    loop body writes its own copy of the container (its state); a dict from before it that it
+    does not carry is written through its entries' cells (``staging.dict_items``). A concrete
+    NumPy array is never written: one made in the function is a tensor already
+    (``analysis.mutation``), and writing one from outside once, while the graph is built, would
+    be wrong.
     """
     _check_defined(target, "an item assignment")
     if tensor.is_tensor(target):
@@ -516,6 +523,11 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )
+    if type(target) in (list, dict) and _holds(target, index, value):
+        return target  # the item it holds already (``x[i] += v`` of an array): nothing changes
+    if dict_items.through_cell(target):
+        dict_items.set_item(target, index, value)
+        return target
     containers.check_write(target, "an item assignment", item=True)
     target[index] = value
     return target
@@ -530,8 +542,8 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
         shared = written._storage is not None and written._storage is target._storage
         if shared or _advanced(index):
             return target
-    if type(target) is tuple and target[index] is written:
-        return target
+    if type(target) in (tuple, list, dict) and _holds(target, index, written):
+        return target  # Python set no item: the write went into the very array it holds
     if isinstance(target, lists.SymbolicList):
         raise errors.UnsupportedError(
             "an in-place write into an item of a list that grows in a loop over tensors (a "
@@ -540,6 +552,17 @@ def write_back(target: Any, index: Any, written: Any) -> Any:
             construct="in-place write into an item of a tensor list",
         )
     return setitem(target, index, written)
+
+
+def _holds(container: Any, index: Any, item: Any) -> bool:
+    """Whether the tuple, list or dict ``container`` holds ``item`` itself at the static
+    ``index``."""
+    if type(index) not in (int, str):
+        return False
+    try:
+        return container[index] is item
+    except (IndexError, KeyError):
+        return False
 
 
 def _advanced(index: Any) -> bool:
@@ -633,7 +656,18 @@ def list_append(target: Any, value: Any) -> Any:
         if isinstance(value, text.TensorText):
             raise value.refuse("an item of a list that grows in a loop over tensors")
         return lists.push(target, optional.used(value))
-    containers.check_write(target, "an append")
+    try:
+        containers.check_write(target, "an append")
+    except errors.UnsupportedError:
+        if type(target) is list and not lists.one_item_type(target):
+            raise errors.UnsupportedError(
+                "an append inside an if or loop over tensors to a list from before it whose "
+                "items are arrays of two ranks or dtypes: no tensor list holds them, so how "
+                "many items the list ends with cannot be known when the graph runs",
+                loc=origin.current_location(),
+                construct="change of a list of mixed arrays inside tensor control flow",
+            ) from None
+        raise
     target.append(value)
     return target
 
@@ -732,6 +766,18 @@ def _numpy_argument(fn: Any, lst: Any) -> Any:
     return lists.stack(lst, like_array=True, empty_error=message)
 
 
+def _copied_list(lst: Any) -> Any:
+    """``list(lst)`` of a tensor list, whose length is known only when the graph runs: a new
+    tensor list holding the same items, pushed one by one in a loop over ``lst`` (the graph's
+    list holds eager's very objects, as a shallow copy does)."""
+
+    def body(item: Any, copy: Any) -> State:
+        return (lists.push(copy, item),)
+
+    (copy,) = for_stmt(lst, None, body, (lists.new(lst.type.elem),), ("list(...)",))
+    return copy
+
+
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
@@ -742,6 +788,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         args = tuple(
             _numpy_argument(fn, a) if isinstance(a, lists.SymbolicList) else a for a in args
         )
+    if fn is list and len(args) == 1 and not kwargs and isinstance(args[0], lists.SymbolicList):
+        return _copied_list(args[0])
     hashable = dispatch.hashable(fn)
     if hashable and fn in ordering.HANDLERS:
         return ordering.HANDLERS[fn](sys.modules[__name__], *args, **kwargs)

@@ -76,6 +76,9 @@ class GraphBuilder:
         # on the root builder: the attributes of objects made in the function that tensor
         # control flow carries, by (id of the object, name) (``staging.made_objects``)
         self.attribute_cells: dict[tuple[int, str], Any] = {}
+        # on the root builder: the entries of dicts from before tensor control flow that it
+        # carries, by (id of the dict, key) (``staging.dict_items``)
+        self.item_cells: dict[tuple[int, Any], Any] = {}
         # on the root builder: how many branches and loop bodies were traced for this graph
         self.traced_bodies = 0
         # on a loop body's or test's builder: the loop's key (``staging.loop_hints``); on it, or

@@ -18,7 +18,8 @@ or dict bound to two names (``b = a``), where a change through one name must sho
 other (or through a list, dict or tuple that holds it: ``d = {"k": p}``). A list, dict or set
 from before a tensor ``if`` or loop that its body reaches through its closure rather than as a
 carried variable (``d["k"].append(v)``, ``lst.pop()``) would be changed once, while the body is
-traced, so changing it there is refused too (``enter_trace``). A variable that holds the
+traced, so changing it there is refused too (``enter_trace``), but for an item assignment to a
+dict, whose entry the op then carries (``staging.dict_items``). A variable that holds the
 caller's container on some paths of an ``if`` or loop over tensors and another on others is
 ``freeze``-d: a later change of it falls back. Branches and loop bodies read such
 a container as a copy that is marked too (``register_copies``), and a tensor list made from one
@@ -215,17 +216,20 @@ def _full(cell: Any) -> bool:
 def _from_before(builder: Any, container: Any) -> bool:
     """Whether ``container`` existed before one of the tensor ``if``s or loops being traced."""
     while builder is not None:
-        if builder.outer_containers.get(id(container)) is container:
+        if reached_from_before(builder, container):
             return True
         builder = builder.parent
     return False
 
 
-def check_write(container: Any, what: str, item: bool = False) -> None:
-    """Refuses ``what``, an in-place change of ``container``, if it is frozen, if it is the
-    caller's and the code runs inside control flow over tensors (but for an ``item`` assignment
-    to a dict the current body carries as its state), or if it was made before that control
-    flow and reached through a closure rather than carried (see module docstring)."""
+def reached_from_before(builder: Any, container: Any) -> bool:
+    """Whether the function traced in ``builder`` (a branch's or loop body's) reaches
+    ``container``, made before it, through its closure (``enter_trace``)."""
+    return builder.outer_containers.get(id(container)) is container
+
+
+def check_frozen(container: Any, what: str) -> None:
+    """Refuses ``what``, an in-place change of ``container``, if it is frozen (``freeze``)."""
     builder = context.current()
     if builder is None:
         return
@@ -236,6 +240,17 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
             loc=origin.current_location(),
             construct="change of an argument list or dict rebound on some paths",
         )
+
+
+def check_write(container: Any, what: str, item: bool = False) -> None:
+    """Refuses ``what``, an in-place change of ``container``, if it is frozen, if it is the
+    caller's and the code runs inside control flow over tensors (but for an ``item`` assignment
+    to a dict the current body carries as its state), or if it was made before that control
+    flow and reached through a closure rather than carried (see module docstring)."""
+    builder = context.current()
+    if builder is None:
+        return
+    check_frozen(container, what)
     if builder.parent is None:
         return
     if id(container) not in _registry(builder):
