@@ -63,12 +63,17 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
     if not available():
         raise ImportError(INSTALL_HINT)
     generated = numba_code.generate(graph)  # first: a graph numba cannot run imports no numba
-    from tograph.backend import numba_kernels, numba_libm
+    from tograph.backend import numba_kernels, numba_libm, numba_numpy
 
     for name in sorted(generated.libm):
         if not numba_libm.agrees(name):
             raise numba_code.Unsupported(
                 f"{name}: NumPy's float64 {name} is not the C library's numba calls here"
+            )
+    for name in sorted(generated.numpy_kernels):
+        if not numba_numpy.agrees(name):
+            raise numba_code.Unsupported(
+                f"{name}: NumPy's own float64 {name} kernel is not found or not callable here"
             )
 
     dispatcher = _load(generated)
@@ -88,9 +93,9 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
 
 def _load(generated: numba_code.Generated) -> Any:
     """Writes the module (once: its name is its hash) and imports it."""
-    from tograph.backend import numba_kernels
+    from tograph.backend import numba_kernels, numba_numpy
 
-    helpers = inspect.getsource(numba_kernels)
+    helpers = inspect.getsource(numba_kernels) + inspect.getsource(numba_numpy)
     digest = hashlib.sha1((generated.source + helpers).encode()).hexdigest()[:20]
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
