@@ -87,8 +87,8 @@ class Generated:
     the graph's inputs, for each graph output either ("value", k) — the k-th returned value,
     boxed as ``kinds[k]`` says — or ("const", value), the names of the C library functions
     it calls where NumPy calls them too (``sin``, ``cos``), and of NumPy's own kernels it calls
-    (``matmul``, ``tanh``: ``numba_numpy``), which the executor checks against NumPy's before
-    compiling."""
+    (``matmul``, ``tanh``: ``numba_numpy``), with the static ``(m, n, p)`` of its matrix
+    products, which the executor checks against NumPy's before compiling."""
 
     source: str
     name: str
@@ -97,6 +97,7 @@ class Generated:
     kinds: list[tuple[str, np.dtype]]
     libm: frozenset[str] = frozenset()
     numpy_kernels: frozenset[str] = frozenset()
+    matmul_shapes: frozenset[tuple[int, int, int]] = frozenset()
 
 
 def generate(graph: core.Graph) -> Generated:
@@ -134,6 +135,7 @@ class _Writer:
         self.const_names: list[str] = []
         self.libm: set[str] = set()
         self.numpy_kernels: set[str] = set()
+        self.matmul_shapes: set[tuple[int, int, int]] = set()
         self.float_sums = False
         self.reordered_consts = False
         self.uses = _use_counts(graph)
@@ -188,6 +190,7 @@ class _Writer:
             kinds,
             frozenset(self.libm),
             frozenset(self.numpy_kernels),
+            frozenset(self.matmul_shapes),
         )
 
     def results(self) -> tuple[list[tuple[str, Any]], list[str], list[tuple[str, np.dtype]]]:
@@ -555,6 +558,9 @@ def _matmul(w: _Writer, eqn: core.Eqn) -> str:
     if any(d is not None and d < 2 for d in (*a.shape, b.shape[1])):
         raise Unsupported(f"matmul of {a} and {b} (a dimension below 2: NumPy does not call gemm)")
     w.numpy_kernels.add("matmul")
+    m, n, p = (*a.shape, b.shape[1])
+    if m is not None and n is not None and p is not None:
+        w.matmul_shapes.add((m, n, p))
     return f"matmul_f64({w.expr(eqn.inputs[0])}, {w.expr(eqn.inputs[1])})"
 
 

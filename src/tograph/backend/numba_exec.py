@@ -75,6 +75,11 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
             raise numba_code.Unsupported(
                 f"{name}: NumPy's own float64 {name} kernel is not found or not callable here"
             )
+    for m, n, p in sorted(generated.matmul_shapes):
+        if not numba_numpy.matmul_agrees(m, n, p):
+            raise numba_code.Unsupported(
+                f"matmul: the dgemm found differs from np.matmul on ({m}, {n}) @ ({n}, {p}) here"
+            )
 
     dispatcher = _load(generated)
     sig = _signature(graph, generated)

@@ -38,7 +38,8 @@ The compiled code calls them by symbol names registered with LLVM when this modu
 so numba's on-disk cache keeps no addresses and serves later processes. ``agrees(name)`` checks,
 once per process, that the found functions give NumPy's bits: each unary loop on 25,000 probe
 values (``numba_libm.probe_values``), whole and in short runs at every alignment, and ``dgemm``
-against ``np.matmul`` on random matrices of several shapes. A kernel of another lineage differs
+against ``np.matmul`` on random matrices of several shapes, and of each static shape a graph
+multiplies (``matmul_agrees``). A kernel of another lineage differs
 on a share of such values, so a disagreement keeps the graph on NumPy.
 """
 
@@ -152,7 +153,7 @@ def _unary(name: str) -> Callable[..., Any]:
     """The numba helper applying ``np.<name>``'s float64 loop to a C-contiguous array."""
     loop = types.ExternalFunction(_symbol(name), _LOOP_SIGNATURE)
 
-    @numba.njit(error_model="numpy")
+    @numba.njit(error_model="numpy")  # no disk cache: one source line for every function
     def apply(x: np.ndarray) -> np.ndarray:
         out = np.empty_like(x)
         # args[0:2], dimensions[2:3], steps[3:5], as NumPy passes them for contiguous arrays
@@ -190,7 +191,7 @@ def _leave(raised: int) -> None:
         _feraiseexcept(raised)
 
 
-@numba.njit(error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
 def matmul_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` of float64 matrices by NumPy's BLAS call; raises where NumPy would not make it."""
     m, n = a.shape
@@ -235,7 +236,7 @@ def agrees(name: str) -> bool:
         return False
     with np.errstate(all="ignore"):
         if name == "matmul":
-            return _dgemm_agrees(_DGEMM_CTYPE(address))
+            return _dgemm_agrees(_DGEMM_CTYPE(address), _PROBE_SHAPES)
         return _loop_agrees(getattr(np, name), _LOOP_CTYPE(address))
 
 
@@ -253,9 +254,22 @@ def _loop_agrees(ufunc: np.ufunc, loop: Any) -> bool:
     return True
 
 
-def _dgemm_agrees(dgemm: Any) -> bool:
+@functools.cache
+def matmul_agrees(m: int, n: int, p: int) -> bool:
+    """Whether the ``dgemm`` found gives ``np.matmul``'s bits for ``(m, n) @ (n, p)`` here."""
+    address = ADDRESSES.get("matmul")
+    if address is None:
+        return False
+    with np.errstate(all="ignore"):
+        return _dgemm_agrees(_DGEMM_CTYPE(address), [(m, n, p)])
+
+
+_PROBE_SHAPES = [(2, 2, 2), (16, 32, 64), (16, 64, 64), (5, 3, 7), (33, 17, 65), (64, 96, 80)]
+
+
+def _dgemm_agrees(dgemm: Any, shapes: list[tuple[int, int, int]]) -> bool:
     rng = np.random.default_rng(7)
-    for m, n, p in [(2, 2, 2), (16, 32, 64), (16, 64, 64), (5, 3, 7), (33, 17, 65), (64, 96, 80)]:
+    for m, n, p in shapes:
         for scale in (1.0, 1e-150, 1e150):
             a, b = rng.normal(size=(m, n)) * scale, rng.normal(size=(n, p))
             out = np.empty((m, p))
