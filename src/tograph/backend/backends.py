@@ -8,9 +8,10 @@ function running the graph, the backend it uses, and why it is not numba when nu
   cannot compute exactly as NumPy keeps the NumPy executor, and ``Executable.note`` says why.
   Without numba installed, asking for it raises ``ImportError`` with the pip command.
 * ``"auto"``: numba where it pays, NumPy elsewhere and whenever numba is not installed. It pays
-  for loops (a ``while_loop`` anywhere) whose arrays are small (static shapes, at most
-  ``SMALL_ARRAY`` elements each): there the interpreter's trips cost more than the arithmetic,
-  and numba removes them; on large arrays NumPy's kernels are as fast and compiling is waste.
+  for loops (a ``while_loop`` anywhere) whose computed values are small (static shapes, at most
+  ``SMALL_ARRAY`` elements each; what the loops only read, such as the sequence an RNN steps
+  through, may be of any size): there the interpreter's trips cost more than the arithmetic, and
+  numba removes them; on large arrays NumPy's kernels are as fast and compiling is waste.
 """
 
 from __future__ import annotations
@@ -63,12 +64,13 @@ def compile_graph(
 
 
 def pays_off(graph: core.Graph) -> bool:
-    """Whether ``graph`` loops over scalars and small arrays only (see module docstring)."""
-    eqns = list(graph.walk())
-    if not any(e.prim is control.while_loop_p for e in eqns):
+    """Whether ``graph`` loops, and its loops compute scalars and small arrays only (see module
+    docstring)."""
+    loops = [e for e in graph.walk() if e.prim is control.while_loop_p]
+    if not loops:
         return False
-    values = [*graph.inputs, *(v for e in eqns for v in e.outputs)]
-    for v in values:
+    bodies = [g for e in loops for g in e.subgraphs()]
+    for v in (v for g in bodies for inner in g.walk() for v in inner.outputs):
         t = v.type
         if not isinstance(t, types.TensorType) or t.size is None or t.size > SMALL_ARRAY:
             return False

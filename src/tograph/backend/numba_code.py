@@ -23,17 +23,21 @@ arithmetic, comparisons, logic, ``sqrt``, ``floor``/``ceil``/``trunc``, integer
 ``maximum``/``minimum``, ``where`` of arrays, casts, integer reductions, ``sum`` and ``mean`` of a
 whole float64 or float32 array in NumPy's pairwise order (``numba_kernels.sum_float``), float64
 ``sin`` and ``cos`` (the C library's in both, which ``numba_libm`` checks before the executor
-compiles: ``Generated.libm``), indexing by integers, run-time dimensions and sizes, ``cond`` and
+compiles: ``Generated.libm``), float64 matrix products and ``tanh``, ``exp``, ``log`` and their kin
+(below), indexing by integers, run-time dimensions and sizes, ``cond`` and
 ``while_loop``. Every array of a compiled graph is C-contiguous (inputs by the signature, constants
 copied so), as NumPy's are then too, so NumPy also sums each as one flat run; a graph with a float
 sum and a constant that is not C-contiguous (NumPy would sum what is computed from it in its
 memory order) keeps NumPy. A scalar NumPy gives as a 0-d array (``where`` of scalars, a 0-d array
 constant) and a Python number NumPy converts with a warning or an error (``1e39`` meeting float32,
-``2**63`` meeting int64) keep the NumPy executor too. NumPy computes ``exp``, ``tanh``, float32
-``sin`` and their kin with its own SIMD kernels, float sums over some axes in other orders and
-matrix products with its BLAS, none of which numba reproduces bit for bit: a graph using one keeps
-the NumPy executor. Scalar int64 arithmetic (NumPy scalars warn on overflow, weak Python ints never
-wrap) goes through the checked helpers of ``numba_kernels``.
+``2**63`` meeting int64) keep the NumPy executor too. Products of float64 matrices and float64
+``tanh``, ``exp``, ``log`` and their kin (``NUMPY_UNARY``) of arrays call NumPy's own kernels,
+its BLAS's ``dgemm`` and its ufuncs' SIMD loops (``numba_numpy``, which the executor checks before
+compiling: ``Generated.numpy_kernels``). NumPy computes float32 ``sin`` and the other functions
+with SIMD kernels numba has no call to, and float sums over some axes in other orders, none of
+which numba reproduces bit for bit: a graph using one keeps the NumPy executor. Scalar int64
+arithmetic (NumPy scalars warn on overflow, weak Python ints never wrap) goes through the checked
+helpers of ``numba_kernels``.
 
 A value used once, by a later operation of the same block, is written into that operation's
 expression rather than named (``x_2 = np.sin(x_1) - np.float64(0.3)``): numba then fuses the array
@@ -52,13 +56,17 @@ from typing import Any
 import numpy as np
 
 from tograph.ir import core, types
-from tograph.ops import control, elementwise, indexing, reductions, shape
+from tograph.ops import control, elementwise, indexing, linalg, reductions, shape
 
 _INDENT = "    "
 _SUM_STACK = "sum_stack"
+# NumPy's float64 kernels compiled code calls (``numba_numpy``), each by its helper <name>_f64.
+NUMPY_UNARY = ("tanh", "exp", "log", "expm1", "log1p", "sinh", "cosh", "arctan", "log2", "log10")
+NUMPY_KERNELS = ("matmul", *NUMPY_UNARY)
 # The names the module uses besides the graph's values: numba_kernels' helpers and the sum stack.
 _HELPERS = (
     *("feclearexcept", "fetestexcept", "ALL_FLAGS", "WATCHED", "Bail", "numba"),
+    *(f"{name}_f64" for name in NUMPY_KERNELS),
     *("add_i64", "sub_i64", "mul_i64", "neg_i64", "abs_i64", "floordiv_i64", "mod_i64"),
     *("sum_float", "mean_float", "new_sum_stack", _SUM_STACK),
 )
@@ -77,9 +85,10 @@ class Unsupported(Exception):
 class Generated:
     """A generated module: its source, the function's name, the array constants it takes after
     the graph's inputs, for each graph output either ("value", k) — the k-th returned value,
-    boxed as ``kinds[k]`` says — or ("const", value), and the names of the C library functions
-    it calls where NumPy calls them too (``sin``, ``cos``), which the executor checks against
-    NumPy's before compiling."""
+    boxed as ``kinds[k]`` says — or ("const", value), the names of the C library functions
+    it calls where NumPy calls them too (``sin``, ``cos``), and of NumPy's own kernels it calls
+    (``matmul``, ``tanh``: ``numba_numpy``), with the static ``(m, n, p)`` of its matrix
+    products, which the executor checks against NumPy's before compiling."""
 
     source: str
     name: str
@@ -87,6 +96,8 @@ class Generated:
     outputs: list[tuple[str, Any]]
     kinds: list[tuple[str, np.dtype]]
     libm: frozenset[str] = frozenset()
+    numpy_kernels: frozenset[str] = frozenset()
+    matmul_shapes: frozenset[tuple[int, int, int]] = frozenset()
 
 
 def generate(graph: core.Graph) -> Generated:
@@ -123,6 +134,8 @@ class _Writer:
         self.consts: list[Any] = []
         self.const_names: list[str] = []
         self.libm: set[str] = set()
+        self.numpy_kernels: set[str] = set()
+        self.matmul_shapes: set[tuple[int, int, int]] = set()
         self.float_sums = False
         self.reordered_consts = False
         self.uses = _use_counts(graph)
@@ -150,6 +163,10 @@ class _Writer:
             "import numba",
             "import numpy as np",
             "from tograph.backend.numba_kernels import *  # noqa: F403",
+            *(
+                f"from tograph.backend.numba_numpy import {name}_f64"
+                for name in sorted(self.numpy_kernels)
+            ),
             "",
             "",
             '@numba.njit(cache=True, error_model="numpy", boundscheck=True)',
@@ -159,8 +176,22 @@ class _Writer:
             # NumPy sums an array in its memory order, and a value computed from a constant
             # keeps the constant's layout; numba's copy of it is C-ordered
             raise Unsupported("a float sum in a graph with a non-C-contiguous array constant")
+        if self.numpy_kernels and self.reordered_consts:
+            # NumPy passes such a constant, and what is computed from it, to its BLAS transposed
+            raise Unsupported(
+                f"{min(self.numpy_kernels)} in a graph with a non-C-contiguous array constant"
+            )
         source = "\n".join(header + body) + "\n"
-        return Generated(source, name, self.consts, outputs, kinds, frozenset(self.libm))
+        return Generated(
+            source,
+            name,
+            self.consts,
+            outputs,
+            kinds,
+            frozenset(self.libm),
+            frozenset(self.numpy_kernels),
+            frozenset(self.matmul_shapes),
+        )
 
     def results(self) -> tuple[list[tuple[str, Any]], list[str], list[tuple[str, np.dtype]]]:
         outputs: list[tuple[str, Any]] = []
@@ -501,6 +532,38 @@ def _libm(name: str) -> Emitter:
     return emit
 
 
+def _numpy_unary(name: str) -> Emitter:
+    """A float64 array through the loop NumPy's ufunc runs for it (``numba_numpy``), checked by
+    the executor against NumPy's before compiling."""
+
+    def emit(w: _Writer, eqn: core.Eqn) -> str:
+        (x,) = eqn.inputs
+        t, out = _ttype(x), _out(eqn)
+        if t.dtype != _F64 or t.weak or out.dtype != _F64:
+            raise Unsupported(f"{name} of {t} (NumPy's own kernel is called for float64 only)")
+        if t.shape == ():
+            raise Unsupported(f"{name} of a scalar (NumPy's own kernel is called on arrays only)")
+        w.numpy_kernels.add(name)
+        return f"{name}_f64({w.expr(x)})"
+
+    return emit
+
+
+def _matmul(w: _Writer, eqn: core.Eqn) -> str:
+    """``a @ b`` of float64 matrices by the BLAS call NumPy makes (``numba_numpy.matmul_f64``,
+    which hands shapes and layouts NumPy computes otherwise to the NumPy executor)."""
+    a, b = (_ttype(x) for x in eqn.inputs)
+    if any(t.dtype != _F64 or t.weak or t.ndim != 2 for t in (a, b)):
+        raise Unsupported(f"matmul of {a} and {b} (NumPy's BLAS is called for float64 matrices)")
+    if any(d is not None and d < 2 for d in (*a.shape, b.shape[1])):
+        raise Unsupported(f"matmul of {a} and {b} (a dimension below 2: NumPy does not call gemm)")
+    w.numpy_kernels.add("matmul")
+    m, n, p = (*a.shape, b.shape[1])
+    if m is not None and n is not None and p is not None:
+        w.matmul_shapes.add((m, n, p))
+    return f"matmul_f64({w.expr(eqn.inputs[0])}, {w.expr(eqn.inputs[1])})"
+
+
 def _getitem(w: _Writer, eqn: core.Eqn) -> str:
     x, *args = eqn.inputs
     items = []
@@ -550,6 +613,8 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.trunc_p: _unary("trunc"),
     elementwise.sin_p: _libm("sin"),
     elementwise.cos_p: _libm("cos"),
+    **{getattr(elementwise, f"{name}_p"): _numpy_unary(name) for name in NUMPY_UNARY},
+    linalg.matmul_p: _matmul,
     elementwise.maximum_p: _int_extremum("max"),
     elementwise.minimum_p: _int_extremum("min"),
     elementwise.isnan_p: _float_test("isnan"),

@@ -63,12 +63,22 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
     if not available():
         raise ImportError(INSTALL_HINT)
     generated = numba_code.generate(graph)  # first: a graph numba cannot run imports no numba
-    from tograph.backend import numba_kernels, numba_libm
+    from tograph.backend import numba_kernels, numba_libm, numba_numpy
 
     for name in sorted(generated.libm):
         if not numba_libm.agrees(name):
             raise numba_code.Unsupported(
                 f"{name}: NumPy's float64 {name} is not the C library's numba calls here"
+            )
+    for name in sorted(generated.numpy_kernels):
+        if not numba_numpy.agrees(name):
+            raise numba_code.Unsupported(
+                f"{name}: NumPy's own float64 {name} kernel is not found or not callable here"
+            )
+    for m, n, p in sorted(generated.matmul_shapes):
+        if not numba_numpy.matmul_agrees(m, n, p):
+            raise numba_code.Unsupported(
+                f"matmul: the dgemm found differs from np.matmul on ({m}, {n}) @ ({n}, {p}) here"
             )
 
     dispatcher = _load(generated)
@@ -88,9 +98,9 @@ def compile_graph(graph: core.Graph, fallback: Callable[..., tuple[Any, ...]]) -
 
 def _load(generated: numba_code.Generated) -> Any:
     """Writes the module (once: its name is its hash) and imports it."""
-    from tograph.backend import numba_kernels
+    from tograph.backend import numba_kernels, numba_numpy
 
-    helpers = inspect.getsource(numba_kernels)
+    helpers = inspect.getsource(numba_kernels) + inspect.getsource(numba_numpy)
     digest = hashlib.sha1((generated.source + helpers).encode()).hexdigest()[:20]
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
