@@ -17,10 +17,13 @@ from . import (
     finance,
     fuzzy,
     fuzzy_controllers,
+    interp_by_hand,
     interpolation,
     linalg,
+    linalg_by_hand,
     line_search_optimizers,
     mixed_idioms,
+    ode_steppers,
     odes,
     optimizers,
     pylists,
@@ -79,6 +82,9 @@ _MODULES = (
     fuzzy_controllers,
     mixed_idioms,
     root_finders,
+    ode_steppers,
+    interp_by_hand,
+    linalg_by_hand,
 )
 
 
@@ -208,6 +214,8 @@ FALLBACKS: dict[str, str] = {
     "k_way_merge_heap": r"heapq\.heapify\(\) of a list of tensor values",
     # the nested find() writes parent[x], a list of the enclosing function, through its closure
     "union_find_components": "an item assignment to a list from outside the function",
+    # the early return inside the pivoting loop holds perm, swapped later under a tensor test
+    "lu_partial_pivoting_det": "an item assignment changes a list passed to the function or known",
     # f"best x[{i}] = {v:.3f}" is returned
     "argmax_as_int_and_value_as_float": "a string formatted from a tensor is returned",
 }
