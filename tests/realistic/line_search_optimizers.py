@@ -78,7 +78,7 @@ def nonlinear_cg(x, beta_rule, iters):
 
 
 @CASES.case(
-    args=[(X0, 0.05, 50, False), (X0, 0.05, 50, True), (X0.astype(np.float32), 0.1, 5, True)]
+    args=[(X0, 0.05, 20, False), (X0, 0.05, 20, True), (X0.astype(np.float32), 0.1, 5, True)]
 )
 def adam_amsgrad(x, lr, steps, amsgrad):
     """Adam with bias-corrected moments; with amsgrad the denominator uses the running maximum
@@ -172,7 +172,7 @@ def golden_section_callable(a, b, tol):
     return (a + b) / 2, calls
 
 
-@CASES.case(args=[(np.array([2.0, -1.5]), 7, 40), (np.array([0.0, 0.0]), 3, 25)])
+@CASES.case(args=[(np.array([2.0, -1.5]), 7, 15), (np.array([0.0, 0.0]), 3, 10)])
 def simulated_annealing_generator(x0, seed, steps):
     """Simulated annealing on the Rosenbrock function with a seeded Generator: Gaussian moves,
     Metropolis acceptance, geometric cooling; returns the best point and the acceptance rate."""

@@ -16,7 +16,7 @@ def _lotka(t, y, a=1.1, b=0.4, c=0.4, d=0.1):
     return np.array([a * y[0] - b * y[0] * y[1], d * y[0] * y[1] - c * y[1]])
 
 
-@CASES.case(args=[(np.array([10.0, 5.0]), 0.01, 20), (np.array([1.0, 1.0], np.float32), 0.1, 10)])
+@CASES.case(args=[(np.array([10.0, 5.0]), 0.01, 8), (np.array([1.0, 1.0], np.float32), 0.1, 5)])
 def euler_trajectory_array(y0, h, steps):
     """Forward Euler on Lotka-Volterra, the whole trajectory kept in a (steps+1, 2) array."""
     out = np.empty((steps + 1, len(y0)), dtype=y0.dtype)
