@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from loop_harness import assert_compiles_in_loop
 from op_harness import check, trace
 
+import tograph as tg
 from tograph import errors
 from tograph.ir import types
 
@@ -214,3 +215,31 @@ def test_append(dtype):
 )
 def test_in_a_tensor_loop(fn):
     assert_compiles_in_loop(fn, sample((2, 3)))
+
+
+def _write_first(y):
+    y[(0,) * y.ndim] = 99.0
+    return y
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: _write_first(np.tile(x, 1)),
+        lambda x: _write_first(np.tile(x, (1, 1))),
+        lambda x: _write_first(np.repeat(x, 1, axis=0)),
+        lambda x: _write_first(np.repeat(x, 1)),
+        lambda x: _write_first(np.repeat(x[:, ::2], 2, axis=1)),
+        lambda x: (np.repeat(x, 2), np.tile(x, 1), x),
+    ],
+)
+def test_tile_and_repeat_make_new_arrays_as_numpy_does(fn):
+    """np.tile and np.repeat never return a view, even of a count of one: a write to the result
+    leaves the argument alone, and the function compiles (a result is not a maybe-view)."""
+    x, x_eager = sample((2, 3)), sample((2, 3))
+    static = tg.to_static(fn, fallback="error")
+    got, expected = static(x), fn(x_eager)
+    for g, e in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, expected))):
+        np.testing.assert_array_equal(g, e)
+        assert not np.shares_memory(g, x) or g is x
+    np.testing.assert_array_equal(x, x_eager)

@@ -46,6 +46,16 @@ def test_math_functions_of_0d_tensors(dtype):
     assert_compiles_in_loop(lambda a: math.atan2(a[0], a[3]) * math.pi, x)
 
 
+def test_math_isclose_with_keyword_tolerances_compiles():
+    """``math.isclose``'s tolerances are keyword-only: given as Python numbers or tensors they
+    reach ``math.isclose`` by name when the graph runs (a NumPy scalar is turned to a float)."""
+    x = np.array([1.0, 1.0 + 1e-7, 0.25, 3.0], dtype=np.float32)
+    assert_compiles_in_loop(lambda a: math.isclose(a[0], a[1], rel_tol=1e-6), x)
+    assert_compiles_in_loop(lambda a: math.isclose(a[0], a[1], rel_tol=1e-9), x.astype(float))
+    assert_compiles_in_loop(lambda a: math.isclose(a[0], 1.2, abs_tol=a[2]), x.astype(float))
+    assert_compiles_in_loop(lambda a: math.isclose(a[3], a[0], rel_tol=a[2], abs_tol=0.5), x)
+
+
 def test_math_functions_whose_domain_excludes_one_half_compile():
     """The type of ``math.acosh(t)`` is found with a probe inside its domain (it is not 0.5)."""
     x = np.array([1.5, 3.0, 2.0, 4.0])

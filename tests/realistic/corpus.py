@@ -11,21 +11,33 @@ from tograph_conformance import case as case_mod
 from tograph_conformance.cases import realistic
 
 from . import (
+    algorithm_drills,
     dynamic,
     filters,
     finance,
     fuzzy,
+    fuzzy_controllers,
+    interp_by_hand,
     interpolation,
     linalg,
+    linalg_by_hand,
+    line_search_optimizers,
+    mixed_idioms,
+    ode_steppers,
     odes,
     optimizers,
     pylists,
+    quant_recipes,
     recursive,
+    root_finders,
     roots,
+    scipy_free_filters,
+    scipy_free_spectral,
     search,
     spectral,
     stateful,
     stats,
+    stats_by_hand,
     textbook,
     tutorial_filters,
     tutorial_finance,
@@ -60,6 +72,19 @@ _MODULES = (
     tutorial_finance,
     tutorial_fuzzy,
     tutorial_stats,
+    # round 6: code written without SciPy, and Python mixed with NumPy
+    scipy_free_filters,
+    scipy_free_spectral,
+    line_search_optimizers,
+    quant_recipes,
+    stats_by_hand,
+    algorithm_drills,
+    fuzzy_controllers,
+    mixed_idioms,
+    root_finders,
+    ode_steppers,
+    interp_by_hand,
+    linalg_by_hand,
 )
 
 
@@ -172,4 +197,25 @@ FALLBACKS: dict[str, str] = {
     # min() of an int array is an np.int64, which lo - 0.5 makes an np.float64 on one path
     "histogram_manual": "would depend on the path taken",
     # sorted() of an array compares NumPy scalars in Python
+    # ---- round 6: code written without SciPy, and Python mixed with NumPy ----
+    # min(max(v, -limit), limit): v an np.float64 or limit a Python float, by the path
+    "rate_limiter_and_clip": "would depend on the path taken",
+    # a status string chosen by a tensor test
+    "dogleg_step": r"the return value\[1\] is 'cauchy' in the if-branch but 'dogleg'",
+    "gradient_descent_until_plateau": r"the return value\[2\] is 'plateau' in the if-branch",
+    # (index, return) from inside the loop, None after it
+    "trailing_stop_exit": "a single value in the if-branch but a tuple of 2",
+    # outliers.append((i, float(v))) under a tensor test
+    "iqr_outlier_fences": "a tuple holding tensors as an item of a list that grows",
+    # a helper sorts a slice of the caller's list in place under tensor tests
+    "introsort_list": "an item assignment changes a list passed to the function or known by two",
+    # the heap order comes from Python comparisons of tensor values, one sift at a time
+    "top_k_heapq_minheap": r"heapq\.heappush\(\) of a list of tensor values",
+    "k_way_merge_heap": r"heapq\.heapify\(\) of a list of tensor values",
+    # the nested find() writes parent[x], a list of the enclosing function, through its closure
+    "union_find_components": "an item assignment to a list from outside the function",
+    # the early return inside the pivoting loop holds perm, swapped later under a tensor test
+    "lu_partial_pivoting_det": "an item assignment changes a list passed to the function or known",
+    # f"best x[{i}] = {v:.3f}" is returned
+    "argmax_as_int_and_value_as_float": "a string formatted from a tensor is returned",
 }

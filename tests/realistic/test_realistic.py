@@ -15,12 +15,17 @@ from . import (
     corpus,
     filters,
     finance,
+    fuzzy_controllers,
     harness,
     optimizers,
+    quant_recipes,
     recursive,
+    scipy_free_filters,
+    scipy_free_spectral,
     spectral,
     stateful,
     stats,
+    stats_by_hand,
     textbook,
     tutorial_filters,
     tutorial_finance,
@@ -45,8 +50,8 @@ def test_routine_matches_eager(case):
         assert re.search(r"\.py:\d+\)", verdict.detail), f"no line in: {verdict.detail}"
 
 
-def test_the_corpus_has_470_routines_in_sixteen_domains_and_thirty_conformance_cases():
-    assert len(CASES) >= 470 and len({c.name for c in CASES}) == len(CASES)
+def test_the_corpus_has_600_routines_in_sixteen_domains_and_thirty_conformance_cases():
+    assert len(CASES) >= 600 and len({c.name for c in CASES}) == len(CASES)
     assert len({c.category for c in CASES}) == 17 and len(realistic.CASES.cases) == 30
 
 
@@ -152,6 +157,39 @@ def _bell_total(x):
     return np.sum(tutorial_fuzzy.gbellmf_value(x, 2.0, 2.0, 5.0))
 
 
+def _butterworth_energy(x):
+    return np.sum(scipy_free_filters.butterworth_biquad_apply(x, 0.3) ** 2)
+
+
+def _filtfilt_energy(x):
+    b, a = scipy_free_filters.B3, scipy_free_filters.A3
+    return np.sum(scipy_free_filters.filtfilt_odd_extension(b, a, x, 2) ** 2)
+
+
+def _envelope_energy(x):
+    return np.sum(np.abs(scipy_free_spectral.hilbert_by_fft(x)) ** 2)
+
+
+def _multitaper_total(x):
+    return np.sum(scipy_free_spectral.multitaper_sine(x, 2))
+
+
+def _garch_loglik(r):
+    return quant_recipes.garch11_filter_loglik(r, 1e-4, 0.1, 0.8)[1]
+
+
+def _kde_total(data):
+    return np.sum(stats_by_hand.kde_scott(data, np.array([0.5, 1.0, 2.0]))[0])
+
+
+def _tsk_output(temp):
+    return fuzzy_controllers.tsk_first_order(temp, 4.5)
+
+
+def _welford_float64_variance(x):
+    return stats_by_hand.online_covariance(x, x * x)[0]
+
+
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
 
 GRADIENT_CASES = [
@@ -182,6 +220,14 @@ GRADIENT_CASES = [
     (_kde_density, np.array([5.1, 4.9, 6.2, 5.8])),
     (_sharpe, np.array([0.01, -0.02, 0.015, 0.003])),
     (_bell_total, X5 * 3),
+    (_butterworth_energy, X5),
+    (_filtfilt_energy, X5),
+    (_envelope_energy, X5[:4]),
+    (_multitaper_total, X5),
+    (_garch_loglik, X5 * 0.02),
+    (_kde_total, X5),
+    (_tsk_output, 5.3),
+    (_welford_float64_variance, X5),
 ]
 
 

@@ -94,3 +94,46 @@ def test_a_list_read_out_of_range_raises_python_s_index_error(x):
         assert str(raised.value) == str(exc)
     else:
         assert tg.to_static(list_and_tuple_reads)(x) == expected
+
+
+def ks_walk_over_sorted(x, y):
+    xs, ys = sorted(x), sorted(y)
+    i = j = 0
+    d = 0.0
+    while i < len(xs) and j < len(ys):
+        v = min(xs[i], ys[j])
+        while i < len(xs) and xs[i] == v:
+            i += 1
+        while j < len(ys) and ys[j] == v:
+            j += 1
+        d = max(d, abs(i / len(xs) - j / len(ys)))
+    return d
+
+
+def python_floats_read_back(x):
+    values = [float(v) for v in x]
+    k = int(np.argmax(x))
+    return values[k], values[-k - 1], (x[0], x[1])[k % 2]
+
+
+def tensor_read_of_sorted(x):
+    ranked = sorted(x)
+    return ranked[int(np.argmin(x)) + 1]
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (ks_walk_over_sorted, (np.array([2.0, 1.0, 2.0, 4.0]), np.array([3.0, 2.0, 0.5]))),
+        (ks_walk_over_sorted, (np.array([1, 3, 3], np.int32), np.array([3, 1, 2], np.int32))),
+        (python_floats_read_back, (np.array([0.5, 3.0, 1.0]),)),
+        (python_floats_read_back, (np.array([0.5, 3.0, 1.0], np.float32),)),
+        (tensor_read_of_sorted, (np.array([2.0, 1.0, 3.0]),)),
+        (tensor_read_of_sorted, (np.array([2.0, 3.0, 1.0]),)),
+    ],
+)
+def test_a_list_of_scalar_tensors_of_one_kind_read_at_a_tensor_index_compiles(fn, args):
+    """A list of NumPy scalars (``sorted(x)``) or of Python floats from tensors, read at an index
+    known when the graph runs, is stacked and picked from (each item comes back of its kind); an
+    index past its end raises Python's IndexError. It once fell back."""
+    assert_matches_eager(fn, *args)

@@ -8,6 +8,7 @@ with a reason. Each case is compared with its eager run."""
 
 import contextlib
 import inspect
+import math
 import warnings
 
 import numpy as np
@@ -592,3 +593,53 @@ def test_a_division_of_a_path_kinded_number_raises_where_python_does(fn, args):
         with contextlib.suppress(ZeroDivisionError):
             tg.to_static(fn)(*args)
     assert [str(w.message) for w in compiled] == [str(w.message) for w in eager]
+
+
+def python_float_returned_early_beside_float32(x):
+    for n in range(len(x)):
+        c = math.cos(x[n])
+        if c < 0.8:
+            return c, n
+        x = x + c
+    return x[0], -1
+
+
+def python_float_set_in_a_loop_over_float32(x):
+    r = x[0]
+    for v in x:
+        if v > 0.2:
+            r = math.cos(r) + v.item()
+    return r
+
+
+def python_int_beside_int8(x):
+    r = x[0]
+    if x[1] > 0:
+        r = int(x[1]) * 1000
+    return r
+
+
+def python_float_beside_complex(x):
+    r = float(x[0])
+    if x[1] > 0:
+        r = complex(x[1]) * 1j
+    return r
+
+
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (python_float_returned_early_beside_float32, np.array([0.5, 0.9], np.float32)),
+        (python_float_returned_early_beside_float32, np.array([0.1, 0.2], np.float32)),
+        (python_float_set_in_a_loop_over_float32, np.array([0.3, 0.1, 0.7], np.float32)),
+        (python_int_beside_int8, np.array([3, 100], np.int8)),
+        (python_int_beside_int8, np.array([3, -1], np.int8)),
+        (python_float_beside_complex, np.array([0.5, 0.3])),
+        (python_float_beside_complex, np.array([0.5, -0.3])),
+    ],
+)
+def test_a_weak_number_computed_in_the_graph_is_joined_without_rounding(fn, x):
+    """A Python number computed when the graph runs (math.cos of a float32, int() times a big
+    int), joined with a narrower NumPy scalar, was carried in that scalar's dtype: rounded to
+    float32, overflowing int8, or (joined with a complex) read back with a TypeError."""
+    assert_matches_eager(fn, x)

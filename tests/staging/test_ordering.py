@@ -6,6 +6,7 @@ the same order, of the same kinds (``repr`` tells ``-0.0`` from ``0.0`` and ``1.
 import bisect
 import copy
 import heapq
+import re
 import statistics
 import warnings
 
@@ -234,6 +235,48 @@ def test_a_list_grown_in_a_tensor_loop_falls_back_naming_the_construct():
 
     reason = _fallback_reason(grown, np.array([2.0, 1.0, -1.0]))
     assert "sorted() of a list of tensor values: its length is known only" in reason
+
+
+def _heap_top_k(x, k):
+    heap = []
+    for v in x:
+        if len(heap) < k:
+            heapq.heappush(heap, v)
+        elif v > heap[0]:
+            heapq.heapreplace(heap, v)
+    return sorted(heap)
+
+
+def _heap_of_pairs(x):
+    heap = [(x[i], i) for i in range(len(x))]
+    heapq.heapify(heap)
+    return heapq.heappop(heap)
+
+
+@pytest.mark.parametrize(
+    "fn, args, name",
+    [
+        (_heap_top_k, (np.array([3.0, 1.0, 4.0, 1.5]), 2), "heappush"),
+        (_heap_of_pairs, (np.array([2.0, 0.5]),), "heapify"),
+    ],
+)
+def test_heapq_changes_on_tensor_values_fall_back_naming_the_function(fn, args, name):
+    """heapq's in-place functions on tensor values fall back naming themselves and the line
+    (heappush inside a tensor loop once leaked a tracer instead), and give eager's answer."""
+    reason = _fallback_reason(fn, *args)
+    assert f"heapq.{name}() of a list of tensor values" in reason
+    assert re.search(r"test_ordering\.py:\d+\)", reason)
+
+
+def test_heapq_on_values_known_while_building_runs_as_python():
+    def static_heap(x):
+        heap = [5, 1, 4]
+        heapq.heapify(heap)
+        smallest = heapq.heappop(heap)
+        heapq.heappush(heap, 0)
+        return x * smallest + heap[0]
+
+    assert_matches_eager(static_heap, [(np.array([1.0, 2.0]),)])
 
 
 def test_array_items_fall_back():

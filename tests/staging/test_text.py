@@ -8,6 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import tograph as tg
 from tograph import errors
 from tograph.backend import interpreter
 from tograph.ir import types
@@ -92,6 +93,24 @@ def test_tensor_text_has_no_text_while_the_graph_is_built():
     for use in uses:
         with pytest.raises(errors.UnsupportedError):
             use()
+
+
+def test_a_returned_tensor_string_falls_back_naming_the_line_that_made_it():
+    """Returned, the text is refused after the function's code has run: the reason still names
+    the f-string's line (it once named none), and the eager result is given."""
+
+    def report(x):
+        i = int(np.argmax(x))
+        label = f"best x[{i}]"
+        return i, label
+
+    x = np.array([0.5, 2.0, 1.0])
+    with pytest.warns(tg.FallbackWarning) as caught:
+        got = tg.to_static(report)(x)
+    assert got == report(x)
+    line = report.__code__.co_firstlineno + 2
+    assert f"test_text.py:{line})" in str(caught[0].message)
+    assert "string formatted from a tensor is returned" in str(caught[0].message)
 
 
 def test_message_parts():

@@ -74,7 +74,9 @@ def _two_arguments(fn: str, x: Any, y: Any, out: Any) -> tuple[Any, Any] | None:
 
 
 @defvjp(scalars.math_call_p)
-def _math_call(g: Any, *args: Any, out: Any, fn: str) -> tuple[Any, ...]:
+def _math_call(
+    g: Any, *args: Any, out: Any, fn: str, keywords: tuple[str, ...] = ()
+) -> tuple[Any, ...]:
     if fn in _CONSTANT:
         return (None,) * len(args)
     partials: tuple[Any, ...] | None = None

@@ -1,8 +1,10 @@
-"""VJP rules of the splitting and repeating primitives: ``split`` and ``repeat``.
+"""VJP rules of the splitting, repeating and sorting primitives: ``split``, ``repeat`` and
+``sort``.
 
 Stage: autodiff. Input and output as in ``rules``. A split's pieces join back (added back where
 out-of-order indices make them overlap); a repeated element gets the sum of its copies'
-cotangents.
+cotangents; a sorted element's cotangent goes back to the position a stable argsort took it from
+(among equal values the derivative is not defined, and which one gets it is that order's choice).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 
 from tograph.autodiff import vjp
 from tograph.autodiff.rules import defvjp, shape_of
-from tograph.ops import common, creation, indexing, join, rearrange, stacking
+from tograph.ops import common, composites, creation, indexing, join, rearrange, stacking
 from tograph.trace import tensor
 
 
@@ -53,3 +55,10 @@ def _repeat(g: Any, x: Any, repeats: Any, *, out: Any, axis: int) -> tuple[Any, 
     steps = creation.arange(n) if tensor.is_tensor(n) else np.arange(n)
     source = rearrange.repeat_p.bind(steps, repeats, axis=0)  # where each output came from
     return _add_at(_zeros_like(x), g, (slice(None),) * axis + (source,)), None
+
+
+@defvjp(composites.sort_p)
+def _sort(g: Any, x: Any, *, out: Any, axis: int, kind: str | None) -> tuple[Any, ...]:
+    taken_from = composites.argsort_p.bind(x, axis=axis, kind="stable")
+    back = composites.argsort_p.bind(taken_from, axis=axis, kind="stable")
+    return (composites.take_along_axis(g, back, axis),)

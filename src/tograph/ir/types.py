@@ -200,8 +200,12 @@ def kind_type(code: int) -> TensorType:
 
 def of_kind(code: Any, value: Any) -> Any:
     """``value`` (a scalar) as the Python number, NumPy scalar or 0-d array that ``code`` names
-    (a 0-d array of that dtype is returned as itself)."""
+    (a 0-d array of that dtype is returned as itself). A complex value named real by ``code``
+    held a real number on its path (the join of a complex and a real number is complex): its
+    real part is taken, without NumPy's warning or Python's TypeError."""
     kind = _KIND_OF_CODE[int(code)]
+    if np.iscomplexobj(value) and np.dtype(kind).kind != "c":
+        value = np.real(value)
     if isinstance(kind, np.dtype):
         if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype == kind:
             return value

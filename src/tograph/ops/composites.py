@@ -1,5 +1,6 @@
-"""NumPy functions built from other primitives: ``sort``, ``take_along_axis``, ``diff``, ``roll``,
-``triu``, ``tril``, ``isclose``, ``allclose``; and the ``argsort`` primitive they rest on.
+"""NumPy functions built from other primitives: ``take_along_axis``, ``diff``, ``roll``, ``triu``,
+``tril``, ``isclose``, ``allclose``; and the ``argsort`` and ``sort`` primitives (NumPy's own
+sorts, whose order of equal values a composition could not reproduce).
 
 Stage: build (ops). Input: calls of these NumPy functions on tensors. Output: equations of
 existing primitives (indexing, slicing, joining, comparisons), so each result has NumPy's dtype
@@ -83,16 +84,27 @@ def along_axis_index(arr: Any, indices: Any, axis: int) -> tuple[Any, ...]:
     return tuple(grid)
 
 
+def _sort_rule(x: types.TensorType, *, axis: int, kind: str | None) -> types.TensorType:
+    return x.strong()
+
+
+def _sort_impl(x: Any, *, axis: int, kind: str | None) -> Any:
+    return np.sort(x, axis=axis, kind=kind)
+
+
+sort_p = primitives.Primitive("sort", _sort_impl, _sort_rule)
+
+
 @dispatch.implements(np.sort)
 def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None) -> Any:
-    """``np.sort`` as the values at ``argsort``'s positions (so its gradient is a scatter)."""
+    """``np.sort`` by NumPy's own sort and ``kind``: values that compare equal but differ in
+    their bits (``-0.0`` and ``0.0``, NaNs, which NumPy's vectorised sort rewrites as one NaN)
+    come out where, and as, eager's do, which the values at a stable ``argsort``'s positions
+    would not. Its gradient goes back through a stable argsort (``autodiff.rearrange_rules``)."""
     if order is not None:
         raise dispatch.unsupported("np.sort with order=")
     a, axis = _flat_or_axis(a, axis, "sort")
-    order_ = argsort_p.bind(a, axis=axis, kind="stable")  # equal values: any order sorts alike
-    if common.operand_type(a).ndim == 1:
-        return indexing.getitem(a, order_)
-    return take_along_axis(a, order_, axis)
+    return sort_p.bind(a, axis=axis, kind="stable" if stable else kind)
 
 
 def _along(ndim: int, axis: int, piece: slice) -> tuple[slice, ...]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from tograph import errors
 from tograph.ir import primitives, types
-from tograph.ops import common, elementwise, indexing, join, shape
+from tograph.ops import common, creation, elementwise, indexing, join, shape
 from tograph.trace import dispatch, tensor
 
 
@@ -46,7 +46,8 @@ def _strong(x: Any) -> Any:
 
 @dispatch.implements(np.tile)
 def tile(A: Any, reps: Any) -> Any:
-    """``np.tile`` with static ``reps``: the array broadcast between interleaved unit axes."""
+    """``np.tile`` with static ``reps``: the array broadcast between interleaved unit axes, made
+    a new array (as NumPy's is, even for reps of one)."""
     if tensor.contains_tensor(reps):
         raise dispatch.unsupported("np.tile with tensor reps")
     tup = tuple(operator.index(r) for r in np.atleast_1d(reps).tolist())
@@ -57,11 +58,11 @@ def tile(A: Any, reps: Any) -> Any:
     x = shape.reshape(x, [1] * (nd - x.ndim) + dims_of(x)) if x.ndim < nd else x
     reps_nd = (1,) * (nd - len(tup)) + tup
     if all(r == 1 for r in reps_nd):
-        return x
+        return creation.copy_array(x)
     dims = dims_of(x)
     spread = shape.expand_dims(x, tuple(range(0, 2 * nd, 2)))
     tiled = shape.broadcast_to(spread, [d for pair in zip(reps_nd, dims) for d in pair])
-    return shape.reshape(tiled, [r * d for r, d in zip(reps_nd, dims)])
+    return creation.copy_array(shape.reshape(tiled, [r * d for r, d in zip(reps_nd, dims)]))
 
 
 # ---- repeat -------------------------------------------------------------------------------
@@ -114,11 +115,14 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Any:
 
 
 def _repeat_each(x: Any, count: int, axis: int) -> Any:
-    """Every element repeated ``count`` times: a broadcast along a new axis, then a reshape."""
+    """Every element repeated ``count`` times: a broadcast along a new axis, then a reshape,
+    made a new array (NumPy's repeat never returns a view, even of a count of one)."""
     dims = dims_of(x)
     spread = shape.expand_dims(x, axis + 1)
     stretched = shape.broadcast_to(spread, dims[: axis + 1] + [count] + dims[axis + 1 :])
-    return shape.reshape(stretched, dims[:axis] + [dims[axis] * count] + dims[axis + 1 :])
+    return creation.copy_array(
+        shape.reshape(stretched, dims[:axis] + [dims[axis] * count] + dims[axis + 1 :])
+    )
 
 
 # ---- take and diagonal ----------------------------------------------------------------------

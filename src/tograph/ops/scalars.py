@@ -105,12 +105,21 @@ def tolist(x: Any) -> Any:
 # ---- math.* ------------------------------------------------------------------------------------
 
 
-def _math_impl(*values: Any, fn: str) -> Any:
-    return getattr(math, fn)(*values)
+def _math_impl(*values: Any, fn: str, keywords: tuple[str, ...] = ()) -> Any:
+    return _call_math(fn, values, keywords)
+
+
+def _call_math(fn: str, values: Any, keywords: tuple[str, ...]) -> Any:
+    """``math.fn`` of the operands, the last ``len(keywords)`` of them passed by those names
+    (``math.isclose``'s ``rel_tol`` and ``abs_tol`` are keyword-only)."""
+    positional = len(values) - len(keywords)
+    return getattr(math, fn)(*values[:positional], **dict(zip(keywords, values[positional:])))
 
 
 @functools.lru_cache(maxsize=256)
-def _math_rule(*in_types: types.TensorType, fn: str) -> types.TensorType:
+def _math_rule(
+    *in_types: types.TensorType, fn: str, keywords: tuple[str, ...] = ()
+) -> types.TensorType:
     if fn not in MATH_FUNCTIONS:
         raise errors.UnsupportedError(f"math.{fn} is not a function of numbers", construct=fn)
     for t in in_types:
@@ -122,7 +131,7 @@ def _math_rule(*in_types: types.TensorType, fn: str) -> types.TensorType:
     for probe in (0.5, 2.0):
         values = [_PYTHON[t.dtype.kind](2 if t.dtype.kind in "biu" else probe) for t in in_types]
         try:
-            return types.type_of(getattr(math, fn)(*values))
+            return types.type_of(_call_math(fn, values, keywords))
         except (TypeError, ValueError) as exc:
             error = exc
     raise errors.DTypeError(f"math.{fn} of {', '.join(map(str, in_types))}: {error}")
@@ -133,14 +142,17 @@ math_call_p = primitives.Primitive("math_call", _math_impl, _math_rule)
 
 def math_handler(fn: Callable[..., Any]) -> Callable[..., Any]:
     """What converted code calls for ``fn``, a ``math`` function: ``math_call`` when an
-    argument is a tensor, else ``fn`` itself."""
+    argument (positional or keyword, as ``math.isclose(a, b, rel_tol=r)``) is a tensor, else
+    ``fn`` itself."""
     name = fn.__name__
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or not any(tensor.is_symbolic(a) for a in args):
+        if not any(tensor.is_symbolic(a) for a in (*args, *kwargs.values())):
             return fn(*args, **kwargs)
-        operands = [_scalar_operand(a, name) for a in args]
-        return math_call_p.bind(*operands, fn=name)
+        keywords = tuple(sorted(kwargs))
+        operands = [_scalar_operand(a, name) for a in (*args, *(kwargs[k] for k in keywords))]
+        named = {"keywords": keywords} if keywords else {}
+        return math_call_p.bind(*operands, fn=name, **named)
 
     return call
 

@@ -108,7 +108,9 @@ def cond(
     )
     traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
     optional.refuse_kinds(traces[0].result, traces[1].result, names)
-    traces[0].result, traces[1].result = kinds.align(traces[0].result, traces[1].result, names)
+    traces[0].result, traces[1].result = kinds.align(
+        traces[0].result, traces[1].result, names, (traces[0].builder, traces[1].builder)
+    )
     cell_list = [cell for cell, _ in cells.values()]
     rebindable = path_join.rebindable_mask(len(explicit_names), cell_list)
     tagged = path_join.identity_tags(traces, names, rebindable)

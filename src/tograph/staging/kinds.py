@@ -24,7 +24,10 @@ from tograph import errors
 from tograph.ir import pytree, types
 from tograph.ops import elementwise
 from tograph.staging import carried
+from tograph.trace import builder as builder_mod
 from tograph.trace import containers, tensor
+
+_Builders = tuple[builder_mod.GraphBuilder | None, builder_mod.GraphBuilder | None]
 
 
 class Kinded:
@@ -96,23 +99,26 @@ def _needs_tag(a: Any, b: Any) -> bool:
     return ka is not None and kb is not None and ka != kb
 
 
-def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
+def align(
+    a: Any, b: Any, names: Sequence[str], builders: _Builders = (None, None)
+) -> tuple[Any, Any]:
     """The two branches' results (tuples of the variables ``names``), each variable whose kind
     differs between them (or an item of theirs: a dict entry, a list or tuple item) made
-    ``Kinded`` on both sides."""
+    ``Kinded`` on both sides; ``builders`` are the branches' own, where a value is widened to
+    be held exactly by the join (``_exactly``)."""
     if not (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names)):
         return a, b
-    pairs = [_align_one(x, y) for x, y in zip(a, b)]
+    pairs = [_align_one(x, y, builders) for x, y in zip(a, b)]
     return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
 
 
-def _align_one(a: Any, b: Any) -> tuple[Any, Any]:
+def _align_one(a: Any, b: Any, builders: _Builders) -> tuple[Any, Any]:
     if _needs_tag(a, b):
-        return _tag_pair(a, b)
+        return _tag_pair(a, b, builders)
     (la, ta), (lb, tb) = _items(a), _items(b)
     if ta != tb or not any(_needs_tag(x, y) for x, y in zip(la, lb)):
         return a, b
-    pairs = [_tag_pair(x, y) if _needs_tag(x, y) else (x, y) for x, y in zip(la, lb)]
+    pairs = [_tag_pair(x, y, builders) if _needs_tag(x, y) else (x, y) for x, y in zip(la, lb)]
     return ta.unflatten([p[0] for p in pairs]), tb.unflatten([p[1] for p in pairs])
 
 
@@ -125,25 +131,36 @@ def _is_container(value: Any) -> bool:
     return type(value) in (list, dict) or isinstance(value, tuple)
 
 
-def _tag_pair(a: Any, b: Any) -> tuple[Kinded, Kinded]:
-    """Both values ``Kinded``, each held exactly by the join (``_exactly``)."""
+def _tag_pair(a: Any, b: Any, builders: _Builders) -> tuple[Kinded, Kinded]:
+    """Both values ``Kinded``, each held exactly by the join (``_exactly``, in the builder of
+    its side)."""
     la, lb = _lift(a), _lift(b)
     options = la.options | lb.options
     la, lb = Kinded(la.code, la.value, options), Kinded(lb.code, lb.value, options)
-    return _exactly(la, lb.value), _exactly(lb, la.value)
+    return _exactly(la, lb.value, builders[0]), _exactly(lb, la.value, builders[1])
 
 
-def _exactly(side: Kinded, other: Any) -> Kinded:
+def _exactly(side: Kinded, other: Any, builder: builder_mod.GraphBuilder | None) -> Kinded:
     """``side``, whose Python number the other side's dtype cannot hold exactly carried as a
-    NumPy scalar of the number's own dtype (0.1 facing a float32: a float64), so that the join
-    holds it and it comes back as it was."""
+    NumPy scalar of the number's own dtype (0.1 facing a float32: a float64; a weak float64
+    computed in the graph, as ``math.cos(x)``, facing a float32: a strong float64, cast in
+    ``builder``, the graph that made it), so that the join holds it and it comes back as it
+    was: a weak value joined with a strong one takes the strong one's dtype (NEP 50)."""
     value = side.value
-    if not types.is_python_scalar(value) or not carried.is_tensor_like(other):
+    if not carried.is_tensor_like(other) or carried.type_of(other).weak:
         return side
-    held = carried.type_of(other)
-    if held.weak or holds(held.dtype, value, np.asarray(value).dtype):
+    held = carried.type_of(other).dtype
+    if types.is_python_scalar(value):
+        if holds(held, value, np.asarray(value).dtype):
+            return side
+        return Kinded(side.code, np.asarray(value)[()], side.options)
+    if not isinstance(value, tensor.SymbolicTensor) or not value.type.weak or builder is None:
         return side
-    return Kinded(side.code, np.asarray(value)[()], side.options)
+    if np.can_cast(value.dtype, held, "safe"):
+        return side
+    with builder.active():
+        strong = elementwise.astype_p.bind(value, dtype=value.dtype, weak=False)
+    return Kinded(side.code, strong, side.options)
 
 
 def lift_init(init: Sequence[Any], result: Any) -> tuple[Any, ...] | None:
@@ -174,7 +191,9 @@ def _lift_leaf(start: Any, out: Any) -> Any:
         if isinstance(out, Kinded) and not out.options <= start.options:
             return Kinded(start.code, start.value, start.options | out.options)
         return start
-    return _tag_pair(start, out)[0] if _needs_tag(start, out) else start
+    if not _needs_tag(start, out):
+        return start
+    return _tag_pair(start, out, (builder_mod.current(), None))[0]
 
 
 def _rebuilt(original: Any, copy: Any) -> Any:
@@ -267,7 +286,10 @@ def _like(value: Any, start: Any) -> Any:
         if not (_tagged(value) or _kind(value) is not None):
             return value
         lifted = _lift(value)
-        return Kinded(lifted.code, lifted.value, start.options | lifted.options)
+        options = start.options | lifted.options
+        return _exactly(
+            Kinded(lifted.code, lifted.value, options), start.value, builder_mod.current()
+        )
     if not _is_container(start):
         return value
     (starts, tree), (items, out_tree) = _items(start), _items(value)

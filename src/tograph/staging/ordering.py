@@ -1,6 +1,8 @@
 """Ordering and searching Python lists whose items are tensor values: ``sorted``, ``list.sort``,
 ``min``/``max`` with a key or of tuples, ``heapq.nsmallest``/``nlargest``, ``bisect``'s searches
-and insertions, ``list.index``, ``list.count`` and ``in``, called from converted code.
+and insertions, ``list.index``, ``list.count`` and ``in``, called from converted code; and
+``heapq``'s in-place functions (``heappush``, ``heappop``, ...), which run as Python's own on
+values known while the graph is built and are refused on tensor values.
 
 Eager code compares the items with Python's ``<`` (``==`` for the searches) one pair at a time,
 in an order fixed by CPython's algorithms; NaN, ties, ``-0.0`` and a mix of Python numbers and
@@ -424,7 +426,30 @@ def _extremum(smallest: bool) -> Callable[..., Any]:
     return extremum
 
 
+def _heap_change(name: str) -> Callable[..., Any]:
+    """``heapq.<name>`` (heappush, heappop, heapify, ...): Python's own on values known while
+    the graph is built; refused on tensor values, whose heap order would come from comparisons
+    made when the graph runs, one sift at a time."""
+    python_fn = getattr(heapq, name)
+
+    def change(rt: types.ModuleType, *args: Any, **kwargs: Any) -> Any:
+        if tensor.contains_symbolic((args, kwargs)) or any(
+            isinstance(a, lists.SymbolicList) for a in args
+        ):
+            raise _refuse(
+                f"heapq.{name}()",
+                "the heap's order comes from comparisons known only when the graph runs",
+            )
+        return python_fn(*args, **kwargs)
+
+    return change
+
+
 HANDLERS: dict[Any, Callable[..., Any]] = {
+    **{
+        getattr(heapq, name): _heap_change(name)
+        for name in ("heappush", "heappop", "heapify", "heapreplace", "heappushpop")
+    },
     sorted: sorted_,
     min: _extremum(smallest=True),
     max: _extremum(smallest=False),

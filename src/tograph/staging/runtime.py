@@ -23,7 +23,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.analysis import mutation, values
-from tograph.ops import array_lists, creation, effects, elementwise, indexing, lists
+from tograph.ops import array_lists, creation, effects, elementwise, indexing, join, lists
 from tograph.ops import random as random_draws
 from tograph.staging import (
     builtin_calls,
@@ -459,20 +459,48 @@ def getitem(value: Any, index: Any) -> Any:
     """``value[index]``. A NumPy array made while the graph is built (a global lookup table, one
     computed from static values) or a Python list or tuple of numbers of one type, indexed by a
     tensor, becomes a constant of the graph first, where the result is a copy (one element, or
-    an index array): a view would share memory with the array eager code indexes. An index out
-    of a list's range raises Python's IndexError (``list index out of range``), not NumPy's."""
+    an index array): a view would share memory with the array eager code indexes. A list or
+    tuple of scalar tensors of one kind (``sorted(x)``) is stacked and picked from the same way.
+    An index out of a list's range raises Python's IndexError (``list index out of range``), not
+    NumPy's."""
     if not tensor.contains_symbolic(index):
         return value[index]
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         if _copying_index(index, value.ndim):
             return creation.constant(value, frozen=_TABLE_FROZEN)[index]
-    elif type(value) in (list, tuple) and iterables.numbers_of_one_type(value) and _integer(index):
-        table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
-        n = len(value)
-        outside = np.logical_or(index < -n, index >= n)
-        effects.raise_if(outside, IndexError(f"{type(value).__name__} index out of range"))
-        return builtin_calls.as_weak(table[index])
+    elif type(value) in (list, tuple) and value and _integer(index):
+        if iterables.numbers_of_one_type(value):
+            table = creation.constant(np.array(value), frozen=_TABLE_FROZEN)
+            return builtin_calls.as_weak(_list_item(table, index, value))
+        kind = _scalar_kind(value)
+        if kind is not None:
+            picked = _list_item(join.as_array(value), index, value)
+            return builtin_calls.as_weak(picked) if kind[1] else picked
     return value[index]
+
+
+def _list_item(table: Any, index: Any, items: Any) -> Any:
+    """``table[index]`` where ``table`` stacks ``items``, a list or tuple: Python's IndexError
+    (``list index out of range``) when the index is outside it."""
+    n = len(items)
+    outside = np.logical_or(index < -n, index >= n)
+    effects.raise_if(outside, IndexError(f"{type(items).__name__} index out of range"))
+    return table[index]
+
+
+def _scalar_kind(items: Any) -> tuple[np.dtype, bool] | None:
+    """The dtype and weakness that every item of ``items`` shares when each is a scalar tensor
+    of the same kind (all NumPy scalars of one dtype, as ``sorted(x)`` gives, or all Python
+    numbers of one type); None otherwise. An item stacked and picked back by a tensor index is
+    then of its own kind (a 0-d array, or a value whose kind depends on the path, is not)."""
+    kinds = set()
+    for item in items:
+        if not isinstance(item, tensor.SymbolicTensor) or item.ndim != 0:
+            return None
+        if item.array0d or item.kind_tag is not None:
+            return None
+        kinds.add((item.dtype, bool(item.type.weak)))
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 _TABLE_FROZEN = "an array made while converting, indexed by a tensor, is read only"

@@ -20,17 +20,19 @@ from tograph.trace import tensor
 class TensorText:
     """An f-string (or ``str()``) with tensors in it: printable, or usable as an assert message,
     at run time. Any other use needs its text while the graph is built, which it has not: that
-    is refused, and the function runs eagerly."""
+    is refused, and the function runs eagerly, naming the line that uses it (or, for one
+    returned, the line that made it)."""
 
     def __init__(self, parts: Sequence[Any]):
         self.parts = tuple(parts)
+        self.made_at = origin.current_location()
 
     def refuse(self, use: str = "used as a string") -> errors.UnsupportedError:
         """The error for a use of this text other than printing it."""
         return errors.UnsupportedError(
             f"a string formatted from a tensor is {use}, but its text exists only when the graph "
             "runs",
-            loc=origin.current_location(),
+            loc=origin.current_location() or self.made_at,
             hint="inside compiled functions such strings can be printed or used as assert messages",
             construct="string of a tensor",
         )
