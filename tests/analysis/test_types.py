@@ -246,3 +246,22 @@ def test_ssa_numbers_control_statements_as_lowering_does():
     tree, _ = analysis.take_tree()
     kinds = [type(s).__name__.lower() for s in names.control_statements(tree.body)]
     assert kinds == [c.kind for c in analysis.ssa.controls] == ["for", "if", "if"]
+
+
+def first_pair_apart(xs, t):
+    for i in range(xs.shape[0]):
+        for j in range(i):  # empty on the first trip, but not on the others
+            if xs[i] - xs[j] > t:
+                return i, j
+    return -1, -1
+
+
+def test_an_inner_range_empty_on_the_first_trip_decides_nothing():
+    """The first trip stands in for every trip of a static loop; an inner ``range(i)`` empty
+    on it made the tensor test under it unseen, so the return flag it sets passed for static
+    and the outer loop stayed Python, which then asked a tensor for its truth (a fallback)."""
+    sf = tg.to_static(first_pair_apart, fallback="error")
+    xs = np.array([1.0, 2.0, 3.0, 4.0])
+    for t in (2.5, 0.5, 9.0):
+        compare.compare_values(first_pair_apart(xs, np.float64(t)), sf(xs, np.float64(t)))
+    assert sf.concrete(xs, np.float64(0.0)).types["j"] == "i64[]~"
