@@ -284,6 +284,19 @@ def test_weak_python_scalars_keep_float32():
     assert model.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
 
 
+def test_a_reshape_to_a_scalar_exports():
+    """A 0-d target shape is an empty shape tensor (it was a Concat of no inputs, which the
+    checker rejects): a one-element array as a condition is reshaped so."""
+    _check(lambda x: np.reshape(x * 2, ()), np.ones((1, 1)))
+
+    def halve_while_large(x):
+        while x > 1.0:
+            x = x / 2
+        return x
+
+    _check(halve_while_large, np.array([5.0]))
+
+
 def test_a_literal_output_is_an_output():
     """Passes fold constant results away; a loaded graph may still return a literal."""
     from tograph.export import container

@@ -62,8 +62,8 @@ class SSAForm:
     definitions: list[Definition]
     lines: list[Line]
     controls: list[Control] = dataclasses.field(default_factory=list)
-    # variables whose items are assigned (``x[i] = v``): their arrays change in place, which
-    # the definitions do not show
+    # variables whose items are assigned (``x[i] = v``) or updated in place (``x += v``): their
+    # arrays change in place, which the definitions do not show
     written: frozenset[str] = frozenset()
 
     @functools.cached_property
@@ -276,12 +276,15 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
 
 
 def _item_written(fn: gast.FunctionDef) -> frozenset[str]:
-    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``)."""
+    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``) or that
+    are updated in place (``x += v``, in place when ``x`` is an array)."""
     found: set[str] = set()
     for node in gast.walk(fn):
         targets = node.targets if isinstance(node, gast.Assign) else []
         if isinstance(node, gast.AugAssign):
             targets = [node.target]
+            if isinstance(node.target, gast.Name):
+                found.add(node.target.id)
         for target in targets:
             while isinstance(target, gast.Subscript):
                 target = target.value
