@@ -31,6 +31,7 @@ _HOST = {"hermitian_spectrum", "tensor_inverse_branch", "tensor_solve_in_loop", 
 _HOST |= {"python_scalars_from_tensors"}  # math.* runs Python's math (math_call)
 _HOST |= {"sorted_with_lambda_key_over_list"}  # Python's own sorted (python_order)
 _NO_FORM |= {"round_of_float_of_tensor"}  # Python's round(x, n) rounds in decimal
+_NO_FORM |= {"tuple_of_matrices_chain_product"}  # np.trace
 # random draws take their numbers from NumPy's or Python's generators, which ONNX cannot
 # the graph raises NumPy's error on these inputs (np.stack of an empty list)
 _NUMPY_RAISES = {"stack_of_empty_list_raises"}
