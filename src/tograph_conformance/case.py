@@ -66,6 +66,9 @@ class Case:
         point at (``file:LINE``); found in ``at_fn`` (default ``fn``) with ``inspect``.
       at_fn: the function whose source holds ``at``, when it is not ``fn``.
       error_type: for "error", the exception class expected.
+      grad: for "match", the positional arguments (float arrays or scalars) to differentiate the
+        function's float scalar result by: ``tograph.grad`` must compile too and agree with
+        central finite differences of the eager function.
     """
 
     name: str
@@ -79,6 +82,7 @@ class Case:
     at: str | None = None
     at_fn: Callable[..., Any] | None = None
     error_type: type[BaseException] = errors.ConversionError
+    grad: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.expect not in EXPECTATIONS:
@@ -87,6 +91,8 @@ class Case:
             raise ValueError(f"case {self.name}: needs at least one input set")
         if self.expect != "match" and (self.error is None or self.at is None):
             raise ValueError(f"case {self.name}: a {self.expect} case needs `error` and `at`")
+        if self.grad and self.expect != "match":
+            raise ValueError(f"case {self.name}: only a match case can check gradients")
 
     def expected_line(self) -> int:
         """The absolute line number of the ``at`` snippet in its function's source file."""

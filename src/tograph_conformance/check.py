@@ -5,10 +5,11 @@ reason. For "match" every input set is run eagerly and then twice through ``to_s
 call builds the graph, the second reuses it), each with NumPy's and Python's global random
 generators seeded alike: results, exceptions, printed output, the arguments' state afterwards and
 the global generators' states afterwards must agree, the function must not fall back, and
-``cf.op_counts()`` must hold ``expect_ops`` and none of ``forbid_ops``. For "fallback" the call
-must warn, ``cf.fallback`` must name the construct and ``file:LINE``, and the result must still
-equal eager. For "error" the call must raise ``error_type`` whose message matches ``error`` and
-names ``file:LINE``.
+``cf.op_counts()`` must hold ``expect_ops`` and none of ``forbid_ops``; a case with ``grad``
+positions must also have compiled gradients equal to finite differences (``conformance.gradient``).
+For "fallback" the call must warn, ``cf.fallback`` must name the construct and ``file:LINE``, and
+the result must still equal eager. For "error" the call must raise ``error_type`` whose message
+matches ``error`` and names ``file:LINE``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 import tograph as tg
 from tograph_conformance import case as case_mod
-from tograph_conformance import compare
+from tograph_conformance import compare, gradient
 
 
 class CaseFailure(Exception):
@@ -84,6 +85,8 @@ def _check_match(case: case_mod.Case, static: tg.StaticFunction, inputs: tuple[A
             raise CaseFailure(f"{attempt}: {exc}") from None
     if compiled.exception is None:
         _check_ops(case, _concrete(static, inputs))
+        if case.grad:
+            gradient.check_gradients(case.fn, static, inputs, case.grad)
 
 
 def _check_ops(case: case_mod.Case, cf: tg.ConcreteFunction) -> None:

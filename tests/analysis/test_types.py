@@ -289,3 +289,22 @@ def test_a_test_on_an_item_a_container_may_have_changed_is_decided_at_run_time(f
     code, got, want = decided(fn, *copy.deepcopy(args))
     assert "_t.if_stmt" in code
     np.testing.assert_array_equal(got, want)
+
+
+def first_pair_apart(xs, t):
+    for i in range(xs.shape[0]):
+        for j in range(i):  # empty on the first trip, but not on the others
+            if xs[i] - xs[j] > t:
+                return i, j
+    return -1, -1
+
+
+def test_an_inner_range_empty_on_the_first_trip_decides_nothing():
+    """The first trip stands in for every trip of a static loop; an inner ``range(i)`` empty
+    on it made the tensor test under it unseen, so the return flag it sets passed for static
+    and the outer loop stayed Python, which then asked a tensor for its truth (a fallback)."""
+    sf = tg.to_static(first_pair_apart, fallback="error")
+    xs = np.array([1.0, 2.0, 3.0, 4.0])
+    for t in (2.5, 0.5, 9.0):
+        compare.compare_values(first_pair_apart(xs, np.float64(t)), sf(xs, np.float64(t)))
+    assert sf.concrete(xs, np.float64(0.0)).types["j"] == "i64[]~"

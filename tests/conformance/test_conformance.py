@@ -8,7 +8,7 @@ import pytest
 
 import tograph_conformance as conformance
 from tograph_conformance import case as case_mod
-from tograph_conformance import check, compare, runner
+from tograph_conformance import check, compare, gradient, runner
 
 CASES = conformance.all_cases()
 
@@ -125,6 +125,33 @@ def test_missing_error_is_a_failure():
     )
     with pytest.raises(check.CaseFailure, match="did not raise"):
         check.check_case(bad)
+
+
+def _cube_sum(x):
+    return np.sum(x * x * x)
+
+
+def test_wrong_gradient_is_a_failure(monkeypatch):
+    """A gradient off by a factor of two (what a wrong VJP rule would give) is caught by the
+    finite differences of the eager function; the right one passes."""
+    good = case_mod.Case("cube", "self", _cube_sum, ((np.array([0.5, -2.0]),),), grad=(0,))
+    check.check_case(good)
+    real_grad = gradient.tg.grad
+
+    def doubled(fn, argnums):
+        inner = real_grad(fn, argnums)
+        return lambda *args: tuple(2.0 * g for g in inner(*args))
+
+    monkeypatch.setattr(gradient.tg, "grad", doubled)
+    with pytest.raises(check.CaseFailure, match="gradient by argument 0"):
+        check.check_case(good)
+
+
+def test_gradients_are_checked_only_on_match_cases():
+    with pytest.raises(ValueError, match="only a match case"):
+        case_mod.Case(
+            "g", "self", _cube_sum, ((np.ones(2),),), expect="error", error="x", at="x", grad=(0,)
+        )
 
 
 def test_line_of_skips_decorators_and_requires_one_hit():

@@ -318,3 +318,29 @@ def test_string_items_picked_by_a_tensor_key_fall_back():
 
     reason = _fallback_reason(names, np.array([2.0, 1.0]))
     assert "an item holds a str, which a graph cannot pick" in reason
+
+
+def named_arrays_in_order(params, x):
+    y = x
+    for name, p in sorted(params.items()):
+        y = p @ y if p.ndim == 2 else y + p
+        if y.sum() < 0:
+            y = -y
+    names = [n for n, _ in sorted(params.items(), key=lambda kv: (kv[0], kv[1]), reverse=True)]
+    return y, names
+
+
+def test_pairs_ordered_by_distinct_first_parts_compile():
+    """``sorted(d.items())`` of arrays: the keys differ, so Python never compares the arrays and
+    the order is known while tracing (it fell back: a str item has no graph order)."""
+    params = {"w": np.array([[1.0, 2.0], [3.0, 4.0]]), "b": np.ones(2), "a": -np.ones(2)}
+    inputs = [(params, np.array([1.0, -1.0])), (params, np.array([-3.0, 0.5]))]
+    assert_matches_eager(named_arrays_in_order, inputs)
+
+
+def repeated_first_parts(x):
+    return sorted([(1, x[0]), (0, x[1]), (1, x[2])])
+
+
+def test_pairs_with_a_repeated_first_part_are_still_compared_whole():
+    assert_matches_eager(repeated_first_parts, [(x,) for x in _arrays(3)])

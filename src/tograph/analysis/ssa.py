@@ -62,8 +62,8 @@ class SSAForm:
     definitions: list[Definition]
     lines: list[Line]
     controls: list[Control] = dataclasses.field(default_factory=list)
-    # variables whose items are assigned (``x[i] = v``): their arrays change in place, which
-    # the definitions do not show
+    # variables whose items are assigned (``x[i] = v``) or updated in place (``x += v``): their
+    # arrays change in place, which the definitions do not show
     written: frozenset[str] = frozenset()
 
     @functools.cached_property
@@ -282,8 +282,9 @@ _CHANGING_METHODS = frozenset(
 
 
 def _item_written(fn: gast.FunctionDef) -> frozenset[str]:
-    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``) or changed
-    by a method (``d.update(...)``, ``x.sort()``)."""
+    """The variables of ``fn`` whose items are assigned (``x[i] = v``, ``x[i] += v``), changed
+    by a method (``d.update(...)``, ``x.sort()``) or updated in place (``x += v``, in place when
+    ``x`` is an array or a list)."""
     found: set[str] = set()
     for node in gast.walk(fn):
         if (
@@ -296,6 +297,8 @@ def _item_written(fn: gast.FunctionDef) -> frozenset[str]:
         targets = node.targets if isinstance(node, gast.Assign) else []
         if isinstance(node, gast.AugAssign):
             targets = [node.target]
+            if isinstance(node.target, gast.Name):
+                found.add(node.target.id)
         for target in targets:
             while isinstance(target, gast.Subscript):
                 target = target.value

@@ -150,11 +150,14 @@ def loop_item(iterable: Any, scratch: builder_mod.GraphBuilder) -> Any:
     """
     if iterable is PENDING:
         return PENDING
+    varies = isinstance(iterable, StaticOf)
     iterable = example(iterable)
     if rolled(iterable):  # a while_loop's weak int index
         return scratch.add_input(types.TensorType(np.dtype(np.int64), (), weak=True))
     if isinstance(iterable, (range, list, tuple, np.ndarray)) and not len(iterable):
-        return PENDING  # no item yet (a list that grows in a later round may have some)
+        # no item yet (a list that grows in a later round may have some); when the iterable
+        # differs between trips (``range(i)`` in a loop over ``i``), the others may have items
+        return UNKNOWN if varies else PENDING
     if isinstance(iterable, (range, list, tuple, np.ndarray)):
         return StaticOf(type(iterable[0]), iterable[0]) if is_static(iterable[0]) else iterable[0]
     listed = _list_type(iterable)

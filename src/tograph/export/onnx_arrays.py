@@ -35,7 +35,10 @@ def _einsum(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
 
 
 def _shape_tensor(w: Writer, static: Sequence[int | None], dims: Sequence[str]) -> str:
-    """A 1-d int64 shape: static dims as constants, each None the next run-time dim."""
+    """A 1-d int64 shape: static dims as constants, each None the next run-time dim (a 0-d
+    shape is an empty constant: ONNX's Concat needs an input)."""
+    if not static:
+        return w.ints([])
     values = iter(dims)
     parts = [
         w.ints([d]) if d is not None else w.one("Reshape", next(values), w.ints([1]))

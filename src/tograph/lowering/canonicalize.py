@@ -3,7 +3,9 @@
 Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same function where
 - ``a and b`` / ``a or b`` / ``not a`` / ``a if c else b`` / chained comparisons call ``_t.and_``,
   ``_t.or_``, ``_t.not_``, ``_t.if_exp``, ``_t.compare_chain`` with the lazily evaluated operands
-  in lambdas (short-circuit semantics kept, also when the condition is a tensor); ``a is b`` calls
+  in lambdas (short-circuit semantics kept, also when the condition is a tensor; an ``and`` or
+  ``or`` that is the whole test of an ``if`` or ``while`` passes ``True`` after them: only its
+  truth matters); ``a is b`` calls
   ``_t.is_`` (``_t.is_not``), which compares a tensor standing for a Python bool by value;
   ``a in b`` calls ``_t.in_`` (``_t.not_in``), which searches a list of tensor values when the
   graph runs;
@@ -95,6 +97,14 @@ def _may_hold_tensors(arg: Any) -> bool:
     if isinstance(arg, (gast.List, gast.Tuple)):
         return any(not isinstance(item, gast.Constant) for item in arg.elts)
     return False
+
+
+def _mark_condition(tests: list[Any]) -> None:
+    """Marks the ``and``/``or`` among ``tests`` as tested for truth only (``_t.and_``'s
+    ``condition``)."""
+    for test in tests:
+        if isinstance(test, gast.BoolOp):
+            test.condition = True
 
 
 def _lam(body: Any) -> gast.Lambda:
@@ -217,12 +227,27 @@ class _Canonicalize(nodes.Transformer):
 
     # ---- expressions ---------------------------------------------------------------------
     def visit_BoolOp(self, node: gast.BoolOp) -> Any:
+        condition = getattr(node, "condition", False)
+        if condition:  # `a and (b or c)` tested as a whole: so are its operands
+            _mark_condition(node.values)
         self.generic_visit(node)
         fn = "and_" if isinstance(node.op, gast.And) else "or_"
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
-            result = _rt_call(fn, [_lam(value), _lam(result)], node)
+            args = [_lam(value), _lam(result)]
+            args += [gast.Constant(value=True, kind=None)] if condition else []
+            result = _rt_call(fn, args, node)
         return result
+
+    def visit_If(self, node: gast.If) -> Any:
+        _mark_condition([node.test])
+        self.generic_visit(node)
+        return node
+
+    def visit_While(self, node: gast.While) -> Any:
+        _mark_condition([node.test])
+        self.generic_visit(node)
+        return node
 
     def visit_UnaryOp(self, node: gast.UnaryOp) -> Any:
         self.generic_visit(node)
@@ -539,6 +564,7 @@ class _Canonicalize(nodes.Transformer):
         self.generic_visit(node)
         node.iter = self._wrap_binding(node, node.iter)
         if extra_test is not None:
+            _mark_condition([extra_test])
             node.extra_test = self.visit(extra_test)
         return node
 

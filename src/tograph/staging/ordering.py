@@ -11,7 +11,9 @@ keys, when there is a key function, called here as converted code calls any func
 item in order) go to one ``python_order`` equation (``ops.python_order``) that rebuilds them as
 eager's objects when the graph runs and asks Python itself for the positions; the result items
 are then picked from the list by those positions, one stacked column of values per part of an
-item. A list whose items and keys are all known while the graph is built is ordered at once.
+item. A list whose items and keys are all known while the graph is built is ordered at once, and so
+is one whose keys are tuples with first parts known now and all different (``sorted(d.items())``
+of arrays): Python compares such tuples by their first parts alone.
 
 What cannot be picked exactly falls back, naming the construct: a list whose length is known
 only when the graph runs, items that are arrays (eager's result would hold those very arrays),
@@ -293,8 +295,38 @@ def _sorted(rt: types.ModuleType, items: list[Any], key: Any, reverse: Any, what
     keys = _keys(rt, items, key)
     if not items:
         return []
+    firsts = _deciding_first_parts(keys)
+    if firsts is not None:  # ``sorted(d.items())``: the distinct keys order the pairs
+        order = sorted(range(len(items)), key=firsts.__getitem__, reverse=bool(reverse))
+        return [items[k] for k in order]
     order = _positions("sort", keys, what, reverse=bool(reverse))
     return pick(items, order, what)
+
+
+def _deciding_first_parts(keys: list[Any]) -> list[Any] | None:
+    """The first parts of tuple (or list) keys when they alone decide how Python orders the
+    keys: known now, and no two the same object or equal. Python compares two tuples by their
+    first parts that are not the same or equal, so the later parts (tensors, say) are never
+    compared."""
+    kind = type(keys[0])
+    if not issubclass(kind, (tuple, list)) or not all(type(k) is kind and k for k in keys):
+        return None
+    firsts = [k[0] for k in keys]
+    if tensor.contains_symbolic(firsts):
+        return None
+    for i, first in enumerate(firsts):
+        for other in firsts[i + 1 :]:
+            if first is other or not _surely_unequal(first, other):
+                return None
+    return firsts
+
+
+def _surely_unequal(a: Any, b: Any) -> bool:
+    try:
+        equal = a == b
+    except Exception:  # noqa: BLE001 - Python's comparison would raise too: leave it to it
+        return False
+    return isinstance(equal, (bool, np.bool_)) and not equal
 
 
 def list_sort(

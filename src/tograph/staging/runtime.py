@@ -40,6 +40,7 @@ from tograph.staging import (
     optional,
     ordering,
     reads,
+    subtrace,
     text,
 )
 from tograph.trace import builder as builder_mod
@@ -332,24 +333,42 @@ def _select(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> An
     return control_flow.cond(test, then_fn, else_fn, (result,), ("expression value",))[0]
 
 
-def and_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
-    """``left() and right()``; a cond when the left value is a tensor, so right stays lazy."""
+def and_(left: Callable[[], Any], right: Callable[[], Any], condition: bool = False) -> Any:
+    """``left() and right()``; a cond when the left value is a tensor, so right stays lazy.
+    ``condition``: the value is only tested for truth (an ``if`` or ``while`` test), so tensor
+    operands are their truths, which merge where the operands themselves may not (a flag and an
+    array of one element)."""
     value = left()
     if tensor.is_symbolic(value):
+        if condition:
+            value, right = _truth_of(value), _truth_after(right)
         result = _select(value, right, lambda: value)
         reads.implies(value, result, conjunction=True)
         return result
     return value and right()
 
 
-def or_(left: Callable[[], Any], right: Callable[[], Any]) -> Any:
-    """``left() or right()``, lazily as in Python, also for tensors."""
+def or_(left: Callable[[], Any], right: Callable[[], Any], condition: bool = False) -> Any:
+    """``left() or right()``, lazily as in Python, also for tensors (``condition`` as for
+    ``and_``)."""
     value = left()
     if tensor.is_symbolic(value):
+        if condition:
+            value, right = _truth_of(value), _truth_after(right)
         result = _select(value, lambda: value, right)
         reads.implies(value, result, conjunction=False)
         return result
     return value or right()
+
+
+def _truth_of(value: Any) -> Any:
+    """A tensor's truth as a condition has it (``subtrace.truth``); any other value as it is,
+    for the statement to test as Python does."""
+    return subtrace.truth(value, "a condition") if tensor.is_symbolic(value) else value
+
+
+def _truth_after(operand: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: _truth_of(operand())
 
 
 def not_(value: Any) -> Any:

@@ -20,7 +20,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import core, types
-from tograph.ops import elementwise, lists
+from tograph.ops import elementwise, lists, shape
 from tograph.staging import carried, identity, made_objects
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, tensor
@@ -293,11 +293,16 @@ def current_builder(what: str) -> builder_mod.GraphBuilder:
 
 def truth(value: Any, what: str) -> Any:
     """The truth of a condition: a bool scalar tensor, or a Python bool when it is static. A
-    tensor list is true when it is not empty, as a Python list is (``lists.truth``)."""
+    tensor list is true when it is not empty, as a Python list is (``lists.truth``); an array
+    of one element is as true as that element, as NumPy has it (``while i < n`` with ``i`` of
+    shape ``(1,)``)."""
     value = lists.truth(value)
     if not isinstance(value, tensor.Symbolic):
         return bool(value)
     t = value.graph_var.type
+    if isinstance(t, types.TensorType) and t.shape and all(d == 1 for d in t.shape):
+        value = shape.reshape(value, ())
+        t = value.graph_var.type
     if not isinstance(t, types.TensorType) or t.shape != ():
         raise errors.ShapeError(
             f"the condition of {what} must be a scalar, got {carried.describe(value)}",

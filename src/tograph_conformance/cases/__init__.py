@@ -13,6 +13,7 @@ from tograph_conformance.cases import (
     breadth,
     calls,
     checks,
+    control_flow_grads,
     draws,
     effects,
     errors,
@@ -25,10 +26,15 @@ from tograph_conformance.cases import (
     jumps,
     lists,
     logic,
+    loop_exits,
+    loop_programs,
+    loop_sources,
+    loop_state,
     mutation,
     nested_jumps,
     numerics,
     realistic,
+    tensor_conditions,
     types,
     while_loops,
 )
@@ -57,6 +63,12 @@ _MODULES = (
     logic,
     helpers,
     checks,
+    loop_exits,
+    loop_sources,
+    loop_state,
+    tensor_conditions,
+    control_flow_grads,
+    loop_programs,
 )
 
 
