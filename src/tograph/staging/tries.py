@@ -53,7 +53,7 @@ Raised = tuple[type[BaseException], bool]
 _FLOATING = ((FloatingPointError, False), (Warning, False))
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)  # each ``try`` being traced is its own, whatever its fields
 class Region:
     """One ``try`` being traced: where its body started in the graph being built, and the
     classes its handlers catch (evaluated when needed, as Python evaluates them)."""
