@@ -25,11 +25,11 @@ def newton_sqrt(a, tol=1e-10):
 
 
 @tg.to_static
-def parse_or_zero(x):
+def int_sum_or_zero(x):
     try:
-        return float(x.sum())
-    except ValueError:
-        return 0.0
+        return int(x.sum())  # int() of a NaN raises ValueError, of an infinity OverflowError
+    except (ValueError, OverflowError):
+        return 0
 
 
 def main():
@@ -49,10 +49,10 @@ def main():
     print(cf.graph)
     print("\n# op counts:", cf.op_counts())
 
-    print("\n# a construct tograph cannot convert runs eagerly, with a warning:")
+    print("\n# code tograph cannot convert exactly runs eagerly, with a warning:")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        print("parse_or_zero ->", parse_or_zero(np.arange(4.0)))
+        print("int_sum_or_zero ->", int_sum_or_zero(np.arange(4.0)))
     for w in caught:
         print(f"{w.category.__name__}: {w.message}")
 

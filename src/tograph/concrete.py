@@ -26,9 +26,12 @@ from tograph.backend import backends, codegen, dask_exec, memory
 from tograph.ir import check, core
 from tograph.lowering import convert
 from tograph.ops import random as random_draws
-from tograph.passes import manager
-from tograph.staging import build_graph
+from tograph.passes import manager, totality
+from tograph.staging import build_graph, tries
 from tograph.trace import signature
+
+# a try's handlers must not meet what the graph may raise when it runs (``staging.tries``)
+tries.install(totality.is_total, totality.may_raise)
 
 
 class ConcreteFunction:

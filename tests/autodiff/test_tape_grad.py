@@ -44,7 +44,7 @@ def test_an_output_not_computed_from_the_inputs_has_zero_gradients():
 def uses_try(x, w):
     try:
         y = np.tanh(x * w)
-    except ValueError:
+    except FloatingPointError:  # which np.seterr(all="raise") would make tanh raise
         y = x
     if np.sum(y) > 0:
         y = y * 3.0
@@ -56,7 +56,7 @@ def uses_try(x, w):
 
 def test_function_that_falls_back_is_differentiated_on_a_tape():
     g = api.value_and_grad(uses_try, argnums=(0, 1))
-    with pytest.warns(errors.FallbackWarning, match="try/except"):
+    with pytest.warns(errors.FallbackWarning, match="try body with multiply"):
         value, (gx, gw) = g(X, X[::-1].copy())
     assert g.concrete(X, X[::-1].copy()).graph is None
     y = np.tanh(X * X[::-1]) * 3.0

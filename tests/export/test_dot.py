@@ -141,7 +141,7 @@ def test_notebook_views():
     cf = _newton()
     assert cf._repr_svg_().startswith("<?xml")
     assert cf._repr_html_().startswith("<svg")
-    fallback = tg.to_static(quickstart.parse_or_zero, fallback="silent").concrete(np.ones(2))
+    fallback = tg.to_static(quickstart.int_sum_or_zero, fallback="silent").concrete(np.ones(2))
     assert fallback._repr_svg_() is None
     assert fallback._repr_html_().startswith("<pre>&lt;ConcreteFunction (eager fallback: try")
 
@@ -188,7 +188,7 @@ def test_cli_draws_dot_and_svg():
 
 
 def test_cli_refuses_to_draw_a_fallback(capsys):
-    target = f"{EXAMPLES / 'quickstart.py'}:parse_or_zero"
+    target = f"{EXAMPLES / 'quickstart.py'}:int_sum_or_zero"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the reason is the message: no warning besides
         assert cli.main(["show", target, "--arg", "f64[3]", "--dot"]) == 2

@@ -42,7 +42,8 @@ IDIOM_FEATURES = frozenset(
 RISKY_FEATURES = frozenset(
     "kind_changes one_sided mixed_returns list_mixed copy_writes alias_joins".split()
 )
-# Constructs that always fall back (``try``), or often (``nonlocal``, ``np.array2string``, a
+# Constructs that often fall back (``try``, whose handlers would have to run when the graph runs;
+# ``nonlocal``, ``np.array2string``, a
 # filter on tensors after something observable in an expression, ``out=`` of another dtype or
 # shape): left out of the CI run too, whose programs should mostly compile.
 FALLBACK_FEATURES = frozenset(

@@ -173,17 +173,19 @@ def test_ssa_of_an_analysis_whose_tree_was_taken_is_made_from_a_fresh_tree():
 
 def uses_try(x):
     try:
-        return x + 1
-    except TypeError:
-        return 0
+        y = x + 1
+    except TypeError as err:
+        y = err
+    err = 0  # an except clause's name bound outside it
+    return y, err
 
 
 def test_unsupported_construct_raises_with_its_name_and_line():
     with pytest.raises(errors.UnsupportedError) as info:
         convert.analyze(uses_try)
-    assert info.value.construct == "try/except"
-    assert "try/except" in str(info.value)
-    assert str(line_of(uses_try, "try:")) in str(info.value)
+    assert info.value.construct == "exception name 'err' used outside its except clause"
+    assert "exception name 'err' used outside its except clause" in str(info.value)
+    assert str(line_of(uses_try, "except TypeError")) in str(info.value)
 
 
 # ---- lower ------------------------------------------------------------------------------------

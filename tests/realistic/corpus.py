@@ -115,7 +115,6 @@ FALLBACKS: dict[str, str] = {
     "histogram_and_format": "use as a Python index needs a concrete value",
     # a one-entry table: xs[i + 1] is out of range on a path eager never takes
     "lerp_table": "index 1 is out of bounds for axis 0 with size 1",
-    "secant": "try/except is not supported",
     # ts starts as [0.0] (a Python float), then gets NumPy floats: a list of two kinds
     "rk4_scalar": r"cannot push a value of type f64\[\] onto list\[f64\[\]~\]",
     # the dynamic-programming table is a list of lists, and (r, c) != (0, 0) tests a tuple
@@ -171,15 +170,12 @@ FALLBACKS: dict[str, str] = {
         r"append\(\) changes a list from outside the function",
     ),
     "format_array_table": "a string formatted from a tensor is an item of a list that grows",
-    **dict.fromkeys(
-        [
-            "parse_numbers_try",
-            "newton_poly_try_zero_division",
-            "cholesky_or_eigen_fallback",
-            "solve_or_lstsq",
-        ],
-        "try/except is not supported",
-    ),
+    # a try around an operation that may raise, when the graph runs, what a handler catches (a
+    # division of Python floats by zero, a matrix that is singular or not positive definite):
+    # the handler would have to run when the graph runs
+    "newton_poly_try_zero_division": "try body with divide at line .*, which may raise",
+    "cholesky_or_eigen_fallback": "try body with cholesky at line .*, which may raise",
+    "solve_or_lstsq": "try body with solve at line .*, which may raise",
     # ranks[i] = rank for i in sorted(range(n), key=...): a Python list written at positions
     # known when the graph runs, outside tensor control flow
     "argsort_by_sorted": "use as a Python index needs a concrete value",

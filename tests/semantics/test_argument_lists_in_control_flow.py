@@ -304,7 +304,7 @@ def test_gradient_through_a_function_that_appends_to_a_history():
 def appends_and_falls_back(w, history):
     try:
         total = np.sum(w * w)
-    except ValueError:
+    except FloatingPointError:  # which np.seterr(all="raise") would make the product raise
         total = 0.0
     history.append(total)
     return total
@@ -314,7 +314,7 @@ def test_the_tape_leaves_values_in_an_argument_list():
     """A function that runs eagerly is differentiated on the tape, whose tensors it appended to
     the caller's list: the list holds their values afterwards, as the eager run leaves it."""
     history = []
-    with pytest.warns(tg.FallbackWarning, match="try/except"):
+    with pytest.warns(tg.FallbackWarning, match="try body with multiply"):
         g = tg.grad(appends_and_falls_back)(np.array([1.0, 2.0]), history)
     np.testing.assert_allclose(g, [2.0, 4.0])
     assert history == [5.0] and type(history[0]) is np.float64

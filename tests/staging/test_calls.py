@@ -52,17 +52,12 @@ class Shifter:
 
 
 def guarded(x):
-    try:
-        return x + 1
-    except ValueError:
-        return x
+    global _UNUSED  # noqa: PLW0602 - a construct that cannot be converted
+    return x + 1
 
 
 def guarded_branch(x):
-    try:
-        pass
-    finally:
-        pass
+    global _UNUSED  # noqa: PLW0602 - a construct that cannot be converted
     if x > 0:
         return x
     return -x
@@ -215,11 +210,11 @@ def test_an_unconvertible_function_that_branches_on_a_tensor_says_why():
     with pytest.raises(errors.UnsupportedError) as info:
         call_traced(guarded_branch)
     assert info.value.message == (
-        "guarded_branch could not be converted (try/except is not supported in converted "
+        "guarded_branch could not be converted (global statement is not supported in converted "
         "functions) and does not run on tensors as it is: the truth value of tensor (bool[]) is "
         "only known when the graph runs"
     )
-    assert info.value.construct == "try/except"
+    assert info.value.construct == "global statement"
     assert info.value.loc.file == __file__  # where the unsupported construct is
     assert isinstance(info.value.__cause__, errors.TracerError)
 

@@ -6,7 +6,8 @@ loops. Output: ``annotate`` stores on every ``if``/``while``/``for`` node the se
 after it (``node.live_out``), on an ``if`` also those live at the start of either branch
 (``node.live_in_branches``), and returns the variables live at entry. Lowering uses these sets to
 choose branch outputs and loop-carried variables: a variable is carried only if it is written in
-the loop and live at the loop header or after the loop.
+the loop and live at the loop header or after the loop. In a ``try`` body, what the handlers and
+the ``finally`` read is live after every statement, at any depth (an exception may come anywhere).
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def _stmt(stmt: Any, live: set[str], annotate: bool) -> set[str]:
         return _while(stmt, live, annotate)
     if isinstance(stmt, gast.For):
         return _for(stmt, live, annotate)
+    if isinstance(stmt, gast.Try):
+        return _try(stmt, live, annotate)
     if isinstance(stmt, (gast.Return, gast.Raise)):
         return names.reads(stmt)
     if isinstance(stmt, gast.AugAssign):
@@ -96,6 +99,44 @@ def _for(stmt: gast.For, live: set[str], annotate: bool) -> set[str]:
     if annotate:
         _annotate_loop(stmt, live, header)
     return header | names.reads(stmt.iter)
+
+
+def _try(stmt: gast.Try, live: set[str], annotate: bool) -> set[str]:
+    # A handler (or the finally, when nothing catches) may start after any statement of the body,
+    # at any depth: what they read is live all through the body, and at its start.
+    final = _block(stmt.finalbody, live, annotate)
+    after_else = _block(stmt.orelse, final, annotate)
+    escape = set(final)
+    for handler in stmt.handlers:
+        caught = _block(handler.body, final, annotate)
+        if handler.name is not None:
+            caught.discard(handler.name.id)
+        escape |= caught | (names.reads(handler.type) if handler.type is not None else set())
+    body = _block(stmt.body, after_else | escape, annotate)
+    if annotate:
+        for inner in _controls_within(stmt.body):
+            inner.live_out |= escape
+            for extra in ("live_in_branches", "live_header"):
+                if hasattr(inner, extra):
+                    getattr(inner, extra).update(escape)
+    return body | escape
+
+
+def _controls_within(stmts: list[Any]) -> list[Any]:
+    """The ``if``/``while``/``for`` statements at any depth of ``stmts``, not in nested
+    functions (whose names are their own)."""
+    found: list[Any] = []
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            continue
+        if isinstance(node, (gast.If, gast.While, gast.For)):
+            found.append(node)
+        todo.extend(c for c in gast.iter_child_nodes(node) if isinstance(c, gast.stmt))
+        if isinstance(node, gast.Try):
+            todo.extend(s for h in node.handlers for s in h.body)
+    return found
 
 
 def _annotate_loop(stmt: Any, live: set[str], header: set[str]) -> None:

@@ -8,7 +8,9 @@ and a loop header ``loop_1:`` holds the phis of the variables a loop carries. ``
 local list is a definition too, ``lst_1 = append(lst, v)``, as lowering makes it a functional push
 (a tensor list grows in a loop over tensors). The form is *pruned*:
 a phi appears only where its variable is live, which is exactly the state that lowering makes
-into ``cond`` outputs and ``while_loop`` carries (``analysis.liveness``).
+into ``cond`` outputs and ``while_loop`` carries (``analysis.liveness``). A ``try``'s handlers may
+start anywhere in its body, so what the body assigns is a fresh unknown version there, and what the
+statement assigns is one after it (``x_2 = ?``): inference decides nothing by such values.
 Requires: lowering.jumps.
 """
 
@@ -147,6 +149,8 @@ class _SSA:
             self.if_(stmt, env, indent)
         elif isinstance(stmt, (gast.While, gast.For)):
             self.loop(stmt, env, indent)
+        elif isinstance(stmt, gast.Try):
+            self.try_(stmt, env, indent)
         elif isinstance(stmt, gast.FunctionDef):
             self.define(stmt.name, env, kind="assign")
             self.lines.append([f"{indent}{env[stmt.name]} = <function {stmt.name}>"])
@@ -197,6 +201,34 @@ class _SSA:
                 self.lines.append([f"{indent}{name} = φ({a}, {b})"])
             elif a == b:
                 env[var] = a
+
+    def try_(self, stmt: gast.Try, env: dict[str, str], indent: str) -> None:
+        """A ``try``: its blocks in order, each handler starting where the body may have stopped,
+        so a variable the body assigns is unknown there (``?``), as is every variable the
+        statement assigns after it: inference decides nothing by them."""
+        inner = indent + "    "
+        self.lines.append([f"{indent}try:"])
+        body_env = dict(env)
+        self.block(stmt.body, body_env, inner)
+        for var in sorted(names.assigned(stmt.body)):
+            self.define(var, env)
+        for handler in stmt.handlers:
+            caught = "" if handler.type is None else " " + _src(self.rename(handler.type, env))
+            bound = "" if handler.name is None else f" as {handler.name.id}"
+            self.lines.append([f"{indent}except{caught}{bound}:"])
+            self.block(handler.body, dict(env), inner)
+        if stmt.orelse:
+            self.lines.append([f"{indent}else:"])
+            self.block(stmt.orelse, body_env, inner)
+        changed = sorted(names.assigned([stmt]))
+        for var in changed:
+            self.define(var, env)
+        if changed:
+            unknown = ", ".join(env[var] for var in changed)
+            self.lines.append([f"{indent}{unknown} = ?"])
+        if stmt.finalbody:
+            self.lines.append([f"{indent}finally:"])
+            self.block(stmt.finalbody, env, inner)
 
     def loop(self, stmt: Any, env: dict[str, str], indent: str) -> None:
         self.loops += 1

@@ -1,8 +1,9 @@
 """The supported subset: rejects constructs that cannot become a graph, naming them and their line.
 
 Input: a parsed function. Output: nothing, or ``UnsupportedError`` for the first unsupported
-construct (``try``, ``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``del``, ``class``,
-``match``). The caller (``api``) turns that error into an eager fallback.
+construct (``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``del``, ``class``, ``match``,
+``try/except*``, and a ``try`` that ``frontend.tries`` refuses). The caller (``api``) turns that
+error into an eager fallback.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 import gast
 
 from tograph import errors
-from tograph.frontend import names, parse
+from tograph.frontend import names, parse, tries
 
 
 def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
@@ -85,7 +86,6 @@ def _free_reads(fn: Any) -> set[str]:
 
 
 _UNSUPPORTED: dict[type, str] = {
-    gast.Try: "try/except",
     gast.With: "with statement",
     gast.AsyncWith: "async with",
     gast.AsyncFor: "async for",
@@ -114,7 +114,12 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
     # Blocks are checked for closures only when the function defines any (the checks walk each
     # nested block again, which deep nesting would make quadratic).
     defines = gast.Lambda in kinds or gast.FunctionDef in kinds
-    if not defines and gast.Delete not in kinds and kinds.isdisjoint(_UNSUPPORTED):
+    if (
+        not defines
+        and gast.Delete not in kinds
+        and gast.Try not in kinds
+        and kinds.isdisjoint(_UNSUPPORTED)
+    ):
         return  # nothing below could be refused: no need to look at each node
     closures = _closures(nodes)
     for node in nodes:
@@ -123,6 +128,8 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
             isinstance(t, gast.Subscript) for t in node.targets
         ):
             construct = "del of a variable or attribute"
+        if isinstance(node, gast.Try):
+            construct, node = tries.refusal(node, nodes[0]) or (None, node)
         if defines and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
             construct, node = _closure_over_block_variable(node)
         if closures and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):

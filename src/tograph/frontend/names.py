@@ -14,7 +14,7 @@ from typing import Any
 
 import gast
 
-from tograph.frontend import nodes
+from tograph.frontend import nodes, tries
 
 _SCOPES = (
     gast.FunctionDef,
@@ -162,11 +162,15 @@ def _walk_scope_children(fn: Any) -> Iterable[Any]:
 
 def control_statements(stmts: list[Any]) -> list[Any]:
     """The ``if``, ``while`` and ``for`` statements of ``stmts`` in source order (pre-order), not
-    those of nested functions: the numbering that analysis and lowering share."""
+    those of nested functions, those in ``try`` blocks included: the numbering that analysis and
+    lowering share."""
     found: list[Any] = []
     for stmt in stmts:
         if isinstance(stmt, (gast.If, gast.While, gast.For)):
             found.append(stmt)
             found.extend(control_statements(stmt.body))
             found.extend(control_statements(stmt.orelse))
+        elif isinstance(stmt, gast.Try):
+            for block in tries.blocks(stmt):
+                found.extend(control_statements(block))
     return found

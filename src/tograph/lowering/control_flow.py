@@ -109,6 +109,8 @@ class _ControlFlow:
                 self.maybe_unbound.update(set(state) - defined)
                 defined.update(outputs)
                 out.extend(new)
+            elif isinstance(stmt, gast.Try):
+                out.append(self.try_stmt(stmt, needed, defined))
             elif isinstance(stmt, gast.FunctionDef):
                 out.append(_ControlFlow().function(stmt))
                 defined.add(stmt.name)
@@ -144,6 +146,18 @@ class _ControlFlow:
         stmt.orelse = self.block(stmt.orelse, needed, set(defined))
         if isinstance(stmt, gast.If):  # a loop's body may not run: it binds nothing for sure
             defined.update(both)
+        return stmt
+
+    def try_stmt(self, stmt: gast.Try, needed: set[str], defined: set[str]) -> gast.Try:
+        """A ``try`` stays Python (``lowering.tries`` adds its checks), its blocks lowered
+        inside; what its ``finally`` binds at its top level is bound after it for sure."""
+        stmt.body = self.block(stmt.body, needed, set(defined)) or templates.quote("pass", stmt)
+        for handler in stmt.handlers:
+            handler.body = self.block(handler.body, needed, set(defined)) or templates.quote(
+                "pass", handler
+            )
+        stmt.orelse = self.block(stmt.orelse, needed, set(defined))
+        stmt.finalbody = self.block(stmt.finalbody, needed, defined)
         return stmt
 
     def _state_function(

@@ -1,12 +1,12 @@
 """The conversion driver: a Python function -> its analysis, and its lowered twin.
 
-``analyze(fn)`` runs parse -> fence -> comprehensions -> jumps -> SSA on the function's tree
-(cached per code object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control
-flow, keeping as plain Python the control statements that type inference decided statically,
-and compiles the result inside a factory that receives the runtime module and the function's
-closure values (cached per code object and decisions; the most recently used are kept). The
-compiled tree keeps the user's file name and line numbers, so tracebacks and build-time errors
-point at the user's lines. A function the steps leave exactly as parsed (straight-line NumPy
+``analyze(fn)`` runs parse -> fence -> comprehensions -> jumps -> SSA on the function's tree (cached
+per code object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control flow -> the
+checks of ``try`` statements, keeping as plain Python the control statements that type inference
+decided statically, and compiles the result inside a factory that receives the runtime module and
+the function's closure values (cached per code object and decisions; the most recently used are
+kept). The compiled tree keeps the user's file name and line numbers, so tracebacks and build-time
+errors point at the user's lines. A function the steps leave exactly as parsed (straight-line NumPy
 code, say: ``nodes.same_structure`` tells) is not compiled again: its factory runs a copy of the
 function's own code, registered as converted code as a compiled one is. Work the analysed tree's
 nodes show to be needless is skipped: canonicalize reads the nodes the analysis walked where the
@@ -14,7 +14,7 @@ jumps left the tree as parsed, and control flow is not lowered in a function of 
 (``_plain_statements``). ``Conversion.source`` is the lowered function as Python source (what
 ``cf.code`` shows).
 Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.comprehensions, lowering.jumps,
-lowering.canonicalize, lowering.control_flow; inference (analysis.types) decides
+lowering.canonicalize, lowering.control_flow, lowering.tries; inference (analysis.types) decides
 ``static_controls`` in between.
 """
 
@@ -35,7 +35,7 @@ from tograph import caching, errors, origin
 from tograph.analysis import ssa
 from tograph.frontend import fence, names, parse, translate
 from tograph.frontend import nodes as frontend_nodes
-from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates
+from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates, tries
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
@@ -206,8 +206,9 @@ def _lower(
         stmt.static_test = index in static_controls
     plain = walked is not None and _plain_statements(walked)
     canonicalize.canonicalize(node, fn.__globals__, sequence_params, walked)
-    if not plain:  # (lowering control flow has nothing to rewrite in plain statements)
+    if not plain:  # (lowering control flow and tries has nothing to rewrite in plain statements)
         control_flow.lower_control_flow(node)
+        tries.add_checks(node)
     if (
         structure is not None
         and fn.__code__.co_name != "<lambda>"  # its tree is a ``def`` made for it

@@ -6,8 +6,10 @@ at its end, so branches and loop bodies can become functions. An ``if`` whose bo
 (``do_return``, ``break_N``, ``continue_N``), the statements after them are guarded by
 ``if not flag:``, and a loop with ``break`` or ``return`` also tests the flag (for ``for`` loops the
 test is stored as ``node.extra_test``). ``for``/``while ... else`` runs its ``else`` after the loop
-unless a break flag is set. A single ``return retval`` ends the function; ``retval`` starts as a
-``Placeholder``, which control flow may join with any value because no path reads it unset.
+unless a break flag is set. A jump in a ``try`` body or handler sets its flag as anywhere, and the
+``try``'s ``else`` is guarded by it too, as Python skips that clause after a jump. A single
+``return retval`` ends the function; ``retval`` starts as a ``Placeholder``, which control flow
+may join with any value because no path reads it unset.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import gast
 
-from tograph.frontend import nodes
+from tograph.frontend import nodes, tries
 from tograph.lowering import templates
 from tograph.lowering.canonicalize import RUNTIME
 
@@ -33,6 +35,10 @@ def _contains(stmts: list[Any], kinds: tuple[type, ...], into_loops: bool) -> bo
                 return True
             if _contains(stmt.orelse, kinds, into_loops):
                 return True
+        if isinstance(stmt, gast.Try) and any(
+            _contains(block, kinds, into_loops) for block in tries.blocks(stmt)
+        ):
+            return True
     return False
 
 
@@ -76,9 +82,9 @@ def lower_jumps(fn: gast.FunctionDef, taken: set[str] | None = None) -> gast.Fun
     names = _Names(fn, taken)
     fn.body = _LoopJumps(names).block(fn.body)
     nested_return = any(
-        _contains(s.body + s.orelse, (gast.Return,), into_loops=True)
+        _contains([s], (gast.Return,), into_loops=True)
         for s in fn.body
-        if isinstance(s, (gast.If, gast.While, gast.For))
+        if isinstance(s, (gast.If, gast.While, gast.For, gast.Try))
     )
     if nested_return:
         fn.body = _Returns(names).lower(fn.body)
@@ -115,6 +121,8 @@ class _Returns:
                 return True
             if i + 1 < len(stmts) and self._may_return(stmt):
                 return True
+            if isinstance(stmt, gast.Try) and self._may_return(stmt):
+                return True  # its else clause is skipped by the flag
             if isinstance(stmt, gast.If) and self._needs_flag(stmt.body) | self._needs_flag(
                 stmt.orelse
             ):
@@ -139,7 +147,7 @@ class _Returns:
             return _contains(stmt.body + stmt.orelse, (gast.Return,), True) and not (
                 _always_returns(stmt.body) and _always_returns(stmt.orelse)
             )
-        if isinstance(stmt, (gast.While, gast.For)):
+        if isinstance(stmt, (gast.While, gast.For, gast.Try)):
             return _contains([stmt], (gast.Return,), True)
         return False
 
@@ -158,7 +166,24 @@ class _Returns:
         ):
             stmt.body = self.block(stmt.body, in_loop=True)
             _add_exit_test(stmt, f"not {self.flag}")
+        elif isinstance(stmt, gast.Try) and self._may_return(stmt):
+            body_returns = _contains(stmt.body, (gast.Return,), True)
+            _jumps_in_try(stmt, self.flag, body_returns, lambda block: self.block(block, in_loop))
         return [stmt]
+
+
+def _jumps_in_try(stmt: gast.Try, flag: str, body_jumps: bool, lower: Any) -> None:
+    """Lowers the jumps in the blocks of the ``try`` ``stmt`` with ``lower`` (a block -> block),
+    and guards its ``else`` by ``flag`` when the body jumps (``body_jumps``): Python skips it
+    then. No jump leaves a ``finally`` (``frontend.tries``)."""
+    stmt.body = lower(stmt.body)
+    for handler in stmt.handlers:
+        handler.body = lower(handler.body)
+    stmt.orelse = lower(stmt.orelse)
+    if stmt.orelse and body_jumps:
+        guard = templates.quote(f"if not {flag}:\n    pass", stmt.orelse[0])[0]
+        guard.body = stmt.orelse
+        stmt.orelse = [guard]
 
 
 def _continuations(stmts: list[Any]) -> list[Any]:
@@ -209,6 +234,12 @@ class _LoopJumps:
                 out.extend(self.loop(stmt))
             elif isinstance(stmt, gast.If):
                 stmt.body, stmt.orelse = self.block(stmt.body), self.block(stmt.orelse)
+                out.append(stmt)
+            elif isinstance(stmt, gast.Try):  # no jump leaves it (``frontend.tries``)
+                stmt.body, stmt.orelse = self.block(stmt.body), self.block(stmt.orelse)
+                stmt.finalbody = self.block(stmt.finalbody)
+                for handler in stmt.handlers:
+                    handler.body = self.block(handler.body)
                 out.append(stmt)
             else:
                 out.append(stmt)
@@ -262,8 +293,13 @@ class _FlagJump:
             if isinstance(stmt, self.kind):
                 out.extend(templates.quote(f"{self.flag} = True", stmt))
                 break  # statements after a jump never run
-            jumps = isinstance(stmt, gast.If) and _contains([stmt], (self.kind,), into_loops=False)
-            if jumps:
+            jumps = isinstance(stmt, (gast.If, gast.Try)) and _contains(
+                [stmt], (self.kind,), into_loops=False
+            )
+            if jumps and isinstance(stmt, gast.Try):
+                body_jumps = _contains(stmt.body, (self.kind,), into_loops=False)
+                _jumps_in_try(stmt, self.flag, body_jumps, self.block)
+            elif jumps:
                 stmt.body, stmt.orelse = self.block(stmt.body), self.block(stmt.orelse)
             out.append(stmt)
             rest = stmts[i + 1 :]

@@ -42,6 +42,7 @@ from tograph.staging import (
     reads,
     subtrace,
     text,
+    tries,
 )
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, dispatch, tensor
@@ -57,6 +58,10 @@ is_none = reads.is_none
 is_not_none = reads.is_not_none
 fstring = text.fstring
 percent_format = text.percent_format
+try_begin = tries.try_begin
+try_body_end = tries.try_body_end
+try_caught = tries.try_caught
+try_end = tries.try_end
 State = tuple[Any, ...]
 
 
@@ -777,6 +782,8 @@ def raise_(exception: Any) -> None:
             hint="format the value into the message with an f-string",
             construct="exception made from a tensor",
         )
+    if not texts and tries.observed():
+        raise exception  # a try's handlers catch it while tracing, on a path the graph takes
     if not texts:
         effects.raise_(exception)
     elif len(args) == 1 and _rebuilt_from_message(exception) and effects.in_branch():
@@ -900,3 +907,20 @@ def iop(op: str, target: Any, value: Any) -> Any:
             construct="in-place update of a NumPy array",
         )
     return getattr(operator, op)(target, value)
+
+
+# what eager raises reaches a try's handlers through these (``staging.tries``)
+tries.allow_frames(
+    call,
+    calls.call_user,
+    if_stmt,
+    getitem,
+    assert_,
+    raise_,
+    effects.raise_,
+    and_,
+    or_,
+    if_exp,
+    compare_chain,
+    builtin_calls.HANDLERS[float],  # int(), float(), bool(), complex() of a static value
+)
