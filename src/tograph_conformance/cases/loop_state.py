@@ -302,12 +302,7 @@ def tuple_state_swapped_each_trip(x):
     return a, b
 
 
-@CASES.case(
-    args=[(MAT,)],
-    expect="fallback",
-    error="cannot push a value of type i64",
-    at="for i, row in enumerate(m):",
-)
+@CASES.case(args=[(MAT,), (MAT[::-1].copy(),)])
 def list_state_replaced_not_appended(m):
     best = [m[0], 0]
     for i, row in enumerate(m):
