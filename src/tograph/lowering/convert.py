@@ -32,7 +32,15 @@ from tograph import caching, errors, origin
 from tograph.analysis import ssa
 from tograph.frontend import fence, names, parse, translate
 from tograph.frontend import nodes as frontend_nodes
-from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates
+from tograph.lowering import (
+    canonicalize,
+    comprehensions,
+    control_flow,
+    errstates,
+    jumps,
+    nonlocals,
+    templates,
+)
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
@@ -167,15 +175,20 @@ def _lower_jumps(
     nodes: list[Any] | None = None,
     shadowed: frozenset[str] = frozenset(),
 ) -> gast.FunctionDef:
-    """``tree`` (and the functions nested in it) with filtered list comprehensions made loops
-    and jumps made flags, in place; ``nodes`` are all of its nodes, if the caller has walked it
-    already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it."""
+    """``tree`` (and the functions nested in it) with ``with np.errstate(...)`` flattened
+    (``lowering.errstates``), filtered list comprehensions made loops, jumps made flags, and
+    calls of functions setting its ``nonlocal`` variables bracketed with copies of them
+    (``lowering.nonlocals``), in place; ``nodes`` are all of its nodes, if the caller has walked
+    it already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it."""
     nodes = frontend_nodes.walk(tree) if nodes is None else nodes
     taken = {n.id for n in nodes if isinstance(n, gast.Name)}
+    if errstates.flatten(tree, nodes):
+        nodes = frontend_nodes.walk(tree)
     if comprehensions.desugar_filtered(tree, taken, nodes, shadowed):
         nodes = frontend_nodes.walk(tree)
     for fndef in [n for n in nodes if isinstance(n, gast.FunctionDef)]:
         jumps.lower_jumps(fndef, taken)
+    nonlocals.copy_around_calls(tree)
     return tree
 
 
