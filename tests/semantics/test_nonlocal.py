@@ -297,3 +297,46 @@ def test_function_setting_outside_variables_is_never_traced_as_is(fn):
     second, _ = fallback_messages(static, x)
     assert messages and "runs eagerly" in messages[0]
     np.testing.assert_array_equal(second - first, x)
+
+
+def setter_stored_inside_errstate_block(x):
+    n = 0
+
+    def step():
+        nonlocal n
+        n += 1
+
+    with np.errstate(divide="ignore"):
+        later = step
+    later()
+    return x + n
+
+
+def test_a_use_inside_a_with_block_is_checked_as_one_beside_it():
+    """The block is flattened into the statements around it, so the setter stored there escapes
+    as it would beside it (the fence once looked only into if, while and for blocks)."""
+    x = np.array([1.0, 2.0])
+    compiled, messages = fallback_messages(tg.to_static(setter_stored_inside_errstate_block), x)
+    assert messages and "passed on" in messages[0], messages
+    np.testing.assert_array_equal(compiled, setter_stored_inside_errstate_block(x))
+
+
+def counts_inside_errstate_block(x):
+    n = 0
+
+    def step(v):
+        nonlocal n
+        n += 1
+        return v / x[0]
+
+    with np.errstate(divide="ignore"):
+        if x[1] > 0:
+            y = step(x)
+        else:
+            y = x
+    return y, n
+
+
+@pytest.mark.parametrize("x", [np.array([0.0, 2.0]), np.array([1.0, -2.0])])
+def test_setter_called_in_a_tensor_branch_inside_an_errstate_block(x):
+    assert_matches_eager(counts_inside_errstate_block, x)

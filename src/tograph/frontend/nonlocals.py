@@ -94,18 +94,39 @@ def _misused(fn: gast.FunctionDef, found: dict[str, frozenset[str]]) -> tuple[st
     return None
 
 
-def _statements(stmts: list[Any], in_block: bool) -> list[tuple[Any, bool]]:
+def _statements(stmts: list[Any], in_block: bool | None) -> list[tuple[Any, bool | None]]:
     """``stmts`` and the statements of their blocks (not those of nested functions), each with
-    whether it stands in a block."""
-    out: list[tuple[Any, bool]] = []
+    whether it stands in a loop or branch; None in another block (``try``, ``match``), around
+    whose statements lowering makes no copies. A ``with np.errstate(...)`` block is flattened
+    into the statements around it (``lowering.errstates``): its statements stand where it does."""
+    out: list[tuple[Any, bool | None]] = []
     for stmt in stmts:
         out.append((stmt, in_block))
-        if isinstance(stmt, (gast.If, gast.While, gast.For)):
-            out += _statements(stmt.body + stmt.orelse, True)
+        if isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+            continue
+        if isinstance(stmt, gast.With):
+            out += _statements(stmt.body, in_block)
+            continue
+        inner = True if isinstance(stmt, (gast.If, gast.While, gast.For)) else None
+        for value in (v for _, v in gast.iter_fields(stmt) if isinstance(v, list)):
+            out += _statements(_block_statements(value), None if in_block is None else inner)
     return out
 
 
-def _statement_problem(stmt: Any, in_block: bool, found: dict[str, frozenset[str]]) -> str | None:
+def _block_statements(items: list[Any]) -> list[Any]:
+    """The statements of one list field of a statement: a block, or ``except`` handlers' and
+    ``case`` clauses' blocks (none for a field of expressions)."""
+    found = [item for item in items if isinstance(item, gast.stmt)]
+    for item in items:
+        body = None if isinstance(item, gast.stmt) else getattr(item, "body", None)
+        if isinstance(body, list):
+            found += [s for s in body if isinstance(s, gast.stmt)]
+    return found
+
+
+def _statement_problem(
+    stmt: Any, in_block: bool | None, found: dict[str, frozenset[str]]
+) -> str | None:
     if isinstance(stmt, gast.FunctionDef):
         used = names.reads(stmt) & set(found)
         if used:
@@ -143,7 +164,7 @@ def _own_parts(stmt: Any) -> list[Any]:
 
 def _use_problem(
     stmt: Any,
-    in_block: bool,
+    in_block: bool | None,
     name: gast.Name,
     parents: dict[int, Any],
     found: dict[str, frozenset[str]],
@@ -154,6 +175,8 @@ def _use_problem(
         return f"{writer}(), which sets nonlocal variables, bound again"
     if isinstance(stmt, (gast.If, gast.While, gast.For)):
         return f"{writer}(), which sets nonlocal variables, called in a loop or branch header"
+    if in_block is None:
+        return f"{writer}(), which sets nonlocal variables, called in a try or match block"
     # at the top of ``f`` its variables are the cells themselves; in a block, copies of them
     touched = {n.id for n in nodes.walk(stmt) if isinstance(n, gast.Name)} & found[writer]
     if in_block and touched:
