@@ -81,9 +81,14 @@ def test_source_not_available():
 
 
 def uses_with(x):
-    with np.errstate(all="ignore"):
-        y = x / 0
+    with open(x) as f:
+        y = f.read()
     return y
+
+
+def returns_from_errstate(x):
+    with np.errstate(all="ignore"):
+        return x / 0
 
 
 def closure_in_loop(x):
@@ -136,7 +141,8 @@ def declares_a_global(x):
 @pytest.mark.parametrize(
     "fn, construct, text",
     [
-        (uses_with, "with statement", "with np.errstate"),
+        (uses_with, "with statement", "with open"),
+        (returns_from_errstate, "return, break or continue leaving", "with np.errstate"),
         (deletes_a_variable, "del of a variable", "del y"),
         (declares_a_global, "global statement", "global COUNTER"),
         (closure_in_loop, "closure over variable 'i'", "lambda v: v * i"),

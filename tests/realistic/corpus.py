@@ -133,8 +133,6 @@ FALLBACKS: dict[str, str] = {
     "integer_shares": "use as a Python index needs a concrete value",
     # an optimizer object appends to its own history list in a loop over the gradients
     "rmsprop_object_history": r"append\(\) changes a list passed to the function",
-    # a call counter in the objective, kept with nonlocal
-    "golden_section_min": "nonlocal statement is not supported",
     # dict keys formatted from tensors ({lo + k * width:.1f})
     "histogram_dict_labels": "a string formatted from a tensor is used as a string",
     # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs
@@ -189,7 +187,6 @@ FALLBACKS: dict[str, str] = {
     "pick_peaks_threshold": "a tuple holding tensors as an item of a list that grows",
     # None when no membership reaches alpha, else (min, max)
     "alpha_cut_interval": "a single value in the if-branch but a tuple of 2",
-    "chi_square_independence": "with statement is not supported",
     # min() of an int array is an np.int64, which lo - 0.5 makes an np.float64 on one path
     "histogram_manual": "would depend on the path taken",
     # sorted() of an array compares NumPy scalars in Python

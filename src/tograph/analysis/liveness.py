@@ -38,13 +38,15 @@ def annotate(stmts: list[Any], live_out: set[str]) -> set[str]:
 def annotate_function(fn: gast.FunctionDef) -> None:
     """``annotate`` of ``fn``'s body, where the variables that nested functions read
     (``names.captured``) are live everywhere: such a function may be called at any later point
-    and sees their values then. A function without control statements has nothing to annotate
-    (nested functions are annotated on their own)."""
+    and sees their values then; so are the variables ``fn`` declares ``nonlocal``, which its
+    caller sees. A function without control statements has nothing to annotate (nested
+    functions are annotated on their own)."""
     controls = names.control_statements(fn.body)
     if not controls:
         return
-    annotate(fn.body, set())
-    captured = names.captured(fn)
+    shared = names.nonlocals(fn)
+    annotate(fn.body, shared)
+    captured = names.captured(fn) | shared
     if not captured:
         return
     for stmt in controls:

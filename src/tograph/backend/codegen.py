@@ -51,7 +51,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.backend import fusion, loop_broadcasts, memory, parallel, strict, user_lines
 from tograph.ir import core, types
-from tograph.ops import control
+from tograph.ops import control, errstates
 from tograph.ops import elementwise as ew
 from tograph.passes import totality
 
@@ -373,14 +373,39 @@ class _Writer:
         named = {v.id for v in plan.donors.values()}
         fused = {id(e) for r in regions for e in r.eqns}
         inlined = self.inlinable(graph, fused | set(plan.donors), named)
-        k = 0
-        while k < len(graph.eqns):
+        self._span(graph, 0, len(graph.eqns), indent, starts, inlined, plan.donors)
+
+    def _span(
+        self,
+        graph: core.Graph,
+        start: int,
+        stop: int,
+        indent: str,
+        starts: dict[int, fusion.Region],
+        inlined: set[int],
+        donors: dict[int, core.Var],
+    ) -> None:
+        """The lines of ``graph.eqns[start:stop]``; an ``errstate`` region as a ``with`` block
+        (``ops.errstates``), so that an exception leaving it restores the caller's state."""
+        k = start
+        while k < stop:
             region = starts.get(k)
             if region is not None:
                 fusion.write_region(self, region, indent, _INDENT)
                 k += len(region.eqns)
                 continue
-            self.write_eqn(graph.eqns[k], indent, inlined, plan.donors)
+            eqn = graph.eqns[k]
+            if eqn.prim is errstates.errstate_p:
+                end = errstates.region_end(graph.eqns, k)
+                settings = ", ".join(f"{c}={m!r}" for c, m in eqn.params["settings"])
+                self.line(indent, f"with {self.const(np.errstate)}({settings}):", eqn)
+                written = len(self.lines)
+                self._span(graph, k + 1, end, indent + _INDENT, starts, inlined, donors)
+                if len(self.lines) == written:
+                    self.line(indent + _INDENT, "pass", eqn)
+                k = end + 1
+                continue
+            self.write_eqn(eqn, indent, inlined, donors)
             k += 1
 
     def write_eqn(

@@ -36,7 +36,7 @@ import numpy as np
 
 from tograph.backend import codegen, scalar_plan
 from tograph.ir import core, types
-from tograph.ops import elementwise
+from tograph.ops import elementwise, errstates
 
 _CACHE_SIZE = 512
 _Entry = tuple[core.Graph, Callable[..., tuple[Any, ...]], str]
@@ -73,6 +73,19 @@ def _underflow_ignored() -> bool:
     return np.geterr()["under"] == "ignore"
 
 
+def _watches_underflow(graph: core.Graph) -> bool:
+    """Whether ``graph`` holds an ``np.errstate`` region that may watch underflow, which the
+    check on entry (``_underflow_ignored``) does not see."""
+    for eqn in graph.eqns:
+        if eqn.prim is errstates.errstate_p and any(
+            c in ("under", "all") and m != "ignore" for c, m in eqn.params["settings"]
+        ):
+            return True
+        if any(_watches_underflow(g) for g in eqn.subgraphs()):
+            return True
+    return False
+
+
 def compile_graph(
     graph: core.Graph, options: codegen.Options = codegen.DEFAULT
 ) -> Callable[..., tuple[Any, ...]]:
@@ -94,7 +107,7 @@ def _compiled(
     if entry is not None:
         return entry[1], entry[2]
     found = scalar_plan.plan(graph)
-    if found.scalar_eqns:
+    if found.scalar_eqns and not _watches_underflow(graph):
         writer = _Writer(graph, found, _PlainOnFirstCall(graph, options), options)
         compiled = writer.compile()
         fn, source = compiled.fn, compiled.source

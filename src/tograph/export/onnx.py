@@ -30,8 +30,11 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import onnx_ops
 from tograph.ir import core, types
-from tograph.ops import effects
+from tograph.ops import effects, errstates
 from tograph.ops import random as random_draws
+
+# NumPy's warnings and the error states that decide them: a model reports no warnings
+_SILENT = (effects.warn_p, errstates.errstate_p, errstates.errstate_end_p)
 
 OPSET = 18
 _IR_VERSION = 8  # the IR version of opset 18 (ONNX 1.13), which runtimes since then read
@@ -235,7 +238,7 @@ class Writer:
                     f"the draw {eqn.params['draw']!r} takes its numbers from NumPy's or Python's "
                     "generator, which ONNX's random operators cannot reproduce"
                 )
-            if eqn.prim.effectful and (self.drop_effects or eqn.prim is effects.warn_p):
+            if eqn.prim.effectful and (self.drop_effects or eqn.prim in _SILENT):
                 continue  # NumPy's warnings (nanmean of an all-NaN slice) have no ONNX form
             if any(_is_complex(a.type) for a in (*eqn.inputs, *eqn.outputs)):
                 raise self.error("ONNX operators do not compute with complex numbers")

@@ -1,9 +1,10 @@
 """The supported subset: rejects constructs that cannot become a graph, naming them and their line.
 
 Input: a parsed function. Output: nothing, or ``UnsupportedError`` for the first unsupported
-construct (``with``, ``yield``, ``async``, ``global``/``nonlocal``, ``del``, ``class``, ``match``,
-``try/except*``, and a ``try`` that ``frontend.tries`` refuses). The caller (``api``) turns that
-error into an eager fallback.
+construct (``with`` but ``with np.errstate(...)`` (``frontend.errstates``), ``yield``, ``async``,
+``global``, ``del``, ``class``, ``match``, ``try/except*``, a ``try`` that ``frontend.tries``
+refuses, and ``nonlocal`` where ``frontend.nonlocals`` finds it inexact). The caller (``api``)
+turns that error into an eager fallback.
 """
 
 from __future__ import annotations
@@ -14,10 +15,24 @@ from typing import Any
 import gast
 
 from tograph import errors
-from tograph.frontend import names, parse, tries
+from tograph.frontend import errstates, names, nonlocals, parse, tries
 
 
-def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
+def _written(block: Any, setters: dict[str, frozenset[str]]) -> set[str]:
+    """The variables ``block`` assigns, or sets through a function declaring them ``nonlocal``."""
+    body = block.body + block.orelse
+    written = names.assigned(body) | (
+        names.targets(block.target) if isinstance(block, gast.For) else set()
+    )
+    if setters:
+        called = set().union(set(), *(names.reads(stmt) for stmt in body)) & set(setters)
+        written |= set().union(set(), *(setters[name] for name in called))
+    return written
+
+
+def _closure_over_block_variable(
+    block: Any, setters: dict[str, frozenset[str]]
+) -> tuple[str | None, Any]:
     """A function defined in ``block`` that reads a variable ``block`` assigns, if any.
 
     Lowering turns branches and loop bodies into functions, so such a closure would see the value
@@ -31,9 +46,7 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
         if isinstance(node, (gast.Lambda, gast.FunctionDef))
     ]
     if functions:  # what the block assigns is only needed then (nested blocks: no quadratic walk)
-        written = names.assigned(body) | (
-            names.targets(block.target) if isinstance(block, gast.For) else set()
-        )
+        written = _written(block, setters)
         for node in functions:
             captured = _free_reads(node) & written
             if captured:
@@ -42,16 +55,16 @@ def _closure_over_block_variable(block: Any) -> tuple[str | None, Any]:
     return None, block
 
 
-def _closure_called_in_block(block: Any, closures: dict[str, set[str]]) -> tuple[str | None, Any]:
+def _closure_called_in_block(
+    block: Any, closures: dict[str, set[str]], setters: dict[str, frozenset[str]]
+) -> tuple[str | None, Any]:
     """A function defined before ``block`` and used in it that reads a variable ``block`` assigns.
 
     Lowering makes that variable a local of the branch or loop body function, so the closure
     would read the value from before the block where Python reads the current one.
     """
     body = block.body + block.orelse
-    written = names.assigned(body) | (
-        names.targets(block.target) if isinstance(block, gast.For) else set()
-    )
+    written = _written(block, setters)
     used = set().union(set(), *(names.reads(stmt) for stmt in body))
     for name in sorted(used & set(closures)):
         captured = closures[name] & written
@@ -85,6 +98,11 @@ def _free_reads(fn: Any) -> set[str]:
     return set().union(*(names.reads(b) for b in body)) - set(names.params(fn)) - local
 
 
+NONLOCAL = "nonlocal statement"
+# Constructs that set variables outside the function: it must not run unconverted either while a
+# graph is built, as the variables would be set once, while tracing (``staging.calls``).
+SETS_OUTSIDE = frozenset({NONLOCAL, "global statement"})
+
 _UNSUPPORTED: dict[type, str] = {
     gast.With: "with statement",
     gast.AsyncWith: "async with",
@@ -94,7 +112,6 @@ _UNSUPPORTED: dict[type, str] = {
     gast.Yield: "yield",
     gast.YieldFrom: "yield from",
     gast.Global: "global statement",
-    gast.Nonlocal: "nonlocal statement",
     gast.ClassDef: "class definition",
     gast.Match: "match statement",
 }
@@ -114,16 +131,18 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
     # Blocks are checked for closures only when the function defines any (the checks walk each
     # nested block again, which deep nesting would make quadratic).
     defines = gast.Lambda in kinds or gast.FunctionDef in kinds
-    if (
-        not defines
-        and gast.Delete not in kinds
-        and gast.Try not in kinds
-        and kinds.isdisjoint(_UNSUPPORTED)
-    ):
+    if not defines and kinds.isdisjoint((gast.Delete, gast.Nonlocal, gast.Try, *_UNSUPPORTED)):
         return  # nothing below could be refused: no need to look at each node
     closures = _closures(nodes)
+    setters = nonlocals.writers(nodes[0]) if gast.Nonlocal in kinds else {}
+    misused = nonlocals.problem(nodes[0], nodes) if gast.Nonlocal in kinds else None
+    if misused is not None:
+        reason, node = misused
+        _refuse(parsed, NONLOCAL, node, reason)
     for node in nodes:
         construct = _UNSUPPORTED.get(type(node))
+        if isinstance(node, gast.With):
+            construct = errstates.refusal(node)
         if isinstance(node, gast.Delete) and not all(
             isinstance(t, gast.Subscript) for t in node.targets
         ):
@@ -131,13 +150,19 @@ def check_supported(parsed: parse.ParsedFunction, nodes: Iterable[Any]) -> None:
         if isinstance(node, gast.Try):
             construct, node = tries.refusal(node, nodes[0]) or (None, node)
         if defines and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
-            construct, node = _closure_over_block_variable(node)
+            construct, node = _closure_over_block_variable(node, setters)
         if closures and construct is None and isinstance(node, (gast.If, gast.For, gast.While)):
-            construct, node = _closure_called_in_block(node, closures)
+            construct, node = _closure_called_in_block(node, closures, setters)
         if construct is not None:
-            raise errors.UnsupportedError(
-                f"{construct} is not supported in converted functions",
-                loc=parsed.loc(node),
-                hint="the function runs eagerly instead",
-                construct=construct,
-            )
+            _refuse(parsed, construct, node)
+
+
+def _refuse(
+    parsed: parse.ParsedFunction, construct: str, node: Any, reason: str | None = None
+) -> None:
+    raise errors.UnsupportedError(
+        reason or f"{construct} is not supported in converted functions",
+        loc=parsed.loc(node),
+        hint="the function runs eagerly instead",
+        construct=construct,
+    )

@@ -1,8 +1,8 @@
 """Which names a piece of syntax reads and binds: the facts every analysis of a gast tree needs.
 
 Stage: frontend. Input: gast nodes of one function. Output: sets of local names (``reads``,
-``writes``, ``assigned``, ``targets``, ``captured``) and a function's parameter names
-(``params``). Nested
+``writes``, ``assigned``, ``targets``, ``captured``), a function's parameter names
+(``params``) and the names it declares ``nonlocal`` (``nonlocals``). Nested
 functions, lambdas and comprehensions are their own scopes: their bindings are not the
 enclosing block's, but the names they read are read.
 """
@@ -140,13 +140,26 @@ def _comprehension_walrus(node: Any) -> set[str]:
     return out
 
 
+def nonlocals(fn: Any) -> set[str]:
+    """The names ``fn``'s own ``nonlocal`` statements declare (not those of functions in it)."""
+    return {
+        name
+        for stmt in fn.body
+        for node in _walk_scope(stmt)
+        if isinstance(node, gast.Nonlocal)
+        for name in node.names
+    }
+
+
 def captured(fn: Any) -> set[str]:
-    """The local variables of ``fn`` that functions and lambdas nested in it read: such a
-    function sees their values when it is called, which may be anywhere after."""
+    """The local variables of ``fn`` that functions and lambdas nested in it read or declare
+    ``nonlocal``: such a function sees (or sets) their values when it is called, which may be
+    anywhere after."""
     found: set[str] = set()
     for node in _walk_scope_children(fn):
         if isinstance(node, gast.FunctionDef):
-            found |= reads(node) - set(params(node)) - assigned(node.body)
+            shared = nonlocals(node)
+            found |= (reads(node) - set(params(node)) - (assigned(node.body) - shared)) | shared
         elif isinstance(node, gast.Lambda) and not getattr(node, "called_at_once", False):
             found |= reads(node.body) - set(params(node))
     if not found:

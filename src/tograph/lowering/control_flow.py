@@ -77,7 +77,8 @@ class _ControlFlow:
         key = guards.mark(fn)
         liveness.annotate_function(fn)
         needed: set[str] = set()
-        fn.body = self.block(fn.body, needed, set(names.params(fn)))
+        # a ``nonlocal`` name is bound outside: never initialised here (Python forbids it)
+        fn.body = self.block(fn.body, needed, set(names.params(fn)) | names.nonlocals(fn))
         guards.guard(fn, key, self.maybe_unbound)
         self._init_undefined(fn, needed)
         return fn

@@ -35,7 +35,16 @@ from tograph import caching, errors, origin
 from tograph.analysis import ssa
 from tograph.frontend import fence, names, parse, translate
 from tograph.frontend import nodes as frontend_nodes
-from tograph.lowering import canonicalize, comprehensions, control_flow, jumps, templates, tries
+from tograph.lowering import (
+    canonicalize,
+    comprehensions,
+    control_flow,
+    errstates,
+    jumps,
+    nonlocals,
+    templates,
+    tries,
+)
 from tograph.lowering.canonicalize import RUNTIME
 
 _FACTORY = "__tograph_factory__"
@@ -179,18 +188,26 @@ def _lower_jumps(
     nodes: list[Any] | None = None,
     shadowed: frozenset[str] = frozenset(),
 ) -> bool:
-    """Makes filtered list comprehensions loops and jumps flags in ``tree`` (and the functions
-    nested in it), in place; ``nodes`` are all of its nodes, if the caller has walked it
-    already; ``shadowed`` as ``comprehensions.desugar_filtered`` takes it. Returns whether the
-    tree may have changed: jumps change nothing in a function without control statements."""
+    """Makes, in place, ``with np.errstate(...)`` flat (``lowering.errstates``), filtered list
+    comprehensions loops, jumps flags, and brackets calls of functions setting its ``nonlocal``
+    variables with copies of them (``lowering.nonlocals``), in ``tree`` and the functions nested
+    in it; ``nodes`` are all of its nodes, if the caller has walked it already; ``shadowed`` as
+    ``comprehensions.desugar_filtered`` takes it. Returns whether the tree may have changed:
+    jumps change nothing in a function without control statements."""
     nodes = frontend_nodes.walk(tree) if nodes is None else nodes
     taken = {n.id for n in frontend_nodes.of_class(nodes, (gast.Name,))}
+    flattened = errstates.flatten(tree, nodes)
+    if flattened:
+        nodes = frontend_nodes.walk(tree)
     desugared = comprehensions.desugar_filtered(tree, taken, nodes, shadowed)
     if desugared:
         nodes = frontend_nodes.walk(tree)
     for fndef in frontend_nodes.of_class(nodes, (gast.FunctionDef,)):
         jumps.lower_jumps(fndef, taken)
-    return desugared or bool(frontend_nodes.of_class(nodes, (gast.If, gast.While, gast.For)))
+    setters = bool(frontend_nodes.of_class(nodes, (gast.Nonlocal,)))
+    nonlocals.copy_around_calls(tree)
+    controls = frontend_nodes.of_class(nodes, (gast.If, gast.While, gast.For))
+    return flattened or desugared or setters or bool(controls)
 
 
 def _lower(

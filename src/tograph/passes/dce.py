@@ -6,7 +6,8 @@ graph holding one) always stay, and so do those that may raise (``totality.may_r
 out of range, a reshape of run-time dimensions, ``inv`` of a singular matrix, or a ``cond`` or
 ``while_loop`` holding one), since eager code raises there even when the value is never used.
 (Equations that may only warn go: the lowered code has dead copies of some, a loop's first test,
-say, that eager code evaluates once.) Control flow is pruned inside as well:
+say, that eager code evaluates once; but in an ``np.errstate`` region that raises, where eager
+code raises on them, they stay.) Control flow is pruned inside as well:
 
 - ``cond``: an output unused outside is removed from both branches, then an operand neither
   branch uses is removed.
@@ -28,7 +29,7 @@ from typing import TypeVar
 
 from tograph import passes
 from tograph.ir import core
-from tograph.ops import control
+from tograph.ops import control, errstates
 from tograph.passes import totality
 
 T = TypeVar("T")
@@ -40,12 +41,15 @@ def eliminate_dead_code(graph: core.Graph) -> passes.PassResult:
     return passes.PassResult(new, new is not graph)
 
 
-def _sweep(graph: core.Graph) -> core.Graph:
-    """``graph`` without dead equations (same inputs and outputs); itself if nothing is dead."""
+def _sweep(graph: core.Graph, raising: bool = False) -> core.Graph:
+    """``graph`` without dead equations (same inputs and outputs); itself if nothing is dead.
+    ``raising``: the graph runs where a warning is an error (``np.errstate`` with ``raise``)."""
     live = {a for a in graph.outputs if isinstance(a, core.Var)}
     kept: list[core.Eqn] = []
-    for eqn in reversed(graph.eqns):
-        new = _keep(eqn, [v in live for v in eqn.outputs])
+    regions = _raising_regions(graph) if not raising else set()
+    for k in reversed(range(len(graph.eqns))):
+        eqn = graph.eqns[k]
+        new = _keep(eqn, [v in live for v in eqn.outputs], raising or k in regions)
         if new is not None:
             kept.append(new)
             live.update(a for a in new.inputs if isinstance(a, core.Var))
@@ -55,32 +59,43 @@ def _sweep(graph: core.Graph) -> core.Graph:
     return graph.replace(eqns=tuple(kept))
 
 
-def _keep(eqn: core.Eqn, used: list[bool]) -> core.Eqn | None:
+def _raising_regions(graph: core.Graph) -> set[int]:
+    """The indices of the equations of ``graph`` inside an ``errstate`` region that raises."""
+    found: set[int] = set()
+    for k, eqn in enumerate(graph.eqns):
+        if eqn.prim is errstates.errstate_p and errstates.raises(eqn.params["settings"]):
+            found.update(range(k + 1, errstates.region_end(graph.eqns, k)))
+    return found
+
+
+def _keep(eqn: core.Eqn, used: list[bool], raising: bool) -> core.Eqn | None:
     """``eqn`` pruned inside, or None if it is dead."""
-    if not any(used) and _unobservable(eqn):
+    if not any(used) and _unobservable(eqn, raising):
         return None
     if eqn.prim is control.cond_p:
-        return _prune_cond(eqn, used)
+        return _prune_cond(eqn, used, raising)
     if eqn.prim is control.while_loop_p:
-        return _prune_while(eqn, used)
-    swept = {k: _sweep(v) for k, v in eqn.params.items() if isinstance(v, core.Graph)}
+        return _prune_while(eqn, used, raising)
+    swept = {k: _sweep(v, raising) for k, v in eqn.params.items() if isinstance(v, core.Graph)}
     if all(swept[k] is eqn.params[k] for k in swept):
         return eqn
     return dataclasses.replace(eqn, params={**eqn.params, **swept})
 
 
-def _unobservable(eqn: core.Eqn) -> bool:
-    """Whether nothing would tell that ``eqn`` did not run: it has no effects and cannot raise,
-    nor can any equation nested in it."""
+def _unobservable(eqn: core.Eqn, raising: bool) -> bool:
+    """Whether nothing would tell that ``eqn`` did not run: it has no effects and cannot raise
+    (nor warn, where warnings raise), nor can any equation nested in it."""
     nested = list(eqn.subgraphs())
     if nested:
-        return all(_unobservable(e) for graph in nested for e in graph.eqns)
+        return all(_unobservable(e, raising) for graph in nested for e in graph.eqns)
+    if raising and not totality.is_total(eqn):
+        return False
     return not eqn.prim.effectful and not totality.may_raise(eqn)
 
 
-def _prune_cond(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
-    then_graph = _sweep(_select_outputs(eqn.params["then_graph"], used))
-    else_graph = _sweep(_select_outputs(eqn.params["else_graph"], used))
+def _prune_cond(eqn: core.Eqn, used: list[bool], raising: bool) -> core.Eqn:
+    then_graph = _sweep(_select_outputs(eqn.params["then_graph"], used), raising)
+    else_graph = _sweep(_select_outputs(eqn.params["else_graph"], used), raising)
     needed = [a or b for a, b in zip(_uses_inputs(then_graph), _uses_inputs(else_graph))]
     params = dict(
         eqn.params,
@@ -98,10 +113,11 @@ def _prune_cond(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
     )
 
 
-def _prune_while(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
+def _prune_while(eqn: core.Eqn, used: list[bool], raising: bool) -> core.Eqn:
     num_consts = eqn.params["num_consts"]
-    cond_graph = _sweep(eqn.params["cond_graph"])
-    live, body_graph = _live_carries(cond_graph, eqn.params["body_graph"], num_consts, used)
+    cond_graph = _sweep(eqn.params["cond_graph"], raising)
+    body = eqn.params["body_graph"]
+    live, body_graph = _live_carries(cond_graph, body, num_consts, used, raising)
     consts = [a or b for a, b in zip(_uses_inputs(cond_graph), _uses_inputs(body_graph))][
         :num_consts
     ]
@@ -123,12 +139,16 @@ def _prune_while(eqn: core.Eqn, used: list[bool]) -> core.Eqn:
 
 
 def _live_carries(
-    cond_graph: core.Graph, body_graph: core.Graph, num_consts: int, used: list[bool]
+    cond_graph: core.Graph,
+    body_graph: core.Graph,
+    num_consts: int,
+    used: list[bool],
+    raising: bool,
 ) -> tuple[list[bool], core.Graph]:
     """The carries to keep (see module docstring), and the body computing only those."""
     live = [u or c for u, c in zip(used, _uses_inputs(cond_graph)[num_consts:])]
     while True:
-        body = _sweep(_select_outputs(body_graph, live))
+        body = _sweep(_select_outputs(body_graph, live), raising)
         grown = [a or b for a, b in zip(live, _uses_inputs(body)[num_consts:])]
         if grown == live:
             return live, body

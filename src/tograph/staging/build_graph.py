@@ -37,7 +37,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import core, pytree
 from tograph.ops import random as random_draws
-from tograph.staging import carried, identity, objects, optional, runtime, text
+from tograph.staging import carried, errstates, identity, objects, optional, runtime, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, functional, signature, tensor
 
@@ -473,7 +473,7 @@ def build_graph(
         bound = tuple(state.traced(b, (2, i), "self") for i, b in enumerate(bound))
         refs = _ArgRefs((args, kwargs), state)
         _register_parameters(parameters, args, kwargs)
-        with _static_warnings():
+        with _static_warnings(), errstates.restored():
             result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
         grown = containers.grown_lists()

@@ -7,7 +7,9 @@ it that sort their data, ``statistics.median``), and installed packages other th
 own (a package's code calling its own helpers is user code wherever it is installed). On static
 values library code is evaluated while the graph is built, and NumPy dispatches tensors to
 tograph's primitives. A user function that cannot be converted also runs as it is, which works
-unless it branches on a tensor (then the enclosing function falls back, naming it). A list
+unless it branches on a tensor (then the enclosing function falls back, naming it), but for one
+setting variables outside itself (``global``, or ``nonlocal`` of a function that is not the
+caller's own), which would set them once, while the graph is built: the caller falls back. A list
 given to a converted function that changes that parameter in place is marked as known by two
 names (``trace.containers``), so that such a change inside tensor control flow falls back rather
 than happening once while the graph is built; a dict so given is marked as one whose identity
@@ -27,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tograph import caching, errors, origin
-from tograph.frontend import nodes
+from tograph.frontend import fence, nodes
 from tograph.lowering import canonicalize, convert
 from tograph.ops import lists
 from tograph.trace import containers
@@ -78,6 +80,8 @@ def call_user(
         conversion = convert.convert(target)
         lowered = _with_defaults(conversion.instantiate(target, runtime), target)
     except errors.UnsupportedError as exc:
+        if exc.construct in fence.SETS_OUTSIDE:
+            raise  # run as it is, it would set its variables once, while the graph is built
         return _call_unconverted(fn, target, exc, args, kwargs)
     _lend_containers(target, conversion, bound_self, args, kwargs)
     return (

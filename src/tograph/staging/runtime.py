@@ -29,8 +29,10 @@ from tograph.staging import (
     builtin_calls,
     calls,
     carried,
+    cells,
     control_flow,
     dict_items,
+    errstates,
     identity,
     iterables,
     kind_rules,
@@ -54,6 +56,10 @@ Undefined = carried.Undefined
 Placeholder = carried.Placeholder
 formatted = text.formatted
 read = reads.read
+store_cells = cells.store_cells
+load_cells = cells.load_cells
+errstate = errstates.errstate
+errstate_end = errstates.errstate_end
 is_none = reads.is_none
 is_not_none = reads.is_not_none
 fstring = text.fstring
