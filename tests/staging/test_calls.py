@@ -52,12 +52,14 @@ class Shifter:
 
 
 def guarded(x):
-    global _UNUSED  # noqa: PLW0602 - a construct that cannot be converted
+    y = x
+    del y  # a construct that cannot be converted
     return x + 1
 
 
 def guarded_branch(x):
-    global _UNUSED  # noqa: PLW0602 - a construct that cannot be converted
+    y = x
+    del y  # a construct that cannot be converted
     if x > 0:
         return x
     return -x
@@ -210,11 +212,11 @@ def test_an_unconvertible_function_that_branches_on_a_tensor_says_why():
     with pytest.raises(errors.UnsupportedError) as info:
         call_traced(guarded_branch)
     assert info.value.message == (
-        "guarded_branch could not be converted (global statement is not supported in converted "
-        "functions) and does not run on tensors as it is: the truth value of tensor (bool[]) is "
-        "only known when the graph runs"
+        "guarded_branch could not be converted (del of a variable or attribute is not supported "
+        "in converted functions) and does not run on tensors as it is: the truth value of tensor "
+        "(bool[]) is only known when the graph runs"
     )
-    assert info.value.construct == "global statement"
+    assert info.value.construct == "del of a variable or attribute"
     assert info.value.loc.file == __file__  # where the unsupported construct is
     assert isinstance(info.value.__cause__, errors.TracerError)
 
