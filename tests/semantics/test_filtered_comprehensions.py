@@ -238,3 +238,20 @@ def test_what_runs_before_a_filtered_list_is_computed_first_in_eagers_order(fn, 
     eager, static = _outcome(fn, x), _outcome(tg.to_static(fn), x)
     assert static[1:] == eager[1:]
     np.testing.assert_array_equal(static[0], eager[0])
+
+
+class _Weights:
+    def __init__(self, w):
+        self.w = w
+
+
+def filter_of_an_expression(x, o):
+    positives = len(list(filter(lambda t: t > 0, o.w)))
+    return positives, sum(list(filter(lambda t: t < 0, x[::-1] * 2)))
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, -2.0, 3.0]), np.array([-1.0, -1.0, 0.0])])
+def test_a_filter_over_an_attribute_or_an_expression_compiles(x):
+    """Fuzz seed 100009: ``list(filter(lambda ...))`` over ``o.w`` fell back; its items are
+    evaluated first whatever expression gives them, as the comprehension's are."""
+    assert_matches_eager(filter_of_an_expression, x, _Weights(x * 3))

@@ -297,7 +297,7 @@ class _Hoistable:
         if not (_builtin_call(inner, "filter", self.consumers) and len(inner.args) == 2):
             return None
         test, items = inner.args
-        if not isinstance(test, gast.Lambda) or not _plain_value(items):
+        if not isinstance(test, gast.Lambda):
             return None
         params = test.args
         if params.posonlyargs or params.vararg or params.kwonlyargs or params.kwarg:
