@@ -223,24 +223,7 @@ def _python_kernel(eqn: core.Eqn, values: Sequence[Any]) -> Any:
 
 
 _FORMS: dict[primitives.Primitive, Form] = {
-    **{
-        prim: _reduction(prim.name)
-        for prim in (
-            reductions.sum_p,
-            reductions.mean_p,
-            reductions.prod_p,
-            reductions.max_p,
-            reductions.min_p,
-            reductions.any_p,
-            reductions.all_p,
-            reductions.var_p,
-            reductions.std_p,
-            reductions.argmax_p,
-            reductions.argmin_p,
-            reductions.cumsum_p,
-            reductions.cumprod_p,
-        )
-    },
+    **{prim: _reduction(prim.name) for prim in reductions.ALL},
     linalg.matmul_p: _function("matmul"),
     linalg.dot_p: _function("dot"),
     linalg.tensordot_p: _tensordot,

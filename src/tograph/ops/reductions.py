@@ -145,6 +145,22 @@ cumsum_p = primitives.Primitive(
 cumprod_p = primitives.Primitive(
     "cumprod", np.cumprod, _cumulative_rule("cumprod", np.cumprod), layout="K"
 )
+# Every reduction primitive of this module, for the tables that treat them alike.
+ALL = (
+    sum_p,
+    mean_p,
+    prod_p,
+    max_p,
+    min_p,
+    any_p,
+    all_p,
+    var_p,
+    std_p,
+    argmax_p,
+    argmin_p,
+    cumsum_p,
+    cumprod_p,
+)
 
 
 # ---- NumPy functions ---------------------------------------------------------------------

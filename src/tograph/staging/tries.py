@@ -248,19 +248,7 @@ def _static_write(eqn: core.Eqn) -> bool:
 _WARN_ONLY = frozenset(
     {
         *ew.UFUNCS,
-        reductions.sum_p,
-        reductions.mean_p,
-        reductions.prod_p,
-        reductions.max_p,
-        reductions.min_p,
-        reductions.any_p,
-        reductions.all_p,
-        reductions.var_p,
-        reductions.std_p,
-        reductions.argmax_p,
-        reductions.argmin_p,
-        reductions.cumsum_p,
-        reductions.cumprod_p,
+        *reductions.ALL,
         indexing.setitem_p,
     }
 )
