@@ -98,7 +98,6 @@ def all_cases() -> list[case_mod.Case]:
 FALLBACKS: dict[str, str] = {
     # pushes (lo, i - 1) range pairs onto its stack under tensor tests
     "quicksort_iterative": "a tuple holding tensors as an item of a list that grows",
-    "two_sum_sorted": "a single value in the if-branch but a tuple of 2",
     "kmeans": "an array from before the if .* on some paths and another array on others",
     "running_mean_deque": r"list\.pop\(\) of a list that grows in a loop over tensors",
     "top_k_by_list": "use as a Python index needs a concrete value",
@@ -178,7 +177,6 @@ FALLBACKS: dict[str, str] = {
     # known when the graph runs, outside tensor control flow
     "argsort_by_sorted": "use as a Python index needs a concrete value",
     # returns a tuple from inside the loops, None after them
-    "first_nonzero_2d": "a single value in the if-branch but a tuple of 3",
     "bollinger_vectorized": "sliding_window_view is not supported on tensors",
     # ---- round 5: tutorial code called the way users call it ----
     # the recursive heapify sifts down while a tensor comparison says so
@@ -186,7 +184,6 @@ FALLBACKS: dict[str, str] = {
     # peaks.append((mag[i], i)) under a tensor test, then peaks.sort(reverse=True)
     "pick_peaks_threshold": "a tuple holding tensors as an item of a list that grows",
     # None when no membership reaches alpha, else (min, max)
-    "alpha_cut_interval": "a single value in the if-branch but a tuple of 2",
     # min() of an int array is an np.int64, which lo - 0.5 makes an np.float64 on one path
     "histogram_manual": "would depend on the path taken",
     # sorted() of an array compares NumPy scalars in Python
@@ -196,8 +193,6 @@ FALLBACKS: dict[str, str] = {
     # a status string chosen by a tensor test
     "dogleg_step": r"the return value\[1\] is 'cauchy' in the if-branch but 'dogleg'",
     "gradient_descent_until_plateau": r"the return value\[2\] is 'plateau' in the if-branch",
-    # (index, return) from inside the loop, None after it
-    "trailing_stop_exit": "a single value in the if-branch but a tuple of 2",
     # outliers.append((i, float(v))) under a tensor test
     "iqr_outlier_fences": "a tuple holding tensors as an item of a list that grows",
     # a helper sorts a slice of the caller's list in place under tensor tests

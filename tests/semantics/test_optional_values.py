@@ -345,6 +345,69 @@ def test_structure_that_differs_by_path_falls_back_with_a_reason(fn, x):
     assert cf.fallback and "variable" in cf.fallback
 
 
+# ---- a tuple on some paths, None on others ------------------------------------------------
+
+
+def pair_summing_to(x, t):
+    """A search that returns the pair it finds, or None."""
+    i, j = 0, x.shape[0] - 1
+    while i < j:
+        s = x[i] + x[j]
+        if s == t:
+            return i, j
+        if s < t:
+            i += 1
+        else:
+            j -= 1
+    return None
+
+
+def first_negative(x):
+    found = None
+    k = 0
+    while k < x.shape[0] and found is None:
+        if x[k] < 0:
+            found = (k, x[k] * 2)
+        k += 1
+    if found is not None:
+        i, v = found
+        return i + 1, v
+    return found
+
+
+def int_or_int64_in_a_pair(x):
+    r = None
+    if x[0] > 0:
+        r = (1, x[0])
+    elif x[1] > 0:
+        r = (np.int64(1), x[1])
+    return r
+
+
+SORTED = np.array([1.0, 2.0, 3.5, 4.0, 6.0])
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (pair_summing_to, (SORTED, 7.5)),
+        (pair_summing_to, (SORTED, 6.5)),
+        (first_negative, (POS,)),
+        (first_negative, (-NEG,)),
+    ],
+)
+def test_a_tuple_or_none_compiles_and_matches_eager(fn, args):
+    """Search routines return the pair they find or None: the join made a tuple and None a
+    structure that differs by path, and they fell back."""
+    assert_matches_eager(fn, *args)
+
+
+@pytest.mark.parametrize("x", [POS, np.array([-1.0, 2.0])])
+def test_a_tuple_or_none_whose_items_differ_in_kind_by_path_falls_back(x):
+    cf = matches_eager(int_or_int64_in_a_pair, x, compiles=False)
+    assert cf.fallback and "kind" in cf.fallback
+
+
 # ---- gradients where the value is present --------------------------------------------------
 
 

@@ -3,7 +3,8 @@ control flow did not give it a value, and a tensor or number where it did.
 
 Stage: build (helpers of ``staging.control_flow`` and of the runtime). Input: the values of the
 variables after each branch of an ``if`` on a tensor, or before and after a loop body over
-tensors. Output: where a variable is missing on one side and a value on the other, both sides
+tensors. Output: where a variable is missing on one side and a value (a tensor or number, or a
+tuple of them: ``return i, j`` or ``return None``) on the other, both sides
 become an ``Optional`` (TorchScript's ``Optional``): a pytree node of a present flag (a bool) and
 a value of the tensor's type (a zero where missing, which no path observes), which ``cond`` and
 ``while_loop`` carry as two leaves (``staging.reads`` reads them); ``boxed`` makes returned
@@ -207,7 +208,15 @@ def _kind(value: Any) -> type[Optional] | str:
         return MaybeNone
     if isinstance(value, carried.Undefined) and not isinstance(value, carried.Placeholder):
         return MaybeUnset
-    return "value" if carried.is_tensor_like(value) else "other"
+    return "value" if _values(value) else "other"
+
+
+def _values(value: Any) -> bool:
+    """Whether ``value`` is what an optional may hold: a tensor-like leaf, or a tuple of them
+    (``return i, j`` on the paths that find a pair, ``return None`` on the others)."""
+    if type(value) is tuple:
+        return bool(value) and all(carried.is_tensor_like(v) for v in value)
+    return carried.is_tensor_like(value)
 
 
 def _lift(value: Any, cls: type[Optional], name: str, like: Any = None) -> Optional:
@@ -219,11 +228,18 @@ def _lift(value: Any, cls: type[Optional], name: str, like: Any = None) -> Optio
         return value
     if _kind(value) == "value":
         return cls(np.bool_(True), value)
-    filler = carried.Placeholder(name)
     like = like.value if isinstance(like, Optional) else like
+    if type(like) is tuple and _values(like):
+        fillers = [carried.Placeholder(f"{name}[{i}]") for i in range(len(like))]
+        return cls(np.bool_(False), tuple(_filler(f, v) for f, v in zip(fillers, like)))
+    return cls(np.bool_(False), _filler(carried.Placeholder(name), like))
+
+
+def _filler(filler: carried.Placeholder, like: Any) -> Any:
+    """What a missing value holds: a zero of the type of ``like`` where that is a value."""
     if carried.is_tensor_like(like):
-        filler = carried.convert(filler, carried.type_of(like))
-    return cls(np.bool_(False), filler)
+        return carried.convert(filler, carried.type_of(like))
+    return filler
 
 
 def _common(a: Any, b: Any) -> type[Optional] | None:
@@ -246,9 +262,15 @@ def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
     left, right = list(a), list(b)
     for i, name in enumerate(names):
         cls = _common(a[i], b[i])
-        if cls is not None:
-            left[i], right[i] = _lift(a[i], cls, name), _lift(b[i], cls, name)
+        if cls is not None:  # a missing tuple is shaped as the other side's
+            left[i] = _lift(a[i], cls, name, like=_tuple_or_none(b[i]))
+            right[i] = _lift(b[i], cls, name, like=_tuple_or_none(a[i]))
     return tuple(left), tuple(right)
+
+
+def _tuple_or_none(value: Any) -> Any:
+    value = value.value if isinstance(value, Optional) else value
+    return value if type(value) is tuple else None
 
 
 def refuse_kinds(a: Any, b: Any, names: Sequence[str]) -> None:
@@ -260,7 +282,8 @@ def refuse_kinds(a: Any, b: Any, names: Sequence[str]) -> None:
     for name, x, y in zip(names, a, b):
         vx = x.value if isinstance(x, Optional) else x
         vy = y.value if isinstance(y, Optional) else y
-        if (vx is not x or vy is not y) and kinds.differ(vx, vy):
+        pairs = zip(vx, vy) if type(vx) is type(vy) is tuple else [(vx, vy)]
+        if (vx is not x or vy is not y) and any(kinds.differ(p, q) for p, q in pairs):
             raise errors.UnsupportedError(
                 f"variable '{name}' is None or unset on some paths and a number of another kind "
                 "(a Python number or a NumPy scalar, or another dtype) on others",
@@ -301,7 +324,7 @@ def lifting(
 def _like(value: Any, start: Any, name: str) -> Any:
     """A body's result ``value`` for a variable that starts as ``start``: optional if it is."""
     if isinstance(start, Optional) and _kind(value) != "other":
-        return _lift(value, type(start), name)
+        return _lift(value, type(start), name, like=_tuple_or_none(start))
     return value
 
 
