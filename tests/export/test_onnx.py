@@ -223,6 +223,30 @@ def test_newton_exports_with_its_print_dropped():
     assert [o.name for o in model.graph.output] == ["x", "steps"]
 
 
+def test_an_errstate_block_that_raises_is_an_effect_to_drop():
+    """Eager raises FloatingPointError in such a block, which no ONNX operator does: like a
+    ``raise``, it exports only with ``drop_effects`` (the bug: it was left out silently)."""
+
+    def guarded(x):
+        with np.errstate(divide="raise"):
+            y = 1.0 / x
+        return y
+
+    def quiet(x):
+        with np.errstate(divide="ignore"):
+            y = 1.0 / x
+        return y
+
+    a = np.array([2.0, 4.0])
+    with pytest.raises(tg.ExportError, match="makes floating-point errors raise"):
+        tg.export_onnx(tg.to_static(guarded).concrete(a))
+    for fn in (guarded, quiet):
+        cf = tg.to_static(fn).concrete(a)
+        model = tg.export_onnx(cf, drop_effects=fn is guarded)
+        expected, actual = onnx_run.run_both(model, cf, (a,), {})
+        _assert_same(expected, actual)
+
+
 # ---- ops beyond the corpus ---------------------------------------------------------------
 
 X = np.array([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])

@@ -160,6 +160,12 @@ def calls_back(a):
     return out
 
 
+def sets_a_callback(a):
+    with np.errstate(call=print):
+        out = np.log(a)
+    return out
+
+
 class _NotNumPy:
     errstate = staticmethod(lambda **kw: contextlib.nullcontext())
 
@@ -175,6 +181,7 @@ FALLBACKS = [
     (other_with, "only np.errstate(...) converts"),
     (returns_inside, "return, break or continue leaving"),
     (calls_back, "only 'ignore', 'warn' and 'raise' convert"),
+    (sets_a_callback, "np.errstate(call=...): only the settings all, divide"),
     (errstate_named_alike, "only np.errstate(...) converts"),
 ]
 

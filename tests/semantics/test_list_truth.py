@@ -45,3 +45,21 @@ def _asserted(a):
 @pytest.mark.parametrize("a", [np.eye(2) * 3, np.eye(2), np.full((3, 2), 0.25)])
 def test_the_truth_of_a_tensor_list_is_whether_it_holds_an_element(fn, a):
     assert_matches_eager(fn, a)
+
+
+def _kept_equal_to_list(a):
+    kept = [v for v in a if v > 0]
+    return kept == [1.0, 3.0], kept != [1.0, 3.0]
+
+
+def _two_filters_equal(a):
+    return [v for v in a if v > 0] == [v for v in a if v > 0.5]
+
+
+@pytest.mark.parametrize("fn", [_kept_equal_to_list, _two_filters_equal])
+@pytest.mark.parametrize("a", [np.array([1.0, -2.0, 3.0]), np.array([1.0, 0.7, 3.0])])
+def test_a_tensor_list_compared_with_eq_runs_eagerly(fn, a):
+    """``==`` of a tensor list compared identities (the bug: ``[1.0, 3.0] == [1.0, 3.0]`` was
+    False); which lists are equal is known when the graph runs only, so it falls back."""
+    cf = assert_matches_eager(fn, a, compiles=False)
+    assert cf.fallback is not None and "==" in str(cf.fallback)

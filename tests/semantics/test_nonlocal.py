@@ -210,6 +210,20 @@ def block_reads_what_setter_sets(x):
     return n
 
 
+def top_statement_reads_what_comprehension_setter_sets(x):
+    """The filtered list is built before the statement (``lowering.comprehensions``), so the
+    statement would read ``n`` after the calls (the bug: 8 for eager's 6)."""
+    n = 1
+
+    def step(v):
+        nonlocal n
+        n += 1
+        return v
+
+    r = n + sum([step(v) for v in [1, 2, 3] if v > 1])
+    return x + r, n
+
+
 def reader_called_after_setter_in_block(x):
     n = 0
 
@@ -264,6 +278,7 @@ FALLBACKS = [
     (setter_called_from_another_function, "another function"),
     (setter_in_loop_header, "header"),
     (block_reads_what_setter_sets, "also uses 'n'"),
+    (top_statement_reads_what_comprehension_setter_sets, "also uses 'n'"),
     (reader_called_after_setter_in_block, "closure 'get'"),
 ]
 

@@ -16,7 +16,8 @@ the first test and again at the end of each body for the next; constants are rea
 enclosing scope. Tensor lists become ONNX sequences. An op with no ONNX form, or ``print``,
 ``assert`` and ``raise`` (unless ``drop_effects``), is an ``ExportError`` naming the op and line;
 so is a random draw (``ops.random``), always: its numbers come from the user's generator. NumPy's
-own warnings (``warn``: ``np.nanmean`` of an all-NaN slice) are left out.
+own warnings (``warn``: ``np.nanmean`` of an all-NaN slice) are left out, and so are the error
+states of ``with np.errstate(...)`` blocks, but for one that raises (unless ``drop_effects``).
 """
 
 from __future__ import annotations
@@ -237,6 +238,12 @@ class Writer:
                 raise self.error(
                     f"the draw {eqn.params['draw']!r} takes its numbers from NumPy's or Python's "
                     "generator, which ONNX's random operators cannot reproduce"
+                )
+            raising = eqn.prim is errstates.errstate_p and errstates.raises(eqn.params["settings"])
+            if raising and not self.drop_effects:  # eager raises FloatingPointError there
+                raise self.error(
+                    "a with np.errstate(...) block that makes floating-point errors raise: ONNX "
+                    "operators never raise (drop_effects=True leaves it out)"
                 )
             if eqn.prim.effectful and (self.drop_effects or eqn.prim in _SILENT):
                 continue  # NumPy's warnings (nanmean of an all-NaN slice) have no ONNX form

@@ -27,6 +27,7 @@ from tograph.frontend import names, nodes
 _CALLERS = frozenset({"sorted", "min", "max", "map", "filter"})
 _DRAINERS = frozenset({"list", "tuple", "set", "sum", "sorted", "min", "max", "any", "all"})
 _SCOPES = (gast.FunctionDef, gast.Lambda)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
 def writers(fn: gast.FunctionDef) -> dict[str, frozenset[str]]:
@@ -177,9 +178,11 @@ def _use_problem(
         return f"{writer}(), which sets nonlocal variables, called in a loop or branch header"
     if in_block is None:
         return f"{writer}(), which sets nonlocal variables, called in a try or match block"
-    # at the top of ``f`` its variables are the cells themselves; in a block, copies of them
+    # at the top of ``f`` its variables are the cells themselves; in a block, copies of them.
+    # A comprehension may be built before its statement (``lowering.comprehensions``), which
+    # then reads what ``g`` set inside it, even at the top, where eager read it before.
     touched = {n.id for n in nodes.walk(stmt) if isinstance(n, gast.Name)} & found[writer]
-    if in_block and touched:
+    if (in_block or _in_comprehension(name, parents)) and touched:
         return (
             f"a statement calling {writer}() also uses '{sorted(touched)[0]}', which "
             f"{writer}() sets"
@@ -195,6 +198,16 @@ def _use_problem(
     if _called_at_once(name, parents):
         return None
     return f"{writer}(), which sets nonlocal variables, stored or passed on"
+
+
+def _in_comprehension(name: gast.Name, parents: dict[int, Any]) -> bool:
+    """Whether ``name`` stands inside a comprehension of its statement."""
+    parent = parents.get(id(name))
+    while parent is not None and not isinstance(parent, gast.stmt):
+        if isinstance(parent, _COMPREHENSIONS):
+            return True
+        parent = parents.get(id(parent))
+    return False
 
 
 def _called_at_once(name: gast.Name, parents: dict[int, Any]) -> bool:

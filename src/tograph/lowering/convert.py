@@ -1,20 +1,22 @@
 """The conversion driver: a Python function -> its analysis, and its lowered twin.
 
-``analyze(fn)`` runs parse -> fence -> comprehensions -> jumps -> SSA on the function's tree (cached
-per code object). ``lower(fn, static_controls)`` runs jumps -> canonicalize -> control flow -> the
-checks of ``try`` statements, keeping as plain Python the control statements that type inference
-decided statically, and compiles the result inside a factory that receives the runtime module and
-the function's closure values (cached per code object and decisions; the most recently used are
-kept). The compiled tree keeps the user's file name and line numbers, so tracebacks and build-time
-errors point at the user's lines. A function the steps leave exactly as parsed (straight-line NumPy
-code, say: ``nodes.same_structure`` tells) is not compiled again: its factory runs a copy of the
-function's own code, registered as converted code as a compiled one is. Work the analysed tree's
-nodes show to be needless is skipped: canonicalize reads the nodes the analysis walked where the
-jumps left the tree as parsed, and control flow is not lowered in a function of plain statements
-(``_plain_statements``). ``Conversion.source`` is the lowered function as Python source (what
-``cf.code`` shows).
-Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.comprehensions, lowering.jumps,
-lowering.canonicalize, lowering.control_flow, lowering.tries; inference (analysis.types) decides
+``analyze(fn)`` runs parse -> fence -> errstate blocks -> comprehensions -> jumps -> nonlocal
+copies -> SSA on the function's tree (cached per code object). ``lower(fn, static_controls)`` takes
+that tree (the steps before SSA done again on a fresh parse after the first time) through
+canonicalize -> control flow -> the checks of ``try`` statements, keeping as plain Python the
+control statements that type inference decided statically, and compiles the result inside a factory
+that receives the runtime module and the function's closure values (cached per code object and
+decisions; the most recently used are kept). The compiled tree keeps the user's file name and line
+numbers, so tracebacks and build-time errors point at the user's lines. A function the steps leave
+exactly as parsed (straight-line NumPy code, say: ``nodes.same_structure`` tells) is not compiled
+again: its factory runs a copy of the function's own code, registered as converted code as a
+compiled one is. Work the analysed tree's nodes show to be needless is skipped: canonicalize reads
+the nodes the analysis walked where the jumps left the tree as parsed, and control flow is not
+lowered in a function of plain statements (``_plain_statements``). ``Conversion.source`` is the
+lowered function as Python source (what ``cf.code`` shows).
+Requires: frontend.parse, frontend.fence, analysis.ssa, lowering.errstates,
+lowering.comprehensions, lowering.jumps, lowering.nonlocals, lowering.canonicalize,
+lowering.control_flow, lowering.tries; inference (analysis.types) decides
 ``static_controls`` in between.
 """
 

@@ -269,6 +269,17 @@ class SymbolicList(tensor.Symbolic):
             hint="test tograph.ops.lists.length(lst) > 0 instead",
         )
 
+    def __eq__(self, other: object) -> bool:
+        # Python's default would compare identities: ``[v for v in x if v > 0] == [1.0]`` False
+        raise errors.TracerError(
+            f"comparing a tensor list ({self.type}) with == or != is only possible when the "
+            "graph runs",
+            hint="compare arrays: np.array_equal(tograph.ops.lists.stack(lst), other)",
+        )
+
+    __ne__ = __eq__
+    __hash__ = object.__hash__  # held in dicts and sets by identity, as before
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         # Without this NumPy would quietly make a 0-d object array holding the list.
         raise errors.TracerError(

@@ -3,10 +3,11 @@
 Stage: staging (the runtime ``_t`` calls these). Lowering flattens the block into
 ``_t.errstate(np.errstate, **keywords)``, the body, and ``_t.errstate_end()``
 (``lowering.errstates``). ``errstate`` checks that the callee is NumPy's own ``errstate`` and that
-the keywords are settings a graph can hold, emits the ``errstate`` equation (``ops.errstates``)
-and sets the same state for the Python code the trace runs (static values computed inside the
-block then warn or raise as eagerly); ``errstate_end`` closes both. ``restored`` puts back the
-state a trace began with, whatever stopped it.
+the keywords are settings a graph can hold (NumPy's categories, not ``call=``, with the modes
+``ignore``, ``warn`` and ``raise``), emits the ``errstate`` equation (``ops.errstates``) and sets
+the same state for the Python code the trace runs (static values computed inside the block then
+warn or raise as eagerly); ``errstate_end`` closes both. ``restored`` puts back the state a trace
+began with, whatever stopped it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,15 @@ def errstate(fn: Any, **keywords: Any) -> None:
             loc=origin.current_location(),
             construct="with statement",
         )
-    replaced = np.seterr(**keywords)  # NumPy's own error for a setting it does not know
+    other = [k for k in keywords if k not in errstates.CATEGORIES]
+    if other:  # ``call=``, which ``np.seterr`` does not take, or a name NumPy does not know
+        raise errors.UnsupportedError(
+            f"np.errstate({other[0]}=...): only the settings "
+            f"{', '.join(errstates.CATEGORIES)} convert",
+            loc=origin.current_location(),
+            construct="np.errstate mode",
+        )
+    replaced = np.seterr(**keywords)  # NumPy's own error for a mode it does not know
     odd = [(k, v) for k, v in keywords.items() if type(v) is not str or v not in errstates.MODES]
     if odd:
         np.seterr(**replaced)
