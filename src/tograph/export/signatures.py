@@ -425,6 +425,15 @@ def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
     return {"namedtuple": {"name": tree.kind.__name__, "fields": fields, "children": children}}
 
 
+def _boxed_value(kind: str, tree: pytree.TreeDef) -> bool:
+    """Whether ``tree`` may be the value of a box of ``kind``: a leaf, or for an optional a tuple
+    of leaves (``return i, j`` on some paths, ``None`` on others)."""
+    if tree == pytree.LEAF:
+        return True
+    leaves = all(c == pytree.LEAF for c in tree.children)
+    return kind == "optional" and tree.kind is tuple and bool(tree.children) and leaves
+
+
 def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.TreeDef:
     if form is None:
         return pytree.LEAF
@@ -436,8 +445,8 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
         return pytree.TreeDef(tuple if kind == "tuple" else list, None, tuple(items))
     if kind in _BOXES:
         items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
-        if items != [pytree.LEAF, pytree.LEAF]:
-            raise errors.LoadError(f"{kind} is a flag and a value")
+        if len(items) != 2 or items[0] != pytree.LEAF or not _boxed_value(kind, items[1]):
+            raise errors.LoadError(f"{kind} is a flag and a value (an optional's may be a tuple)")
         return pytree.TreeDef(_BOXES[kind], None, tuple(items))
     if kind == "dict":
         pairs = [schema.expect_list(p, "dict entry") for p in schema.expect_list(body, "dict")]
