@@ -4,10 +4,10 @@ control flow did not give it a value, and a tensor or number where it did.
 Stage: build (helpers of ``staging.control_flow`` and of the runtime). Input: the values of the
 variables after each branch of an ``if`` on a tensor, or before and after a loop body over
 tensors. Output: where a variable is missing on one side and a value (a tensor or number, or a
-tuple of them: ``return i, j`` or ``return None``) on the other, both sides
-become an ``Optional`` (TorchScript's ``Optional``): a pytree node of a present flag (a bool) and
-a value of the tensor's type (a zero where missing, which no path observes), which ``cond`` and
-``while_loop`` carry as two leaves (``staging.reads`` reads them); ``boxed`` makes returned
+tuple of them: ``return i, j`` or ``return None``) on the other, both sides become an
+``Optional`` (TorchScript's ``Optional``): a pytree node of a present flag (a bool) and a value
+of the tensor's type (a zero where missing, which no path observes), which ``cond`` and
+``while_loop`` carry as leaves (``staging.reads`` reads them); ``boxed`` makes returned
 optionals ``None`` or the value. Any other use of a value that may be ``None`` falls back, since
 eager may raise there.
 Requires: a graph being built (``tograph.trace.builder``).
@@ -269,6 +269,7 @@ def align(a: Any, b: Any, names: Sequence[str]) -> tuple[Any, Any]:
 
 
 def _tuple_or_none(value: Any) -> Any:
+    """``value`` (an optional's value) if it is a tuple, which a missing side is shaped as."""
     value = value.value if isinstance(value, Optional) else value
     return value if type(value) is tuple else None
 
