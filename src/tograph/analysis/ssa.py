@@ -23,7 +23,7 @@ from typing import Any
 import astor
 import gast
 
-from tograph.analysis import liveness
+from tograph.analysis import liveness, mutation
 from tograph.frontend import names
 
 UNDEF = "⊥"
@@ -307,10 +307,9 @@ def to_ssa(fn: gast.FunctionDef) -> SSAForm:
     return SSAForm(ssa.defs, ssa.lines, ssa.controls, _item_written(fn))
 
 
-# Methods of lists, dicts and arrays that change their items in place.
-_CHANGING_METHODS = frozenset(
-    "setdefault update insert extend pop popitem clear remove sort reverse fill put".split()
-)
+# Methods of containers and arrays that change their items in place (an append is a definition
+# of its own: ``Definition.kind`` "append").
+_CHANGING_METHODS = (names.CONTAINER_MUTATORS - {"append"}) | mutation.IN_PLACE_METHODS
 
 
 def _item_written(fn: gast.FunctionDef) -> frozenset[str]:

@@ -16,6 +16,12 @@ import gast
 
 from tograph.frontend import nodes, tries
 
+# Methods that change a list, dict, set or deque in place.
+CONTAINER_MUTATORS = frozenset(
+    "append extend insert pop remove clear sort reverse update setdefault popitem add discard "
+    "appendleft popleft extendleft rotate".split()
+)
+
 _SCOPES = (
     gast.FunctionDef,
     gast.Lambda,

@@ -342,7 +342,7 @@ class _Canonicalize(nodes.Transformer):
         func = node.func
         if (
             isinstance(func, gast.Attribute)
-            and func.attr in _CONTAINER_MUTATORS
+            and func.attr in names.CONTAINER_MUTATORS
             and not self._local_value(func.value)
         ):
             name = gast.Constant(value=func.attr, kind=None)
@@ -607,7 +607,7 @@ def changed_in_place(tree: list[Any]) -> set[str]:
     changed: set[str] = set()
     for node in nodes.of_class(tree, (gast.Call, gast.Subscript)):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
-            if node.func.attr in _CONTAINER_MUTATORS:
+            if node.func.attr in names.CONTAINER_MUTATORS:
                 changed.add(_root_name(node.func.value) or "")
         elif isinstance(node, (gast.Subscript)) and isinstance(node.ctx, (gast.Store, gast.Del)):
             changed.add(_root_name(node) or "")
@@ -679,12 +679,6 @@ def _unpacks_into_items(target: Any) -> bool:
 def _has_call(node: Any) -> bool:
     return any(isinstance(n, gast.Call) for n in nodes.walk(node))
 
-
-# Methods that change a list, dict, set or deque in place.
-_CONTAINER_MUTATORS = frozenset(
-    "append extend insert pop remove clear sort reverse update setdefault popitem add discard "
-    "appendleft popleft extendleft rotate".split()
-)
 
 _IN_PLACE = {
     gast.Add: "iadd",
