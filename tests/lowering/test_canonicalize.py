@@ -213,6 +213,35 @@ def test_numpy_calls_on_a_list_built_in_the_function_or_a_parameter_go_through_t
     )
 
 
+def test_numpy_calls_on_what_may_be_a_sequence_go_through_the_runtime():
+    # items, attributes, call results and loop targets may be tuples or lists of tensors, which
+    # NumPy would read through __array__; arrays computed by operators and ufuncs may not
+    expect(
+        """
+        def f(x, obj):
+            pairs = list(zip(x, x))
+            m = helper(x)
+            for p in pairs:
+                n = np.sum(p)
+            a = x - 1.0
+            y = np.sin(a) * 2
+            s = np.sum(pairs[0]) + np.mean(obj.hist) + np.max(m)
+            return s + np.cos(y) + np.abs(a.T)
+        """,
+        """
+        def f(x, obj):
+            pairs = _t.call(list, _t.call(zip, x, x))
+            m = _t.call(helper, x)
+            for p in pairs:
+                n = _t.call(np.sum, p)
+            a = x - 1.0
+            y = np.sin(a) * 2
+            s = _t.call(np.sum, pairs[0]) + _t.call(np.mean, obj.hist) + _t.call(np.max, m)
+            return s + np.cos(y) + np.abs(a.T)
+        """,
+    )
+
+
 def test_call_keeps_keywords_and_starred_arguments():
     expect(
         """

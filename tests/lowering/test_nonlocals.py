@@ -24,7 +24,7 @@ def test_calls_in_blocks_copy_the_variables_in_and_out_and_the_block_carries_the
     cf = tg.to_static(counted).concrete(np.ones(2))
     code = cf.code
     assert code.count("_t.store_cells, step, ('n',), (n,)") == 2
-    assert code.count("n, = _t.call(_t.load_cells, step, ('n',))") == 2
+    assert code.count("n, = _t.load_cells(step, ('n',))") == 2
     assert "def if_body_1(n):" in code  # the branch takes and returns n: a cond output
     for x in (np.ones(2), -np.ones(2)):
         got, want = tg.to_static(counted)(x), counted(x)

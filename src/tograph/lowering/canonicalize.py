@@ -90,15 +90,6 @@ TENSOR_METHODS = frozenset(
 _TAKE_SEQUENCES = frozenset((np.stack, np.concatenate, np.vstack, np.hstack, np.column_stack))
 
 
-def _may_hold_tensors(arg: Any) -> bool:
-    """Whether ``arg`` is a list or tuple display, or comprehension, with a non-constant item."""
-    if isinstance(arg, gast.ListComp):
-        return True
-    if isinstance(arg, (gast.List, gast.Tuple)):
-        return any(not isinstance(item, gast.Constant) for item in arg.elts)
-    return False
-
-
 def _mark_condition(tests: list[Any]) -> None:
     """Marks the ``and``/``or`` among ``tests`` as tested for truth only (``_t.and_``'s
     ``condition``)."""
@@ -179,7 +170,7 @@ class _Canonicalize(nodes.Transformer):
         self.changed_containers = changed_in_place(tree)
         self.changed_aliases = _changed_aliases(tree, self.changed_containers)
         params = names.params(fn) if sequence_params is None else sequence_params
-        self.sequences = _sequence_names(tree) | set(params)
+        self.sequences = _sequence_names(tree, set(params), self._resolve)
 
     def _is_local(self, node: Any) -> bool:
         return _root_name(node) in self.locals[-1]
@@ -330,12 +321,9 @@ class _Canonicalize(nodes.Transformer):
         return _rt_call("fstring", parts, node)
 
     def visit_Call(self, node: gast.Call) -> Any:
-        # a list or tuple written in the call, or one the function builds and passes by name,
-        # may hold tensors: the runtime stacks it for NumPy
+        # an argument that may be a list or tuple holding tensors: the runtime stacks it for NumPy
         sequence = any(
-            _may_hold_tensors(a)
-            or _builds_sequence(a)
-            or (isinstance(a, gast.Name) and a.id in self.sequences)
+            _may_be_sequence(a, self.sequences, self._resolve)
             for a in [*node.args, *(k.value for k in node.keywords)]
         )
         self.generic_visit(node)
@@ -614,33 +602,96 @@ def changed_in_place(tree: list[Any]) -> set[str]:
     return changed - {""}
 
 
-def _sequence_names(tree: list[Any]) -> set[str]:
-    """The names a function binds to a list or tuple it builds (a display, a comprehension,
-    ``list(...)``, ``tuple(...)``) or grows (``x.append(v)``): passed by name to a NumPy
-    function, such a sequence may hold tensors that NumPy would read as one array (as may a
-    parameter: a list of NumPy scalars, say)."""
-    found: set[str] = set()
-    for node in nodes.of_class(tree, (gast.Assign, gast.Call)):
-        if isinstance(node, gast.Assign) and _builds_sequence(node.value):
-            found.update(t.id for t in node.targets if isinstance(t, gast.Name))
-        elif (
-            isinstance(node, gast.Call)
-            and isinstance(node.func, gast.Attribute)
-            and node.func.attr in ("append", "extend", "insert")
-            and isinstance(node.func.value, gast.Name)
-        ):
-            found.add(node.func.value.id)
-    return found
+def _sequence_names(tree: list[Any], params: set[str], resolve: Any) -> set[str]:
+    """The names that may hold a list, tuple or dict when the function runs: passed to a NumPy
+    function, such a value may hold tensors that NumPy would read as one array (through
+    ``__array__``, which a tensor cannot serve while the graph is built), so the call goes through
+    the runtime, which stacks them. ``params`` are the parameters that hold sequences. A name is
+    one when some binding of it may be one (``_may_be_sequence``): a display, ``list(...)``, a
+    call of a function that is not an array-valued NumPy one, an item or attribute of something,
+    a loop's or comprehension's target, or a name grown by ``append``."""
+    found = set(params)
+    bindings: list[tuple[Any, list[str]]] = []
+    for node in nodes.of_class(tree, (gast.Assign, gast.AugAssign, gast.NamedExpr, gast.Call)):
+        if isinstance(node, gast.Call):
+            if (
+                isinstance(node.func, gast.Attribute)
+                and node.func.attr in ("append", "extend", "insert")
+                and isinstance(node.func.value, gast.Name)
+            ):
+                found.add(node.func.value.id)
+            continue
+        targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+        bound = [n.id for t in targets for n in nodes.of_class(nodes.walk(t), (gast.Name,))]
+        bindings.append((node.value, bound))
+    for node in nodes.of_class(tree, (gast.For, gast.comprehension)):
+        found.update(n.id for n in nodes.of_class(nodes.walk(node.target), (gast.Name,)))
+    while True:  # a name bound from another such name is one too
+        grown = {
+            name
+            for value, bound in bindings
+            if isinstance(value, (gast.List, gast.Tuple)) or _may_be_sequence(value, found, resolve)
+            for name in bound
+        }
+        if grown <= found:
+            return found
+        found |= grown
 
 
-def _builds_sequence(value: Any) -> bool:
-    if isinstance(value, (gast.List, gast.Tuple, gast.ListComp)):
+# NumPy functions of arrays that return a tuple or list of arrays
+_RETURN_SEQUENCES = frozenset(
+    "nonzero where split array_split hsplit vsplit dsplit meshgrid gradient unique histogram "
+    "histogram2d histogramdd broadcast_arrays atleast_1d atleast_2d atleast_3d unravel_index "
+    "ix_ tril_indices triu_indices diag_indices eig eigh svd qr slogdet lstsq".split()
+)
+_ARRAY_ATTRIBUTES = frozenset(("T", "mT", "real", "imag"))
+
+
+def _may_be_sequence(node: Any, sequences: set[str], resolve: Any) -> bool:
+    """Whether the expression ``node`` may give a list, tuple or dict (see ``_sequence_names``):
+    a conservative guess, since a call through the runtime is right either way and only a
+    NumPy call made directly on a sequence of tensors fails."""
+    if isinstance(node, (gast.List, gast.Tuple)):
+        return any(not isinstance(item, gast.Constant) for item in node.elts)
+    if isinstance(node, gast.Name):
+        return node.id in sequences
+    if isinstance(node, (gast.Constant, gast.UnaryOp, gast.Compare, gast.Lambda)):
+        return False
+    if isinstance(node, gast.BinOp):  # ``+`` joins two lists, ``*`` repeats one
+        operands = [_may_be_sequence(n, sequences, resolve) for n in (node.left, node.right)]
+        if isinstance(node.op, gast.Add):
+            return all(operands)
+        return isinstance(node.op, gast.Mult) and any(operands)
+    if isinstance(node, gast.BoolOp):
+        return any(_may_be_sequence(n, sequences, resolve) for n in node.values)
+    if isinstance(node, gast.IfExp):
+        return any(_may_be_sequence(n, sequences, resolve) for n in (node.body, node.orelse))
+    if isinstance(node, gast.NamedExpr):
+        return _may_be_sequence(node.value, sequences, resolve)
+    if isinstance(node, gast.Subscript):
+        return _may_be_sequence(node.value, sequences, resolve)
+    if isinstance(node, gast.Attribute):
+        if resolve(node) is not None:
+            return False  # a module's or global's attribute: not a tensor's container
+        if node.attr in _ARRAY_ATTRIBUTES:
+            return _may_be_sequence(node.value, sequences, resolve)
         return True
-    return (
-        isinstance(value, gast.Call)
-        and isinstance(value.func, gast.Name)
-        and value.func.id in ("list", "tuple")
-    )
+    if isinstance(node, gast.Call):
+        return _may_return_sequence(node, sequences, resolve)
+    return True
+
+
+def _may_return_sequence(node: gast.Call, sequences: set[str], resolve: Any) -> bool:
+    target = resolve(node.func)
+    if isinstance(target, np.ufunc):
+        return bool(target.nout > 1)
+    if dispatch.hashable(target) and target in dispatch.FUNCTIONS:
+        return getattr(target, "__name__", "") in _RETURN_SEQUENCES
+    if target is None and isinstance(node.func, gast.Attribute):
+        method = node.func.attr
+        if method in TENSOR_METHODS and method != "tolist":
+            return _may_be_sequence(node.func.value, sequences, resolve)
+    return True
 
 
 def _changed_aliases(tree: list[Any], changed: set[str]) -> set[str]:
