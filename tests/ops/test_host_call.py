@@ -67,6 +67,16 @@ def test_unknown_and_data_dependent_dims_are_none():
     check(lambda x: np.polydiv(x, x[1:]), x, exact=False)
 
 
+def test_functions_that_want_increasing_arguments_are_probed_with_such():
+    # bins that are not monotonic make NumPy raise, and the default probes are random
+    x = np.array([0.1, 0.4, 0.5, 0.9, 1.0])
+    edges = np.array([0.0, 0.25, 0.5, 1.0])
+    check(lambda x, e: np.digitize(x, e), x, edges)
+    check(lambda x, e: np.digitize(x, e, right=True), x, edges.astype(np.float32))
+    with pytest.raises(errors.UnsupportedError, match="np.histogram returns a view"):
+        trace(np.histogram, types.type_of(x), types.type_of(edges))  # eager's edges are `edges`
+
+
 def test_several_results_lists_and_scalars_keep_numpy_structure():
     x = np.array([1.5, -2.25, 3.0])
     check(np.frexp, x)
