@@ -142,6 +142,25 @@ def test_warnings_name_the_user_s_file_and_line(fn):
     assert _records(static, x) == expected
 
 
+def _stores_into_float32(x):
+    y = np.zeros(3, np.float32)
+    y[:2] = x[:2]
+    i = 0
+    while i < 2 and x[i] > 0:
+        y[i + 1] = x[i] * 2
+        i += 1
+    return y
+
+
+def test_a_store_s_cast_warning_names_the_user_s_line():
+    # the store runs in the generated code, not in a kernel whose own line would be named
+    x = np.array([1e39, 3e38, 1.0])
+    static = tg.to_static(_stores_into_float32, fallback="error")
+    expected = _records(_stores_into_float32, x)
+    assert len(expected) == 3 and all(r[2] == __file__ for r in expected)
+    assert _records(static, x) == expected
+
+
 def test_warning_filters_by_module_apply_to_compiled_code():
     x = np.array([-1.0, 2.0])
     static = tg.to_static(_twice, fallback="error")

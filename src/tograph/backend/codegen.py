@@ -51,7 +51,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.backend import fusion, loop_broadcasts, memory, parallel, strict, user_lines
 from tograph.ir import core, types
-from tograph.ops import control, errstates
+from tograph.ops import control, errstates, indexing
 from tograph.ops import elementwise as ew
 from tograph.passes import totality
 
@@ -778,9 +778,22 @@ def _single_expression(w: _Writer, test: core.Graph) -> tuple[str, core.Eqn | No
     return w.call(eqn), eqn
 
 
+def _write_setitem(w: _Writer, eqn: core.Eqn, indent: str) -> None:
+    """``x[index] = value`` on a copy of ``x``, as two statements of the user's line: a warning of
+    the store (a float64 overflowing float32, say) then names that line, as eager's does, where a
+    call of the kernel would name the kernel's own."""
+    x, value, *dynamic = [w.expr(a) for a in eqn.inputs]
+    (out,) = w.define(eqn.outputs)
+    w.line(indent, f"{out} = {w.const(np.array)}({x})", eqn)
+    w.line(
+        indent, f"{out}[{indexing.index_source(w, eqn.params['index'], dynamic)}] = {value}", eqn
+    )
+
+
 _STATEMENTS: dict[Any, Callable[[_Writer, core.Eqn, str], None]] = {
     control.cond_p: _write_cond,
     control.while_loop_p: _write_while,
+    indexing.setitem_p: _write_setitem,
 }
 
 

@@ -342,7 +342,9 @@ def _getitem_rule(
     return types.TensorType(x.dtype, indexed_shape(x, arg_types, index))
 
 
-def _index_source(ctx: primitives.EmitContext, index: Index, args: Sequence[str]) -> str:
+def index_source(ctx: primitives.EmitContext, index: Index, args: Sequence[str]) -> str:
+    """The source text of ``index`` in generated code, ``args`` the texts of its tensors."""
+
     def item_source(item: Any) -> str:
         if isinstance(item, Arg):
             return args[item.k]
@@ -356,7 +358,7 @@ def _index_source(ctx: primitives.EmitContext, index: Index, args: Sequence[str]
 
 
 def _getitem_emit(ctx: primitives.EmitContext, eqn: Any, args: Sequence[str]) -> str:
-    return f"{args[0]}[{_index_source(ctx, eqn.params['index'], args[1:])}]"
+    return f"{args[0]}[{index_source(ctx, eqn.params['index'], args[1:])}]"
 
 
 getitem_p = primitives.Primitive(
