@@ -113,13 +113,13 @@ def test_the_line_of_a_converted_frame_is_its_f_lineno_at_every_instruction():
     assert all(ours == python for ours, python in seen)
 
 
-def test_a_line_table_goes_with_its_code_object():
+def test_a_line_table_and_the_locations_go_with_their_code_object():
     namespace = {"origin": origin}
     exec("def tabled():\n    return origin.current_location()\n", namespace)
     tabled = namespace["tabled"]
     origin.register([tabled.__code__])
     key = id(tabled.__code__)
-    assert tabled().line == 2 and key in origin._LINES
+    assert tabled().line == 2 and key in origin._LINES and key in origin._LOCATIONS
     del tabled, namespace
     gc.collect()
-    assert key not in origin._LINES
+    assert key not in origin._LINES and key not in origin._LOCATIONS

@@ -33,6 +33,10 @@ _CONVERTED: dict[int, weakref.ref[types.CodeType]] = {}
 # offset ``f_lasti`` halved). ``frame.f_lineno`` finds the line by scanning the code's line table
 # from its start, so on a long function every equation built paid for the whole function.
 _LINES: dict[int, list[int | None]] = {}
+# Per converted code object (by id, as above): the location of each of its lines met so far, with
+# the ``linecache`` entry of its file they were read from (a new entry, the file read again, makes
+# them stale). Every equation built on a line has its location: looked up once per line.
+_LOCATIONS: dict[int, tuple[Any, dict[int | None, errors.SourceLocation]]] = {}
 # Per file name: whether its code is plain user code (``_plain_user_file``). A dict read inline,
 # as every equation built walks the frames above it.
 _PLAIN: dict[str, bool] = {}
@@ -76,6 +80,7 @@ def _forget(key: int, ref: weakref.ref[types.CodeType]) -> None:
     if _CONVERTED.get(key) is ref:
         del _CONVERTED[key]
         _LINES.pop(key, None)
+        _LOCATIONS.pop(key, None)
 
 
 def is_converted(code: types.CodeType) -> bool:
@@ -83,7 +88,7 @@ def is_converted(code: types.CodeType) -> bool:
     return ref is not None and ref() is code
 
 
-def _location(code: types.CodeType, lineno: int) -> errors.SourceLocation:
+def _location(code: types.CodeType, lineno: int | None) -> errors.SourceLocation:
     line = linecache.getline(code.co_filename, lineno)
     return _shared_location(code.co_filename, lineno, line, _user_function(code))
 
@@ -123,7 +128,7 @@ def current_location() -> errors.SourceLocation | None:
         if ref is not None and ref() is code:
             if inner is not None:
                 return _location(inner.f_code, inner.f_lineno)
-            return _location(code, _line_of(key, frame))
+            return _converted_location(key, code, _line_of(key, frame))
         if inner is None:
             plain = _PLAIN.get(code.co_filename)
             if plain is None:
@@ -132,6 +137,21 @@ def current_location() -> errors.SourceLocation | None:
                 inner = frame
         frame = frame.f_back
     return None
+
+
+def _converted_location(
+    key: int, code: types.CodeType, lineno: int | None
+) -> errors.SourceLocation:
+    """``_location(code, lineno)`` of the converted code object whose id is ``key``, made once
+    per line while ``linecache`` holds the same lines of its file."""
+    entry = linecache.cache.get(code.co_filename)
+    known = _LOCATIONS.get(key)
+    if known is None or known[0] is not entry:
+        known = _LOCATIONS[key] = (entry, {})
+    found = known[1].get(lineno)
+    if found is None:
+        found = known[1][lineno] = _location(code, lineno)
+    return found
 
 
 def _plain_user_file(filename: str) -> bool:

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 from pass_harness import F64_3, I64, check, cond, dedent, interpret, trace, while_loop
 
-from tograph.ir import core
+from tograph.ir import core, types
 from tograph.ops import effects, lists
 from tograph.passes import cse
 
@@ -117,3 +117,24 @@ def test_dataclass_params_compare_field_by_field_with_types():
     assert cse.freeze(_Param((True,))) != cse.freeze(_Param((1,)))
     assert cse.freeze(_Param((-0.0,))) != cse.freeze(_Param((0.0,)))
     assert cse.freeze(_Param((1, slice(0, 2)))) == cse.freeze(_Param((1, slice(0, 2))))
+
+
+def test_a_quiet_duplicate_nested_among_equations_that_may_warn_is_merged(x3):
+    """Only a branch holds equations that can neither warn nor raise: CSE still looks there."""
+
+    def fn(x, p):
+        twice = lambda x: (np.maximum(x, 1.0) + np.maximum(x, 1.0),)  # noqa: E731
+        (out,) = cond(p, twice, lambda x: (x,), x)
+        return out / 3
+
+    graph = trace(fn, F64_3, types.TensorType(np.dtype(bool), ()))
+    result = run_cse(graph, x3, np.True_)
+    assert result.modified
+    then_graph = result.graph.eqns[0].params["then_graph"]
+    assert [e.prim.name for e in then_graph.eqns] == ["maximum", "add"]
+
+
+def test_a_graph_whose_equations_all_may_warn_is_returned_itself(x3):
+    graph = trace(lambda x: (np.log(x) + np.log(x), x / 3 - x / 3), F64_3)
+    result = run_cse(graph, x3)
+    assert result.graph is graph and not result.modified

@@ -145,3 +145,10 @@ def test_broadcasts_with_run_time_dims_stay():
     )
     x = np.arange(8.0).reshape(2, 4)
     assert not run_simplify(graph, x, np.ones((1, 4))).modified
+
+
+def test_a_graph_with_no_identity_in_sight_is_returned_itself(x3):
+    """No literal 0 or 1 beside arithmetic, no rule's primitive, no broadcast: nothing to do."""
+    graph = trace(lambda x: (x * 0.5 + 2.0) / 3.0 - np.tanh(x) * x, F64_3)
+    result = run_simplify(graph, x3)
+    assert result.graph is graph and not result.modified

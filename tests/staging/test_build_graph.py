@@ -3,6 +3,7 @@ returns the graph with the recipe that rebuilds the Python result (nesting kept,
 returned as they are). Results are compared with the plain function run on the same arguments."""
 
 import collections
+import inspect
 import textwrap
 
 import numpy as np
@@ -127,3 +128,30 @@ def test_unflatten_fills_slots_in_order():
     built, _ = build(summary, np.ones(2), (np.float64(1), np.float64(2)), "s")
     got = built.unflatten(("A", "B", "C"))
     assert got == {"sum": Stats("A", 2, "s"), "rest": ["B", "C", None]}
+
+
+def _every_kind(a, b=1, /, c=2, *rest, d, e=3, **extra):
+    return a
+
+
+def _captured_by_a_closure(x, *args, k, **kw):
+    return lambda: (x, args, k, kw)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        scaled,
+        summary,
+        _every_kind,
+        _captured_by_a_closure,
+        lambda: 0,
+        lambda *a: a,
+        lambda **k: k,
+        lambda a, /, *, b: a,
+    ],
+)
+def test_parameters_read_from_the_code_are_those_inspect_gives(fn):
+    for skip in (0, 1):
+        expected = [(p.name, p.kind) for p in inspect.signature(fn).parameters.values()][skip:]
+        assert build_graph._parameters(fn, skip) == expected

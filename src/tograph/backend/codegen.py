@@ -36,7 +36,6 @@ names the user's line as eager code's does.
 from __future__ import annotations
 
 import cmath
-import collections
 import dataclasses
 import functools
 import itertools
@@ -248,10 +247,13 @@ class _Writer:
         module's name and warning registry, so warning filters by module and the default filter's
         once-per-line apply as to eager code."""
         placed = [e.loc if e is not None else None for e in self.line_eqns]
-        files = collections.Counter(loc.file for loc in placed if loc is not None)
+        files: dict[str, int] = {}  # equations per file, in order of first use
+        for loc in placed:
+            if loc is not None:
+                files[loc.file] = files.get(loc.file, 0) + 1
         if not files or not user_lines.SUPPORTED:
             return code
-        home = files.most_common(1)[0][0]
+        home = max(files, key=files.__getitem__)  # the first of the most used
         first = min(loc.line for loc in placed if loc is not None and loc.file == home)
         lines, last = {}, first
         for number, loc in enumerate(placed, 1):

@@ -112,6 +112,8 @@ def cost_ns(eqn: core.Eqn) -> float:
         if k is None or out.size is None:
             return 0.0
         return 2.0 * out.size * k * _FLOP_NS
+    if not eqn.params:  # (no nested graph: most equations)
+        return 0.0
     return float(sum(cost_ns(e) for sub in eqn.subgraphs() for e in sub.eqns))
 
 

@@ -156,8 +156,9 @@ class Graph:
         """Every equation, depth first, nested graphs' equations after their parent."""
         for eqn in self.eqns:
             yield eqn
-            for sub in eqn.subgraphs():
-                yield from sub.walk()
+            if eqn.params:  # (only params hold nested graphs; most equations have none)
+                for sub in eqn.subgraphs():
+                    yield from sub.walk()
 
     def replace(self, **changes: Any) -> Graph:
         return dataclasses.replace(self, **changes)

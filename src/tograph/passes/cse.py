@@ -6,7 +6,8 @@ the same primitive to the same operands (vars by identity, literals by type and 
 params (compared by value; nested graphs by identity). Equations with effects, equations on
 tensor lists and equations that may warn or raise (not ``totality.is_total``: eager code warns
 once per evaluation, so ``np.log(x)`` written twice warns twice) are never merged. Each nested
-graph is handled on its own. Example::
+graph is handled on its own. A graph none of whose equations can be merged (every one may
+warn, as most straight-line arithmetic may) is returned at once, without the rewrite. Example::
 
     a:f64[3] = maximum x 0.0         a:f64[3] = maximum x 0.0
     b:f64[3] = maximum x 0.0   ->    c:f64[3] = add a a
@@ -31,6 +32,8 @@ from tograph.passes import totality
 def eliminate_common_subexpressions(graph: core.Graph) -> passes.PassResult:
     """Merges identical pure equations of ``graph`` and its nested graphs that can neither warn
     nor raise; see module docstring."""
+    if not any(_quiet(eqn) for eqn in graph.walk()):
+        return passes.PassResult(graph, False)  # every equation may warn: none is merged
     new = passes.rewrite(graph, functools.partial(_visitor, quiet_only=True), {})
     return passes.PassResult(new, new is not graph)
 

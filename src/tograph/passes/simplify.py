@@ -1,7 +1,8 @@
 """Algebraic simplification: identities that hold bit for bit, and shorter view chains.
 
 Stage: optimize. Input: a graph. Output: the graph with these rewrites, in nested graphs too.
-Requires: nothing.
+Requires: nothing. A graph in which no rule can apply (no literal 0 or 1 beside arithmetic, no
+primitive of another rule, no ``broadcast_to``) is returned at once, without the rewrite.
 
 - ``x * 1``, ``1 * x``, ``x / 1``, ``x - 0.0``, ``x + (-0.0)``, ``-0.0 + x`` (integers: any zero),
   ``-(-x)``, ``+x``, ``not(not(x))``, ``x.astype(x.dtype)``, a reshape or transpose that changes
@@ -39,6 +40,8 @@ from tograph.ops import shape
 
 def simplify_algebra(graph: core.Graph) -> passes.PassResult:
     """Applies the exact identities of the module docstring to ``graph`` and its nested graphs."""
+    if not any(_may_apply(eqn) for eqn in graph.walk()):
+        return passes.PassResult(graph, False)  # no identity in sight: nothing to rewrite
     new = passes.rewrite(graph, _visitor, {})
     return passes.PassResult(new, new is not graph)
 
@@ -79,6 +82,19 @@ def _visitor(graph: core.Graph) -> passes.Visitor:
         return None
 
     return visit
+
+
+def _may_apply(eqn: core.Eqn) -> bool:
+    """Whether a rewrite may apply to ``eqn`` (checked before the full pass, which most graphs
+    would leave as they are): an arithmetic identity needs a literal 0 or 1 among the operands,
+    the other rules their primitive, and reading operands unbroadcast a ``broadcast_to``."""
+    if eqn.prim in _ARITHMETIC:
+        return any(_scalar(a, _zero_or_one) for a in eqn.inputs)
+    return eqn.prim in _RULES or eqn.prim is shape.broadcast_to_p
+
+
+def _zero_or_one(value: Any) -> bool:
+    return bool(value == 0 or value == 1)
 
 
 def _stands_for(atom: core.Atom, out: core.Var) -> bool:
@@ -207,6 +223,7 @@ def _reshape(eqn: core.Eqn, producers: dict[core.Var, core.Eqn]) -> core.Atom | 
     return dataclasses.replace(eqn, inputs=inner.inputs[:1])
 
 
+_ARITHMETIC = frozenset({ew.multiply_p, ew.divide_p, ew.add_p, ew.subtract_p})
 _RULES = {
     ew.multiply_p: _multiply,
     ew.divide_p: _divide,

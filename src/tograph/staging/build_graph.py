@@ -430,11 +430,18 @@ def _array_literals(graph: core.Graph, writeable: bool = True) -> list[np.ndarra
                 if atom.value.flags.writeable or not writeable:
                     found.setdefault(id(atom.value), atom.value)
 
+    def add_eqns(graph: core.Graph) -> None:  # in ``graph.walk()``'s order
+        for eqn in graph.eqns:
+            add(eqn.inputs)
+            if eqn.params:  # (only params may hold nested graphs; most equations have none)
+                subs = list(eqn.subgraphs())
+                for sub in subs:
+                    add(sub.outputs)
+                for sub in subs:
+                    add_eqns(sub)
+
     add(graph.outputs)
-    for eqn in graph.walk():
-        add(eqn.inputs)
-        for sub in eqn.subgraphs():
-            add(sub.outputs)
+    add_eqns(graph)
     return list(found.values())
 
 
@@ -579,33 +586,43 @@ def _sharing_statics(published: list[Any]) -> frozenset[int]:
     return frozenset(found)
 
 
-def _parameters(lowered: Callable[..., Any], skip: int) -> list[inspect.Parameter] | None:
-    """The parameters of ``lowered`` after the first ``skip`` (None where Python cannot say)."""
-    try:
-        return list(inspect.signature(lowered).parameters.values())[skip:]
-    except (TypeError, ValueError):
-        return None
+def _parameters(lowered: Callable[..., Any], skip: int) -> list[tuple[str, Any]]:
+    """The name and kind (an ``inspect.Parameter`` kind) of each parameter of ``lowered`` after
+    the first ``skip``, in ``inspect.signature``'s order, read from its code object: the lowered
+    function is the conversion's own (no decorator, no ``__signature__``), and its signature
+    would also build the defaults and annotations that nothing here reads."""
+    code = lowered.__code__
+    names, kinds = code.co_varnames, inspect.Parameter
+    positional, posonly, kwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    found = [(name, kinds.POSITIONAL_ONLY) for name in names[:posonly]]
+    found += [(name, kinds.POSITIONAL_OR_KEYWORD) for name in names[posonly:positional]]
+    rest = positional + kwonly  # *args and **kwargs are named after the keyword-only ones
+    if code.co_flags & inspect.CO_VARARGS:
+        found.append((names[rest], kinds.VAR_POSITIONAL))
+        rest += 1
+    found += [(name, kinds.KEYWORD_ONLY) for name in names[positional : positional + kwonly]]
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        found.append((names[rest], kinds.VAR_KEYWORD))
+    return found[skip:]
 
 
-def _labels(parameters: list[inspect.Parameter] | None, count: int) -> list[str]:
+def _labels(parameters: list[tuple[str, Any]], count: int) -> list[str]:
     """How messages name the positional arguments: the parameters' names where known."""
-    names = [p.name for p in parameters or ()]
+    names = [name for name, _ in parameters]
     return [names[i] if i < len(names) else f"argument {i}" for i in range(count)]
 
 
 def _register_parameters(
-    parameters: list[inspect.Parameter] | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+    parameters: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
     """Marks the argument lists that the function's own named ``parameters`` hold
     (``containers.register_parameter``): not those reached through ``*args`` or ``**kwargs``."""
-    if parameters is None:
-        return
     named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    for parameter, value in zip(parameters, args):
-        if parameter.kind not in named:
+    for (_, kind), value in zip(parameters, args):
+        if kind not in named:
             break
         containers.register_parameter(value)
-    keywords = {p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    keywords = {name for name, kind in parameters if kind is not inspect.Parameter.VAR_KEYWORD}
     for name, value in kwargs.items():
         if name in keywords:
             containers.register_parameter(value)
