@@ -860,6 +860,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
+    if text.is_str_format(fn) and tensor.contains_symbolic((args, kwargs)):
+        return text.str_format(fn.__self__, args, kwargs)
     if isinstance(fn, np.vectorize) and tensor.contains_symbolic((args, kwargs)):
         raise numpy_callbacks.refuse("vectorize", numpy_callbacks.PER_ELEMENT)
     if hashable and fn in numpy_callbacks.HANDLERS:
