@@ -113,7 +113,7 @@ def test_static_tests_stay_python_and_tensor_tests_call_the_runtime():
     code, got, want = decided(mode_switch, np.arange(3.0), "add", 4)
     assert "for item_" not in code and "for i in _t.call(range, n):" in code
     assert "if mode == 'add':" in code
-    assert "_t.if_stmt(total.sum() > 0" in code and "_t.for_stmt" not in code
+    assert "_t.if_stmt(_t.method(total, 'sum')() > 0" in code and "_t.for_stmt" not in code
     np.testing.assert_array_equal(got, want)
 
 

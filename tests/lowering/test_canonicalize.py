@@ -16,6 +16,7 @@ import textwrap
 import astor
 import gast
 import numpy as np
+import pytest
 
 from tograph.lowering import canonicalize, jumps
 from tograph.staging import runtime
@@ -167,6 +168,26 @@ def test_identity_comparisons_go_through_the_runtime():
 # ---- calls ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("class_cell", [True, False])
+def test_zero_argument_super_names_the_class_cell_and_the_first_parameter(class_cell):
+    """Called through the runtime, ``super()`` would look for ``__class__`` and ``self`` in the
+    runtime's frame; a lambda's, and a function's without a ``__class__`` cell, stay as
+    written (Python raises for them as it would)."""
+    src = """
+        def step(self, x):
+            def inner(v):
+                return super().f(v)
+            g = lambda: super().f(x)
+            return super().step(x) + super(Base, self).step(x) + inner(x) + g()
+        """
+    fn = gast.parse(textwrap.dedent(src)).body[0]
+    code = rendered(canonicalize.canonicalize(fn, GLOBALS, class_cell=class_cell))
+    assert ("_t.call(super, __class__, self).step" in code) is class_cell
+    assert ("_t.call(super, __class__, v).f" in code) is class_cell
+    assert "lambda : _t.call(_t.call(super).f, x)" in code
+    assert "_t.call(super, Base, self).step" in code
+
+
 def test_calls_go_through_the_runtime_unless_they_dispatch_themselves():
     expect(
         """
@@ -184,7 +205,7 @@ def test_calls_go_through_the_runtime_unless_they_dispatch_themselves():
             a = np.sin(y) + np.sum(y)
             b = _t.call(np.stack, xs) + _t.call(np.zeros, 3)
             c = _t.call(helper, x) + _t.call(len, xs) + _t.call(unknown, x)
-            d = x.sum() + x.reshape(3, 1) + _t.call(obj.method, x, k=2)
+            d = _t.method(x, 'sum')() + _t.method(x, 'reshape')(3, 1) + _t.call(obj.method, x, k=2)
             return _t.call(a, b)
         """,
     )

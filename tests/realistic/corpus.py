@@ -12,20 +12,28 @@ from tograph_conformance.cases import realistic
 
 from . import (
     algorithm_drills,
+    c_style_numerics,
     dynamic,
     filters,
     finance,
+    fixed_income,
     fuzzy,
     fuzzy_controllers,
+    fuzzy_tables,
+    inplace_recipes,
+    integer_tricks,
     interp_by_hand,
     interpolation,
     linalg,
     linalg_by_hand,
     line_search_optimizers,
     mixed_idioms,
+    nan_statistics,
+    objects_and_views,
     ode_steppers,
     odes,
     optimizers,
+    printed_reports,
     pylists,
     quant_recipes,
     recursive,
@@ -36,6 +44,7 @@ from . import (
     search,
     spectral,
     stateful,
+    stateful_classes,
     stats,
     stats_by_hand,
     textbook,
@@ -85,6 +94,17 @@ _MODULES = (
     ode_steppers,
     interp_by_hand,
     linalg_by_hand,
+    # round 7: objects with state, writes into arguments, C-style loops, integer tricks,
+    # printed reports, fixed income, NaN-aware statistics, fuzzy tables
+    stateful_classes,
+    objects_and_views,
+    inplace_recipes,
+    c_style_numerics,
+    integer_tricks,
+    printed_reports,
+    fixed_income,
+    nan_statistics,
+    fuzzy_tables,
 )
 
 
@@ -158,8 +178,6 @@ FALLBACKS: dict[str, str] = {
     # ---- round 4 ----
     # g_best starts as None and meets arrays under a tensor test, then is used in arithmetic
     "particle_swarm": "a variable that is None on some paths and a tensor on others, used in",
-    # the velocity dict is filled by an __init__ that runs as plain Python, on concrete arrays
-    "momentum_dict_params": "augmented assignment writes in place into a NumPy array .*__init__",
     "black_scholes_vectorized_spec": "np.vectorize calls a Python function once per element",
     # a list held by an object made in the function: it could as well be a global's
     **dict.fromkeys(
@@ -206,4 +224,22 @@ FALLBACKS: dict[str, str] = {
     "lu_partial_pivoting_det": "an item assignment changes a list passed to the function or known",
     # f"best x[{i}] = {v:.3f}" is returned
     "argmax_as_int_and_value_as_float": "a string formatted from a tensor is returned",
+    # ---- round 7: objects with state, writes into arguments, printed reports ----
+    # buf.mean() is 0.0 (a Python float) before the first value, the buffer's np.float64 after
+    "ring_buffer_moving_average": "list_push of a number that is a Python number on some paths",
+    # the model object appends its epoch loss to its own history list
+    "sgd_regressor_object": r"append\(\) changes a list from outside the function",
+    # a Fenwick tree's list of Python ints, written by the object's own methods
+    "fenwick_range_sums": "an item assignment to a list from outside the function",
+    # an object picked by a tensor test (Temperature.from_kelvin(r) if r > 200 else ...)
+    "property_and_classmethod": "the value of the conditional expression is <",
+    # dicts keyed by values of the data (int(g), xs.tolist() items)
+    **dict.fromkeys(["counter_object_with_dict", "pivot_counts_and_sums"], "is hashed"),
+    "str_and_repr_of_arrays": "a string formatted from a tensor is used as a string",
+    "aligned_inventory_table": "zip/enumerate mixing tensors with a list",
+    "threshold_report_strings": "the value of the conditional expression is 'PASS'",
+    "formatted_array_with_array2string": "np.array2string is not supported on tensors",
+    # edges and kth that depend on how many values are finite, known when the graph runs
+    "histogram_density_and_cdf": "np.histogram raised ValueError on every probe",
+    "k_smallest_by_argpartition": "np.argpartition raised ValueError on every probe",
 }

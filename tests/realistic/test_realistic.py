@@ -12,10 +12,13 @@ import tograph as tg
 from tograph_conformance.cases import realistic
 
 from . import (
+    c_style_numerics,
     corpus,
     filters,
     finance,
+    fixed_income,
     fuzzy_controllers,
+    fuzzy_tables,
     harness,
     optimizers,
     quant_recipes,
@@ -24,6 +27,7 @@ from . import (
     scipy_free_spectral,
     spectral,
     stateful,
+    stateful_classes,
     stats,
     stats_by_hand,
     textbook,
@@ -190,6 +194,41 @@ def _welford_float64_variance(x):
     return stats_by_hand.online_covariance(x, x * x)[0]
 
 
+def _kalman_object_energy(zs):
+    estimates, p = stateful_classes.kalman_object_loop(zs, 0.01, 0.5)
+    return np.sum(estimates**2) + p
+
+
+def _tracker_positions(zs):
+    positions, velocities, spread = stateful_classes.constant_velocity_tracker(zs, 1.0)
+    return np.sum(positions) + np.sum(velocities) + spread
+
+
+def _call_price(sigma):
+    return fixed_income.black_scholes_all_greeks(100.0, 95.0, 0.5, 0.02, sigma)[0]
+
+
+def _crr_american_put(sigma):
+    return fixed_income.crr_tree_put(100.0, 100.0, 1.0, 0.05, sigma, 6, True)
+
+
+def _asian_call(sigma):
+    return fixed_income.asian_call_monte_carlo(100.0, 95.0, 1.0, 0.03, sigma, 4, 8, 5)[0]
+
+
+def _thomas_energy(d):
+    ones = np.ones(4)
+    return np.sum(c_style_numerics.thomas_c_style(ones * 0.5, ones * 4.0, ones * 0.5, d) ** 2)
+
+
+def _clenshaw_total(c):
+    return np.sum(c_style_numerics.clenshaw_chebyshev(c, np.array([-0.7, 0.1, 0.9])))
+
+
+def _tipping(service):
+    return fuzzy_tables.tipping_two_inputs_dict_rules(service, 3.0)
+
+
 X5 = np.array([0.3, -1.2, 2.0, 0.7, 1.1])
 
 GRADIENT_CASES = [
@@ -228,6 +267,14 @@ GRADIENT_CASES = [
     (_kde_total, X5),
     (_tsk_output, 5.3),
     (_welford_float64_variance, X5),
+    (_kalman_object_energy, X5),
+    (_tracker_positions, X5[:4]),
+    (_call_price, 0.3),
+    (_crr_american_put, 0.25),
+    (_asian_call, 0.2),
+    (_thomas_energy, X5[:4]),
+    (_clenshaw_total, X5[:4]),
+    (_tipping, 6.3),
 ]
 
 

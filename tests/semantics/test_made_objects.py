@@ -429,8 +429,10 @@ class Averages:
         self.total = 0.0
         self.reads = 0
 
-    def mean(self):  # named like an array method: the call runs as it is, unconverted
+    def mean(self):
         self.reads += 1
+        seen = self.total
+        del seen  # a construct tograph does not convert: the method runs as it is
         return self.total
 
 

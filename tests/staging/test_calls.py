@@ -3,6 +3,7 @@ becomes a ``cond``) and which run as they are (tograph, the standard library, in
 builtins, already converted code); partials, bound methods, callable objects and ``@to_static``
 functions; defaults; and user functions that cannot be converted."""
 
+import dataclasses
 import functools
 import json
 import textwrap
@@ -166,6 +167,90 @@ def test_a_to_static_function_is_converted_inline():
     assert value(graph, -1.0) == 0.0 and value(graph, 2.0) == 2.0
 
 
+class NoisyWeights:
+    """A class whose ``__init__`` draws, seeds a generator of its own and prints."""
+
+    def __init__(self, n, seed):
+        self.w = np.random.standard_normal(n)
+        self.rng = np.random.default_rng(seed)
+        print("made", n)
+
+    def score(self, x):
+        return self.w @ x + self.rng.normal()
+
+
+def noisy_scores(x, seed):
+    return NoisyWeights(len(x), seed).score(x)
+
+
+@dataclasses.dataclass
+class NoisyLayer:
+    n: int
+    scale: float = 1.0
+
+    def __post_init__(self):
+        self.w = self.scale * np.random.standard_normal(self.n)
+        print("post init", self.n)
+
+
+def noisy_layer_output(x):
+    layer = NoisyLayer(len(x), scale=2.0)
+    return layer.w @ x, sorted(vars(layer))
+
+
+class ThresholdedInit:
+    def __init__(self, x):
+        if x > 0:
+            self.level = x
+        else:
+            self.level = -x
+
+
+def test_a_constructor_runs_converted_on_every_call(capsys):
+    """__init__ draws, makes a generator and prints on every call, as eagerly (it ran once, while
+    the graph was built, and the graph then reused its numbers)."""
+    x = np.array([1.0, 2.0, -0.5])
+    np.random.seed(3)
+    expected = [noisy_scores(x, s) for s in (1, 1, 2)]
+    eager_out = capsys.readouterr().out
+    static = tograph.to_static(noisy_scores, fallback="error")
+    np.random.seed(3)
+    got = [static(x, s) for s in (1, 1, 2)]
+    assert got == expected and capsys.readouterr().out == eager_out == "made 3\n" * 3
+
+
+def test_a_dataclass_post_init_runs_converted_on_every_call(capsys):
+    """The generated __init__ runs as it is, but its __post_init__ call reaches the converted
+    one: it drew once, while the graph was built, and printed once."""
+    x = np.array([1.0, 2.0, -0.5])
+    np.random.seed(5)
+    expected = [noisy_layer_output(x) for _ in range(3)]
+    eager_out = capsys.readouterr().out
+    static = tograph.to_static(noisy_layer_output, fallback="error")
+    np.random.seed(5)
+    got = [static(x) for _ in range(3)]
+    assert got == expected and expected[0][1] == ["n", "scale", "w"]
+    assert capsys.readouterr().out == eager_out == "post init 3\n" * 3
+
+
+@pytest.mark.parametrize("x", [-2.0, 3.0])
+def test_a_tensor_if_in_a_constructor_sets_the_made_object(x):
+    graph = call_traced(lambda v: ThresholdedInit(v).level)
+    assert "cond" in prims(graph)
+    assert value(graph, x) == ThresholdedInit(x).level
+
+
+def test_a_constructor_returning_a_value_raises_as_eagerly():
+    class Odd:
+        def __init__(self, x):
+            return x
+
+    with pytest.raises(TypeError, match="should return None"):
+        Odd(1.0)
+    with pytest.raises(TypeError, match="should return None"):
+        tograph.to_static(lambda v: Odd(v))(np.float64(1.0))
+
+
 def test_library_code_runs_as_it_is(monkeypatch):
     converted = []
     real = convert.convert
@@ -175,10 +260,12 @@ def test_library_code_runs_as_it_is(monkeypatch):
     assert calls.call_user(carried.describe, (None,), {}, runtime) == "None"
     assert calls.call_user(len, ([1, 2],), {}, runtime) == 2
     assert calls.call_user(np.linspace, (0.0, 1.0, 3), {}, runtime).tolist() == [0.0, 0.5, 1.0]
-    assert isinstance(calls.call_user(Shifter, (2.0,), {}, runtime), Shifter)  # a class
     assert converted == []
     assert calls.call_user(relu, (2.0,), {}, runtime) == 2.0
     assert converted == [relu]
+    made = calls.call_user(Shifter, (2.0,), {}, runtime)  # a class: its __init__ is user code
+    assert isinstance(made, Shifter) and made.k == 2.0
+    assert converted == [relu, Shifter.__init__]
 
 
 def test_which_functions_are_user_code(monkeypatch):

@@ -13,7 +13,9 @@ The analysis is flow-insensitive and conservative, in the style of a may-alias a
 are joined into classes whenever one's value may share memory with another's (``a = b``,
 ``a = b[1:]``, ``a = b.T``, a call given ``b``, a container holding ``b``); a class is written
 when any member is the target of ``x[i] = v``, ``x += v``, an in-place method, an ``out=``
-argument, a mutating NumPy function or a call of unknown code.
+argument, a mutating NumPy function or a call of unknown code. An array made here and stored
+on an attribute (``self.buf = np.zeros(n)`` in ``__init__``) is lifted too, whatever this
+function does with it: another method may write it in place.
 Requires: lowering.jumps.
 """
 
@@ -114,6 +116,9 @@ class _Analysis:
         self.classes = _Classes()
         self.written: set[str] = set()
         self.bindings: list[tuple[Any, set[str], Any]] = []  # (node, targets, value)
+        # assignments of a value made here to an attribute (``self.buf = np.zeros(n)``): any
+        # method may write it later, which no analysis of this function sees
+        self.attribute_stores: set[int] = set()
 
     # ---- what an expression's value may share memory with -------------------------------
     def roots(self, expr: Any) -> set[str]:
@@ -208,8 +213,8 @@ class _Analysis:
     def run(self, tree: list[Any]) -> Mutation:
         for node in nodes.of_class(tree, _VISITED):  # the many nodes ``visit`` ignores left out
             self.visit(node)
-        if not self.written:  # nothing is written in place: no binding needs wrapping
-            return Mutation(frozenset(), frozenset())
+        if not self.written:  # nothing is written in place here: only attributes may be
+            return Mutation(frozenset(self.attribute_stores), frozenset())
         for _, bound, value in self.bindings:  # what shares memory, needed once something is
             roots = self.roots(value)
             for name in bound:
@@ -224,7 +229,7 @@ class _Analysis:
                 elif self.outside(value):
                     outside |= {self.classes.find(t) for t in targets}
         checked = {n for n in self.classes.parent if self.classes.find(n) in outside}
-        return Mutation(frozenset(fresh), frozenset(checked))
+        return Mutation(frozenset(fresh | self.attribute_stores), frozenset(checked))
 
     def visit(self, node: Any) -> None:
         if isinstance(node, (gast.Assign, gast.AnnAssign)):
@@ -241,6 +246,8 @@ class _Analysis:
             self._call(node)
 
     def _bind(self, node: Any, targets: list[Any], value: Any) -> None:
+        if any(isinstance(t, gast.Attribute) for t in targets) and self.fresh(value):
+            self.attribute_stores.add(id(node))
         bound: set[str] = set()
         for target in targets:
             self._write_through(target)

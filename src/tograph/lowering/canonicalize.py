@@ -26,9 +26,13 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   conversion is formatted when the graph runs);
 - ``assert c, msg`` becomes ``_t.assert_(c, lambda: msg)`` and ``raise e`` becomes ``_t.raise_(e)``
   (both act when the graph runs if they sit in tensor control flow);
+- ``super()`` in a method (whose ``__class__`` cell the lowered function keeps) becomes
+  ``super(__class__, self)``: called from the runtime, it could not find them in its frame;
 - calls go through ``_t.call(f, ...)`` so user functions are converted and builtins such as
   ``range``, ``len``, ``print`` or ``np.zeros`` accept tensors, except NumPy functions that
-  dispatch to tensors by themselves and tensor methods, which are left as written unless given a
+  dispatch to tensors by themselves and tensor methods (``x.mean()`` becomes
+  ``_t.method(x, 'mean')()``, which is the tensor's own method, or a user object's method
+  converted as ``_t.call`` converts it), which are left as written unless given a
   list or tuple written in the call, or a name the function binds to one or receives as a
   parameter that holds one in this call (``np.mean(segments, axis=0)`` of a list of arrays):
   NumPy would read such a list as one array, so the runtime stacks it first.
@@ -115,6 +119,12 @@ def _rt_call(fn: str, args: list[Any], origin: Any) -> gast.Call:
     return templates.set_location(call, origin)
 
 
+def _first_param(fn: gast.FunctionDef) -> str | None:
+    """The name of ``fn``'s first positional parameter (what ``super()`` binds), if any."""
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    return positional[0].id if positional else None
+
+
 def _local_names(fn: gast.FunctionDef) -> set[str]:
     return set(names.params(fn)) | names.assigned(fn.body)
 
@@ -159,8 +169,12 @@ class _Canonicalize(nodes.Transformer):
         fn: gast.FunctionDef,
         sequence_params: frozenset[str] | None = None,
         walked: list[Any] | None = None,
+        class_cell: bool = False,
     ):
         self.globals = globals_
+        # the first parameter of each function being visited, None where ``super()`` stays
+        # (a lambda, a function without a ``__class__`` cell or without positional parameters)
+        self.super_self: list[str | None] = [_first_param(fn) if class_cell else None]
         self.temporaries = 0
         # Only a function's own variables may be rebound by a functional update; a global or
         # closure list or dict is mutated in place, as Python would.
@@ -212,8 +226,16 @@ class _Canonicalize(nodes.Transformer):
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> Any:
         self.locals.append(_local_names(node))
+        self.super_self.append(_first_param(node) if self.super_self[-1] else None)
         self.generic_visit(node)
+        self.super_self.pop()
         self.locals.pop()
+        return node
+
+    def visit_Lambda(self, node: gast.Lambda) -> Any:
+        self.super_self.append(None)
+        self.generic_visit(node)
+        self.super_self.pop()
         return node
 
     # ---- expressions ---------------------------------------------------------------------
@@ -329,6 +351,14 @@ class _Canonicalize(nodes.Transformer):
         self.generic_visit(node)
         func = node.func
         if (
+            isinstance(func, gast.Name)
+            and func.id == "super"
+            and not node.args
+            and not node.keywords
+            and self.super_self[-1] is not None
+        ):
+            node.args = [templates.name("__class__"), templates.name(self.super_self[-1])]
+        if (
             isinstance(func, gast.Attribute)
             and func.attr in names.CONTAINER_MUTATORS
             and not self._local_value(func.value)
@@ -339,6 +369,14 @@ class _Canonicalize(nodes.Transformer):
             return call
         writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
         if not writes and not sequence and self._leave_as_is(node.func):
+            if (
+                isinstance(func, gast.Attribute)
+                and func.attr in TENSOR_METHODS
+                and self._resolve(func) is None
+            ):
+                # ``x.mean()``: a tensor's method as it is, but a user object's converted
+                attr = gast.Constant(value=func.attr, kind=None)
+                node.func = _rt_call("method", [func.value, attr], func)
             return node
         call = _rt_call("call", [node.func] + node.args, node)
         call.keywords = node.keywords
@@ -757,12 +795,14 @@ def canonicalize(
     globals_: dict[str, Any],
     sequence_params: frozenset[str] | None = None,
     walked: list[Any] | None = None,
+    class_cell: bool = False,
 ) -> gast.FunctionDef:
     """Rewrites ``fn`` as described in the module docstring; ``globals_`` resolves NumPy names.
     ``sequence_params`` are the parameters that may be a list or tuple (None: any of them),
     whose NumPy calls go through the runtime; ``walked`` is every node of ``fn``
-    (``nodes.walk``), if the caller has walked it as it is."""
-    transformer = _Canonicalize(globals_, fn, sequence_params, walked)
+    (``nodes.walk``), if the caller has walked it as it is; ``class_cell`` says that the
+    function has a ``__class__`` cell (a method that calls ``super()``)."""
+    transformer = _Canonicalize(globals_, fn, sequence_params, walked, class_cell)
     body: list[Any] = []
     for stmt in fn.body:
         new = transformer.visit(stmt)

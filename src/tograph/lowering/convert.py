@@ -224,7 +224,8 @@ def _lower(
     for index, stmt in enumerate(names.control_statements(node.body)):
         stmt.static_test = index in static_controls
     plain = walked is not None and _plain_statements(walked)
-    canonicalize.canonicalize(node, fn.__globals__, sequence_params, walked)
+    class_cell = "__class__" in fn.__code__.co_freevars
+    canonicalize.canonicalize(node, fn.__globals__, sequence_params, walked, class_cell)
     if not plain:  # (lowering control flow and tries has nothing to rewrite in plain statements)
         control_flow.lower_control_flow(node)
         tries.add_checks(node)

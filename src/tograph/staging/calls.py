@@ -1,7 +1,12 @@
 """Calls from converted code to user functions: converted on the fly, recursively and cached.
 
 A plain Python function, method, lambda or callable object written by the user is converted with
-``lowering.convert`` and its lowered twin runs in place, emitting into the graph being built.
+``lowering.convert`` and its lowered twin runs in place, emitting into the graph being built. A
+class called to make a plain object (``object.__new__``, no metaclass of its own) has its
+``__init__`` converted so: the object is made and recorded as made here
+(``staging.made_objects``), then initialised, so that the draws, prints and other effects of
+``__init__`` happen on every call rather than once while the graph is built; a dataclass's
+generated ``__init__`` (which has no source) runs as it is but calls ``__post_init__`` converted.
 Library code runs as it is: tograph itself, the standard library (but for the few functions of
 it that sort their data, ``statistics.median``), and installed packages other than the caller's
 own (a package's code calling its own helpers is user code wherever it is installed). On static
@@ -19,6 +24,8 @@ the caller's goes through its entries' cells (``staging.dict_items``).
 
 from __future__ import annotations
 
+import abc
+import dataclasses
 import functools
 import inspect
 import os
@@ -32,6 +39,7 @@ from tograph import caching, errors, origin
 from tograph.frontend import fence, nodes
 from tograph.lowering import canonicalize, convert
 from tograph.ops import lists
+from tograph.staging import made_objects
 from tograph.trace import containers
 
 _LIBRARY_DIRS = tuple(
@@ -73,6 +81,8 @@ def call_user(
     """
     if isinstance(fn, functools.partial):
         return call_user(fn.func, fn.args + args, {**fn.keywords, **kwargs}, runtime)
+    if _init_converts(fn):
+        return _construct(fn, args, kwargs, runtime)
     target, bound_self = _unwrap(fn)
     if target is None or origin.is_converted(target.__code__) or not _is_user_code(target):
         return fn(*args, **kwargs)
@@ -87,6 +97,54 @@ def call_user(
     return (
         lowered(bound_self, *args, **kwargs) if bound_self is not None else lowered(*args, **kwargs)
     )
+
+
+def _init_converts(cls: Any) -> bool:
+    """Whether calling ``cls`` makes a plain object and runs a Python ``__init__``, which is
+    then converted as any user function is: run as it is, its random draws, prints and other
+    effects would happen once, while the graph is built, and never again."""
+    return (
+        isinstance(cls, type)
+        and type(cls) in (type, abc.ABCMeta)
+        and cls.__new__ is object.__new__
+        and isinstance(cls.__init__, types.FunctionType)
+    )
+
+
+def _construct(
+    cls: type, args: tuple[Any, ...], kwargs: dict[str, Any], runtime: types.ModuleType
+) -> Any:
+    """``cls(*args, **kwargs)``: a new object, recorded as made here before its converted
+    ``__init__`` runs (so that tensor control flow in it may set its attributes)."""
+    obj = object.__new__(cls)
+    made_objects.note_made(obj)
+    post_init = getattr(cls, "__post_init__", None)
+    own = getattr(obj, "__dict__", None)
+    if not (dataclasses.is_dataclass(cls) and isinstance(post_init, types.FunctionType)):
+        result = call_user(types.MethodType(cls.__init__, obj), args, kwargs, runtime)
+    elif type(own) is not dict:
+        raise errors.UnsupportedError(
+            f"a dataclass with __slots__ and a __post_init__ ({cls.__name__}) made in the "
+            "function: its generated __init__ would run __post_init__ unconverted, once, while "
+            "the graph is built",
+            loc=origin.current_location(),
+            construct="dataclass __post_init__",
+        )
+    else:
+        # the generated __init__ has no source to convert: it runs as it is, and finds the
+        # converted __post_init__ in the object's own __dict__ (which comes before the class's)
+        def converted_post_init(*post_args: Any, **post_kwargs: Any) -> Any:
+            bound = types.MethodType(post_init, obj)
+            return call_user(bound, post_args, post_kwargs, runtime)
+
+        own["__post_init__"] = converted_post_init
+        try:
+            result = call_user(types.MethodType(cls.__init__, obj), args, kwargs, runtime)
+        finally:
+            own.pop("__post_init__", None)
+    if result is not None:
+        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+    return obj
 
 
 def _lend_containers(

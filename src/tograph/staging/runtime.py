@@ -838,6 +838,17 @@ def _copied_list(lst: Any) -> Any:
     return copy
 
 
+def method(receiver: Any, name: str) -> Any:
+    """``receiver.name`` for a call of a method named like an array method (``x.mean()``): a
+    tensor's, an array's or a builtin value's as it is; a user object's (a running-statistics
+    class's ``mean``) goes through ``call``, which converts it, so that its prints and tensor
+    tests happen when the graph runs."""
+    bound = getattr(receiver, name)
+    if tensor.is_tensor(receiver) or not tensor.is_user_object(receiver):
+        return bound
+    return functools.partial(call, bound)
+
+
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
@@ -860,6 +871,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
+    if text.is_str_format(fn) and tensor.contains_symbolic((args, kwargs)):
+        return text.str_format(fn.__self__, args, kwargs)
     if isinstance(fn, np.vectorize) and tensor.contains_symbolic((args, kwargs)):
         raise numpy_callbacks.refuse("vectorize", numpy_callbacks.PER_ELEMENT)
     if hashable and fn in numpy_callbacks.HANDLERS:
@@ -907,8 +920,8 @@ def iop(op: str, target: Any, value: Any) -> Any:
     if isinstance(target, np.ndarray):
         raise errors.UnsupportedError(
             "an augmented assignment writes in place into a NumPy array that tograph does not "
-            "track (one read from a global, or made by code that runs unconverted, such as a "
-            "class's __init__): writing it once, while the graph is built, would be wrong",
+            "track (one read from a global, or made by code that runs unconverted): writing it "
+            "once, while the graph is built, would be wrong",
             loc=origin.current_location(),
             construct="in-place update of a NumPy array",
         )

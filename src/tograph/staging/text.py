@@ -3,12 +3,14 @@
 ``fstring`` returns a plain string when every field is static, else a ``TensorText`` whose parts
 (strings, and tensors with their format spec) ``print`` and ``assert`` turn into a run-time
 template; ``str``/``repr``/``format`` of a tensor are such f-strings too, and so is
-``"template" % values`` (``percent_format``) where a conversion's format spec says the same.
+``"template" % values`` (``percent_format``) where a conversion's format spec says the same, and
+``"template".format(...)`` (``str_format``), whose replacement fields are f-string fields.
 """
 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -123,6 +125,44 @@ def percent_format(template: str, values: Any) -> Any:
         raise _refused_template("more values than conversions")
     parts.append(template[end:])
     return fstring(*(p for p in parts if not isinstance(p, str) or p))
+
+
+def is_str_format(fn: Any) -> bool:
+    """Whether ``fn`` is the ``format`` method bound to a string (``"{} {}".format``)."""
+    return type(getattr(fn, "__self__", None)) is str and getattr(fn, "__name__", "") == "format"
+
+
+def str_format(template: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``template.format(*args, **kwargs)``; a ``TensorText`` when a field holds a tensor. Each
+    replacement field is the f-string field with the same conversion and spec, its value found
+    as ``str.format`` finds it (automatic or explicit numbering, keywords, ``.attr``, ``[key]``);
+    a spec with nested fields (``{:{width}}``) is refused."""
+    formatter = string.Formatter()
+    parts: list[Any] = []
+    automatic: int | None = 0
+    for literal, field, spec, conversion in formatter.parse(template):
+        if literal:
+            parts.append(literal)
+        if field is None:
+            continue
+        if field == "" or field[0] in ".[":
+            if automatic is None:
+                raise ValueError("cannot switch from manual field specification to automatic")
+            field, automatic = f"{automatic}{field}", automatic + 1
+        elif field.partition(".")[0].partition("[")[0].isdigit():
+            if automatic:
+                raise ValueError("cannot switch from automatic field numbering to manual")
+            automatic = None
+        if spec and "{" in spec:
+            raise errors.UnsupportedError(
+                "str.format() with a nested replacement field in a format spec, where a value "
+                "is a tensor",
+                loc=origin.current_location(),
+                construct="str.format of a tensor",
+            )
+        value = formatter.get_field(field, args, kwargs)[0]
+        parts.append(formatted(value, ord(conversion) if conversion else -1, spec or ""))
+    return fstring(*parts)
 
 
 def _field_spec(match: re.Match[str], value: Any) -> tuple[int, str] | None:
