@@ -415,3 +415,22 @@ def test_a_user_method_named_like_an_array_method_is_converted(xs, capsys):
     capsys.readouterr()
     static(xs.copy())
     assert capsys.readouterr().out == f"mean of {len(xs)}\n"
+
+
+class _Named:
+    def __init__(self):
+        self.w = 2.0
+
+    def label(self):
+        return type(self).__name__
+
+
+def _type_of_a_given_object(p, x):
+    print(type(p).__name__, p.label())
+    k = type(p)
+    return x * p.w, k is _Named, k.__name__
+
+
+def test_type_of_an_object_passed_in_is_its_class():
+    # the compiler sees the object through a view; type() must still give the object's class
+    assert_matches_eager(_type_of_a_given_object, _Named(), np.ones(2))

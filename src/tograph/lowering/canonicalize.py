@@ -552,11 +552,22 @@ class _Canonicalize(nodes.Transformer):
             # refused before anything is computed: ``+=`` on a list would extend it already
             nothing = gast.Constant(value=None, kind=None)
             return self._attribute_store(node.target, nothing, node)
-        if isinstance(node.target, gast.Attribute) and isinstance(node.target.value, gast.Name):
-            # ``obj.name op= v``: the attribute read, ``v``, the in-place operator, the write
+        if isinstance(node.target, gast.Attribute):
+            # ``obj.name op= v``: the attribute read, ``v``, the in-place operator, the write;
+            # an owner that is itself an expression (``self.__class__``) is computed once, first
+            stmts: list[Any] = []
+            target = node.target
+            if not isinstance(target.value, gast.Name):
+                self.temporaries += 1
+                owner = f"owner_{self.temporaries}"
+                stmts = templates.quote(f"{owner} = value", node, value=target.value)
+                named = gast.Attribute(
+                    value=templates.name(owner), attr=target.attr, ctx=target.ctx
+                )
+                target = templates.set_location(named, node)
             op = gast.Constant(value=_IN_PLACE[type(node.op)], kind=None)
-            value = _rt_call("iop", [op, _as_load(node.target), node.value], node)
-            return self._local_attribute_store(node.target, value, node)
+            value = _rt_call("iop", [op, _as_load(target), node.value], node)
+            return stmts + [self._local_attribute_store(target, value, node)]
         if not isinstance(node.target, gast.Subscript):
             return node
         target = node.target

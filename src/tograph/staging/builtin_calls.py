@@ -22,7 +22,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import effects, elementwise, lists, scalars
-from tograph.staging import iterables, kinds, made_objects, text
+from tograph.staging import iterables, kinds, made_objects, objects, text
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -265,6 +265,8 @@ def _type(value: Any, *rest: Any) -> Any:
         if len(found) > 1:
             raise _path_dependent("type()")
         return found.pop()
+    if type(value) is objects.TracedObject and not rest:
+        return value.__class__  # the class of the object the view stands for
     return builtins.type(value, *rest)
 
 

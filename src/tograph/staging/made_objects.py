@@ -20,7 +20,9 @@ Requires: a graph being built (``tograph.trace.builder``).
 
 from __future__ import annotations
 
+import functools
 import inspect
+import types as pytypes
 from typing import Any
 
 from tograph import errors, origin
@@ -91,6 +93,8 @@ def set_attribute(value: Any, owner: Any, name: str) -> None:
     function is set directly, through its ``AttributeCell`` inside a tensor ``if`` or loop that
     it is older than (see module docstring)."""
     builder = builder_mod.current()
+    if builder is not None:
+        _refuse_shared(owner, name)
     if (
         builder is None
         or builder.parent is None
@@ -107,12 +111,30 @@ def set_attribute(value: Any, owner: Any, name: str) -> None:
     cell(owner, name, born).set(value)
 
 
+_SHARED = (type, pytypes.ModuleType, pytypes.FunctionType, pytypes.MethodType, functools.partial)
+
+
+def _refuse_shared(owner: Any, name: Any) -> None:
+    """Refuses setting an attribute of a class, module or function (``self.__class__.count +=
+    1``): state every call shares, which would change once, while the graph is built."""
+    if isinstance(owner, _SHARED):
+        raise errors.UnsupportedError(
+            f"assignment to attribute {name!r} of the {type(owner).__name__} "
+            f"{getattr(owner, '__qualname__', getattr(owner, '__name__', ''))!s}, state every call "
+            "shares: it would change once, while the graph is built",
+            loc=origin.current_location(),
+            construct="write to state outside the function",
+        )
+
+
 def setattr_call(owner: Any, name: Any, value: Any) -> None:
     """The builtin ``setattr(owner, name, value)`` called by converted code: as ``owner.name =
     value`` for an object the function was given or made (``set_attribute``); refused for any
     other user object (a global, a closure's, one made by code the compiler did not see), whose
     change would happen once, while the graph is built, instead of on every call."""
     builder = builder_mod.current()
+    if builder is not None:
+        _refuse_shared(owner, name)
     if (
         builder is None
         or type(name) is not str
@@ -138,6 +160,8 @@ def delattr_call(owner: Any, name: Any) -> None:
     where the code now runs; refused inside a tensor ``if`` or loop the object is older than
     (no op carries a deletion) and on objects the function did not make."""
     builder = builder_mod.current()
+    if builder is not None:
+        _refuse_shared(owner, name)
     if (
         builder is None
         or type(name) is not str
