@@ -129,8 +129,6 @@ FALLBACKS: dict[str, str] = {
     # a list comprehension filtered by tensors has a length known only at run time, so the
     # recursion on it has no end while the graph is built
     "quicksort_recursive": "recursion too deep to trace",
-    # a string chosen by a tensor, and one repeated a tensor number of times ('#' * count)
-    "fuzzy_similarity": "is 'identical' in the if-branch but 'different' in the else-branch",
     "histogram_and_format": "use as a Python index needs a concrete value",
     # a one-entry table: xs[i + 1] is out of range on a path eager never takes
     "lerp_table": "index 1 is out of bounds for axis 0 with size 1",
@@ -208,9 +206,6 @@ FALLBACKS: dict[str, str] = {
     # ---- round 6: code written without SciPy, and Python mixed with NumPy ----
     # min(max(v, -limit), limit): v an np.float64 or limit a Python float, by the path
     "rate_limiter_and_clip": "would depend on the path taken",
-    # a status string chosen by a tensor test
-    "dogleg_step": r"the return value\[1\] is 'cauchy' in the if-branch but 'dogleg'",
-    "gradient_descent_until_plateau": r"the return value\[2\] is 'plateau' in the if-branch",
     # outliers.append((i, float(v))) under a tensor test
     "iqr_outlier_fences": "a tuple holding tensors as an item of a list that grows",
     # a helper sorts a slice of the caller's list in place under tensor tests

@@ -85,6 +85,22 @@ def test_the_returned_object_is_the_very_object():
     assert tg.to_static(marker_when_found)(np.array([2.0])) is MARKER
 
 
-def test_two_different_static_results_fall_back_naming_both():
-    cf = assert_matches_eager(two_labels, np.array([1.0, 3.0]), compiles=False)
-    assert "'big'" in cf.fallback and "'small'" in cf.fallback
+@pytest.mark.parametrize("a", [np.array([1.0, 3.0]), np.array([1.0, 2.0]), np.array([])])
+def test_two_labels_returned_in_a_tensor_loop_are_a_choice(a):
+    assert_matches_eager(two_labels, a)
+    assert tg.to_static(two_labels)(a) is two_labels(a)
+
+
+OTHER = object()
+
+
+def two_markers(a):
+    for v in a:
+        if v > 2.0:
+            return MARKER
+    return OTHER
+
+
+def test_two_different_static_objects_fall_back_naming_both():
+    cf = assert_matches_eager(two_markers, np.array([1.0, 3.0]), compiles=False)
+    assert cf.fallback.count("object object at") == 2

@@ -17,7 +17,7 @@ from tograph import errors, origin
 from tograph.backend import codegen, interpreter
 from tograph.ir import check, primitives, types
 from tograph.ops import control
-from tograph.staging import carried, control_flow, optional, subtrace
+from tograph.staging import carried, choices, control_flow, optional, subtrace
 from tograph.trace import builder
 
 F64 = types.TensorType(np.float64, ())
@@ -259,13 +259,22 @@ def test_none_in_one_branch_and_unset_in_the_other_is_an_error_at_the_user_line(
     assert info.value.loc.line == user_function.__code__.co_firstlineno + 1
 
 
-def test_static_values_must_agree():
+def test_static_values_that_are_not_constants_must_agree():
     with pytest.raises(
-        errors.ConversionError, match=r"variable 'mode' is 'a' in the if-branch but 'b'"
+        errors.ConversionError, match=r"variable 'fn' is function len in the if-branch but"
     ):
         traced_with_symbolic_pred(
-            lambda p, x: cond(p, lambda m: ("a",), lambda m: ("b",), (None,), ("mode",))
+            lambda p, x: cond(p, lambda m: (len,), lambda m: (abs,), (None,), ("fn",))
         )
+
+
+def test_two_constants_become_a_choice_carried_as_an_index():
+    (mode,) = traced_with_symbolic_pred(
+        lambda p, x: cond(p, lambda m: ("a",), lambda m: ("b",), (None,), ("mode",))
+    )
+    assert isinstance(mode, choices.Choice)
+    assert mode.options.values == ("a", "b")
+    assert str(mode.index.graph_var.type) == "i32[]"
 
 
 def test_tensor_in_one_branch_and_none_in_the_other_is_optional():
@@ -276,13 +285,12 @@ def test_tensor_in_one_branch_and_none_in_the_other_is_optional():
     assert str(v.value.graph_var.type) == "f64[3]"
 
 
-def test_string_in_one_branch_and_none_in_the_other_is_an_error():
-    with pytest.raises(
-        errors.ConversionError, match=r"variable 'v' is 'a' in the if-branch but None"
-    ):
-        traced_with_symbolic_pred(
-            lambda p, x: cond(p, lambda v: ("a",), lambda v: (None,), (None,), ("v",))
-        )
+def test_string_in_one_branch_and_none_in_the_other_is_a_choice():
+    (v,) = traced_with_symbolic_pred(
+        lambda p, x: cond(p, lambda v: ("a",), lambda v: (None,), (None,), ("v",))
+    )
+    assert isinstance(v, choices.Choice)
+    assert v.options.values == ("a", None)
 
 
 def test_structure_must_agree():
@@ -491,11 +499,18 @@ def test_variable_first_set_in_the_loop_body_may_be_unset_after():
     assert str(v.value.graph_var.type) == "f64[]~"
 
 
-def test_static_value_changed_by_the_body():
+def test_function_changed_by_the_body():
     with pytest.raises(
-        errors.ConversionError, match=r"variable 'v' is 'a' before the loop but 'b' after"
+        errors.ConversionError, match=r"variable 'v' is function len before the loop but"
     ):
-        traced_loop(lambda v: ("b",), ("a",))
+        traced_loop(lambda v: (abs,), (len,))
+
+
+def test_constant_changed_by_the_body_is_a_choice_of_both():
+    (v,) = traced_loop(lambda v: ("b",), ("a",))
+    assert isinstance(v, choices.Choice)
+    assert v.options.values == ("a", "b")
+    assert str(v.index.graph_var.type) == "i32[]"
 
 
 def test_rank_change_in_the_body():

@@ -16,7 +16,7 @@ import numpy as np
 from tograph import concrete, errors
 from tograph.export import graphs, schema, values
 from tograph.ir import primitives, pytree, types
-from tograph.staging import build_graph, kinds, optional
+from tograph.staging import build_graph, choices, kinds, optional
 from tograph.trace import signature
 
 _P = inspect.Parameter
@@ -405,8 +405,13 @@ def _leaf_labels(sig: signature.Signature) -> list[str]:
 
 # ---- result and argument trees -----------------------------------------------------------
 
-# results whose leaves a flag decides: None or the value, a Python number or a NumPy scalar
-_BOXES: dict[str, type] = {"optional": optional.Boxed, "kinded": kinds.Boxed}
+# results whose leaves a flag decides: None or the value, a Python number or a NumPy scalar, one
+# of the constants a choice holds
+_BOXES: dict[str, type] = {
+    "optional": optional.Boxed,
+    "kinded": kinds.Boxed,
+    "choice": choices.Boxed,
+}
 
 
 def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
@@ -427,11 +432,12 @@ def _tree(tree: pytree.TreeDef, encoder: values.Encoder) -> Any:
 
 def _boxed_value(kind: str, tree: pytree.TreeDef) -> bool:
     """Whether ``tree`` may be the value of a box of ``kind``: a leaf, or for an optional a tuple
-    of leaves (``return i, j`` on some paths, ``None`` on others)."""
+    of leaves (``return i, j`` on some paths, ``None`` on others), for a choice the tuple of its
+    options."""
     if tree == pytree.LEAF:
-        return True
+        return kind != "choice"
     leaves = all(c == pytree.LEAF for c in tree.children)
-    return kind == "optional" and tree.kind is tuple and bool(tree.children) and leaves
+    return kind in ("optional", "choice") and tree.kind is tuple and bool(tree.children) and leaves
 
 
 def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.TreeDef:
@@ -446,7 +452,7 @@ def _read_tree(form: Any, decoder: values.Decoder, depth: int = 0) -> pytree.Tre
     if kind in _BOXES:
         items = [_read_tree(c, decoder, depth + 1) for c in schema.expect_list(body, kind)]
         if len(items) != 2 or items[0] != pytree.LEAF or not _boxed_value(kind, items[1]):
-            raise errors.LoadError(f"{kind} is a flag and a value (an optional's may be a tuple)")
+            raise errors.LoadError(f"{kind} is a flag and a value (a tuple for some boxes)")
         return pytree.TreeDef(_BOXES[kind], None, tuple(items))
     if kind == "dict":
         pairs = [schema.expect_list(p, "dict entry") for p in schema.expect_list(body, "dict")]

@@ -39,7 +39,7 @@ from tograph import caching, errors, origin
 from tograph.frontend import fence, nodes
 from tograph.lowering import canonicalize, convert
 from tograph.ops import lists
-from tograph.staging import made_objects
+from tograph.staging import choices, made_objects
 from tograph.trace import containers
 
 _LIBRARY_DIRS = tuple(
@@ -70,6 +70,14 @@ def _is_user_code(fn: types.FunctionType) -> bool:
         return True
     caller = origin.current_module()
     return bool(package) and caller is not None and _top_package(caller) == package
+
+
+def converts(fn: Any) -> bool:
+    """Whether ``call_user`` runs ``fn`` as converted code: user code, or code converted already."""
+    if isinstance(fn, functools.partial):
+        return converts(fn.func)
+    target, _ = _unwrap(fn)
+    return target is not None and (origin.is_converted(target.__code__) or _is_user_code(target))
 
 
 def call_user(
@@ -207,7 +215,10 @@ def _call_unconverted(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Any:
-    """Runs a user function that could not be converted; if tensors trip it up, says why."""
+    """Runs a user function that could not be converted; if tensors trip it up, says why. A
+    choice passed to it is refused with the reason (``staging.choices``)."""
+    if choices.holds((args, kwargs)):
+        raise reason
     try:
         result = fn(*args, **kwargs)
     except errors.TracerError as exc:

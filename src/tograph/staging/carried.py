@@ -92,8 +92,10 @@ def _kept(old: Any, new: Any, old_items: Any) -> Any:
 
 
 def _placeholders_like(value: Any, name: str) -> Any:
+    """``value``'s structure with a placeholder for each leaf but its static ones (a choice's
+    options), which a placeholder facing them would become anyway."""
     leaves, tree = pytree.flatten(value)
-    return tree.unflatten([Placeholder(name) for _ in leaves])
+    return tree.unflatten([v if _static_leaf(v) else Placeholder(name) for v in leaves])
 
 
 def _is_unset(value: Any) -> bool:
@@ -305,8 +307,8 @@ def _merge_leaf(path: str, va: Any, vb: Any) -> types.ValueType | None:
     if not (is_tensor_like(va) and is_tensor_like(vb)):
         fail(
             contrast(path, describe(va), describe(vb), _BRANCHES),
-            hint="after an if on a tensor, a value that is not a number or tensor must be the same "
-            "in both branches",
+            hint="after an if on a tensor, a value that is not a number, tensor or constant (a "
+            "string, None) must be the same in both branches",
         )
     return join_named(type_of(va), type_of(vb), path, _BRANCHES)
 

@@ -36,7 +36,16 @@ from typing import Any
 from tograph import errors, origin
 from tograph.ir import types
 from tograph.ops import control
-from tograph.staging import carried, identity, kinds, loop_hints, optional, path_join, subtrace
+from tograph.staging import (
+    carried,
+    choices,
+    identity,
+    kinds,
+    loop_hints,
+    optional,
+    path_join,
+    subtrace,
+)
 from tograph.trace import builder as builder_mod
 from tograph.trace import functional, tensor
 
@@ -69,7 +78,8 @@ def cond(
     Raises:
       ConversionError: a variable set in one branch only, or None in one, that is not a number
         or tensor in the other (those become optional, ``staging.optional``); a value that is not
-        a tensor, or a structure, that differs between the branches.
+        a tensor nor a constant (``staging.choices``), or a structure, that differs between the
+        branches.
       ShapeError: a tensor whose rank differs between the branches.
       DTypeError: a value that is a list in one branch and a tensor in the other.
     """
@@ -109,6 +119,9 @@ def cond(
     traces[0].result, traces[1].result = optional.align(traces[0].result, traces[1].result, names)
     optional.refuse_kinds(traces[0].result, traces[1].result, names)
     traces[0].result, traces[1].result = kinds.align(
+        traces[0].result, traces[1].result, names, (traces[0].builder, traces[1].builder)
+    )
+    traces[0].result, traces[1].result = choices.align(
         traces[0].result, traces[1].result, names, (traces[0].builder, traces[1].builder)
     )
     cell_list = [cell for cell, _ in cells.values()]
@@ -388,7 +401,7 @@ def _while_loop(loop: _Loop) -> tuple[Any, ...]:
         init = (*init, *kinds.enter(starts))
         names = (*names, *(path_join.cell_name(storage) for storage in loop.cells))
     cond_fn, body_fn = kinds.inside(cond_fn, results=False), kinds.inside(body_fn, results=True)
-    body_fn = kinds.lifting(optional.lifting(body_fn, init, names), init)
+    body_fn = choices.lifting(kinds.lifting(optional.lifting(body_fn, init, names), init), init)
     init = _shaped_placeholders(loop, body_fn, tuple(init), names)
     flat = carried.flatten(init, names)
     rebindable = path_join.rebindable_mask(count, loop.cells)
@@ -545,6 +558,10 @@ def _trace_body(
             for storage, start in zip(loop.cells, lifted[count:]):
                 if isinstance(start, (kinds.Kinded, optional.Optional)):
                     loop.cell_starts[id(storage)] = start
+            raise _Retrace()
+        chosen = choices.lift_init(loop.init, body.result)
+        if chosen is not None:  # a variable the body sets to another constant
+            loop.init = chosen
             raise _Retrace()
         body_out = subtrace.results(body, flat.names)
         widened = carried.widen_carries(flat, body_out, carry)

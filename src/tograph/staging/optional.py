@@ -23,7 +23,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import pytree
-from tograph.staging import carried, kinds
+from tograph.staging import carried, choices, kinds
 from tograph.trace import tensor
 
 _BINARY = {
@@ -359,7 +359,7 @@ def boxed(
     known now, else ``Boxed`` nodes of the flag and the value, and its tagged numbers boxed by
     their kind (``kinds.boxed``); containers that ``keep`` says are left as they are. ``where``
     (the function) names a refusal made after its code has run."""
-    result = kinds.boxed(result, keep)
+    result = choices.boxed(kinds.boxed(result, keep), keep)
     leaves, tree = pytree.flatten(
         result, lambda v: keep(v) or not isinstance(v, (tuple, list, dict))
     )

@@ -18,7 +18,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ops import effects, elementwise
-from tograph.staging import carried, control_flow, optional
+from tograph.staging import carried, choices, control_flow, optional
 from tograph.trace import tensor
 
 _UNBOUND = "cannot access local variable '{}' where it is not associated with a value"
@@ -54,6 +54,8 @@ def _check_present(present: Any, name: str) -> None:
 
 def is_none(value: Any) -> Any:
     """``value is None``; for a value that may be None, a weak bool known when the graph runs."""
+    if isinstance(value, choices.Choice):
+        return choices.identical(value, None)
     if not isinstance(value, optional.MaybeNone):
         return value is None
     if not tensor.is_symbolic(value.present):
@@ -63,6 +65,8 @@ def is_none(value: Any) -> Any:
 
 def is_not_none(value: Any) -> Any:
     """``value is not None``, decided as ``is_none`` decides."""
+    if isinstance(value, choices.Choice):
+        return choices.identical(value, None, negated=True)
     if not isinstance(value, optional.MaybeNone):
         return value is not None
     if not tensor.is_symbolic(value.present):

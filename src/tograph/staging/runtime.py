@@ -30,6 +30,7 @@ from tograph.staging import (
     calls,
     carried,
     cells,
+    choices,
     control_flow,
     dict_items,
     errstates,
@@ -394,6 +395,8 @@ def not_(value: Any) -> Any:
 def in_(item: Any, container: Any) -> Any:
     """``item in container``; in a list or tuple of tensor values, decided when the graph runs
     (``staging.ordering``)."""
+    if isinstance(item, choices.Choice):
+        return choices.within(item, container)
     return ordering.contains(container, item)
 
 
@@ -430,6 +433,8 @@ def is_(left: Any, right: Any) -> Any:
     cache). NumPy values compare by which arrays they are (``_same_array``), with each other and
     with an array read from outside (which control flow may have made a graph value); otherwise
     a tensor is never None nor a Python value of another kind."""
+    if isinstance(left, choices.Choice) or isinstance(right, choices.Choice):
+        return choices.identical(left, right)
     tensors = [v for v in (left, right) if tensor.is_tensor(v)]
     if not tensors or left is right:
         return left is right
@@ -852,6 +857,7 @@ def method(receiver: Any, name: str) -> Any:
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Calls ``fn`` as converted code should: see module docstring."""
     _check_writes(fn, args, kwargs)
+    choices.refuse_call(fn, args, kwargs, calls.converts)
     if containers.is_mutator(fn):
         containers.check_write(fn.__self__, f"{fn.__name__}()")
     if any(isinstance(a, lists.SymbolicList) for a in args) and dispatch.is_numpy(fn):

@@ -158,9 +158,6 @@ def for_else_break_in_else_of_outer(m):
 
 @CASES.case(
     args=[(f64(10.0),), (f64(0.5),), (f64(-3.0),)],
-    expect="fallback",
-    error="the return value\\[0\\] is 'finished'",
-    at='return "finished", x, n',
 )
 def while_else_return_in_else(x):
     n = 0
@@ -251,9 +248,6 @@ def continue_inner_break_outer(m):
 
 @CASES.case(
     args=[(f64(7.0),), (f64(-7.0),), (f64(0.0),)],
-    expect="fallback",
-    error="the return value\\[0\\] is 'big'",
-    at="if x > 5:",
 )
 def return_in_every_arm_of_nested_if(x):
     if x > 0:
@@ -517,9 +511,6 @@ def enumerate_list_break_else(x):
 
 @CASES.case(
     args=[(VEC,), (-POS,)],
-    expect="fallback",
-    error="variable 'found' is 'a' in the if-branch but 'none'",
-    at="if v < 0:",
 )
 def break_in_dict_items(x):
     d = {"a": x[0], "b": x[1], "c": x[2]}
