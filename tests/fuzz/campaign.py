@@ -75,6 +75,7 @@ def _signature(verdict: judge.Verdict) -> str:
             for word in (
                 "shares",
                 "does not share",
+                "same object",
                 "writeable",
                 "dtype",
                 "shape",

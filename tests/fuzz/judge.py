@@ -5,10 +5,11 @@ types: a Python ``int`` is not a ``np.int64``, a NumPy scalar not a 0-d array), 
 and message), the printed output, the warnings (NumPy's floating-point ones: none more often than
 eager's, though one may be missing where an unused computation was removed), the state of every
 argument afterwards (arrays, lists, dicts, object attributes), and memory sharing: which result
-arrays share memory with which argument arrays or with each other, and which are writeable; and
-across calls, which results share memory with an earlier call's (a graph constant handed over on
-every call). A function that falls back must say so with a ``FallbackWarning`` naming its line when
-the eager run succeeds.
+arrays share memory with which argument arrays or with each other, and which are writeable; which
+results and arguments are one object (an argument returned as it is, an argument array held in an
+argument list, the same array passed twice); and across calls, which results share memory with
+an earlier call's (a graph constant handed over on every call). A function that falls back must
+say so with a ``FallbackWarning`` naming its line when the eager run succeeds.
 
 A ``Verdict`` is one of ``compiled``, ``fell back``, ``differed`` or ``crashed`` (the compiled
 call raised an error of tograph's own where eager did not), with a reason.
@@ -76,7 +77,7 @@ def compare_runs(eager: Run, compiled: Run) -> str | None:
         problem = f"printed {compiled.stdout!r}, eager printed {eager.stdout!r}"
     if problem is None:
         problem = _compare_warnings(eager.warned, compiled.warned, eager.exception is not None)
-    return problem or _compare_sharing(eager, compiled)
+    return problem or _compare_sharing(eager, compiled) or _compare_identity(eager, compiled)
 
 
 def _compare_warnings(eager: list[str], compiled: list[str], raised: bool) -> str | None:
@@ -197,6 +198,54 @@ def _compare_sharing(eager: Run, compiled: Run) -> str | None:
     for path, want, have in zip(paths, writeable, compiled_writeable):
         if want != have:
             return f"{path}: writeable {have}, eager's {want}"
+    return None
+
+
+def objects(value: Any, path: str, depth: int = 0) -> list[tuple[str, Any]]:
+    """The mutable objects inside ``value`` and ``value`` itself (arrays, lists, dicts, objects
+    with attributes), with their paths: what a caller can hold on to and see change."""
+    if isinstance(value, np.ndarray):
+        return [(path, value)]
+    if depth > 4:
+        return []
+    found: list[tuple[str, Any]] = []
+    if isinstance(value, (list, dict)) or hasattr(value, "__dict__") and not callable(value):
+        found.append((path, value))
+    if isinstance(value, (list, tuple)):
+        items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        items = [(f"{path}[{k!r}]", v) for k, v in value.items()]
+    elif hasattr(value, "__dict__") and not callable(value):
+        items = [(f"{path}.{k}", v) for k, v in vars(value).items()]
+    else:
+        items = []
+    return found + [leaf for p, v in items for leaf in objects(v, p, depth + 1)]
+
+
+def identities(run: Run) -> tuple[list[str], set[tuple[int, int]]]:
+    """The result's and arguments' mutable objects (paths) and the pairs of them that are one
+    object: a result that is an argument itself (``return x``, not a view of it), a list that
+    holds an argument array, the same array passed twice."""
+    found = objects(run.value, "result") + objects(run.args, "args")
+    pairs = {
+        (i, j)
+        for i, (_, a) in enumerate(found)
+        for j, (_, b) in enumerate(found[i + 1 :], i + 1)
+        if a is b
+    }
+    return [p for p, _ in found], pairs
+
+
+def _compare_identity(eager: Run, compiled: Run) -> str | None:
+    if eager.exception is not None:
+        return None
+    paths, expected = identities(eager)
+    compiled_paths, actual = identities(compiled)
+    if paths != compiled_paths:
+        return f"objects at {compiled_paths}, eager's at {paths}"
+    for i, j in sorted(expected ^ actual):
+        said = "is" if (i, j) in actual else "is not"
+        return f"{paths[i]} {said} the same object as {paths[j]}, unlike eager"
     return None
 
 

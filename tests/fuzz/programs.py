@@ -6,8 +6,9 @@ is a self-contained reproducer).
 a float that are Python or NumPy scalars, an array of a small or unusual dtype (``q``, under
 ``dtypes``: int8, uint8, int32, float16, complex128 or bool), a list, a dict, a tuple or list of
 arrays (``tuple_args``) and a ``Box`` object (with a list attribute under ``object_lists``); with
-``overlapping_args`` two array arguments may share memory. Every choice comes from
-``random.Random(seed)``, so a seed and a feature set name one program.
+``overlapping_args`` two array arguments may share memory, and with ``same_args`` the argument
+``w`` is on one input set the very array passed as ``x`` (another array on the other). Every
+choice comes from ``random.Random(seed)``, so a seed and a feature set name one program.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def first_items(items, c):
 '''
 # The arguments ``f`` may take besides arrays and scalars, and whether two may share memory.
 ARGUMENT_FEATURES = frozenset(
-    "list_args dict_args object_args overlapping_args tuple_args object_lists".split()
+    "list_args dict_args object_args overlapping_args tuple_args object_lists same_args".split()
 )
 ALL_FEATURES = (
     statements.STATEMENT_FEATURES
@@ -134,6 +135,8 @@ def _parameters(rng: random.Random, features: frozenset[str]) -> list[_Parameter
         _Parameter("b", np.ones(3, bool), each(lambda: _array(rng, (3,), "bool"))),
         _Parameter("e", np.zeros(0), each(lambda: "np.zeros(0)")),
     ]
+    if "same_args" in features:
+        candidates.append(_Parameter("w", np.ones(4), each(lambda: _array(rng, (4,), "float64"))))
     if "list_args" in features:
         candidates.append(_Parameter("lst", [1.5, 1.5], each(lambda: str(_floats(rng, 2)))))
     if "dict_args" in features:
@@ -185,8 +188,10 @@ def _parameters(rng: random.Random, features: frozenset[str]) -> list[_Parameter
 
 
 def _args_source(rng: random.Random, params: list[_Parameter], features: frozenset[str]) -> str:
-    """``make_args``: one ``return`` per variant; ``y`` may be a view of ``x``'s memory."""
+    """``make_args``: one ``return`` per variant; ``y`` may be a view of ``x``'s memory, and
+    ``w`` may be ``x`` itself on the first input set."""
     overlap = "overlapping_args" in features and rng.random() < 0.1
+    same = "same_args" in features and rng.random() < 0.6
     lines = ["def make_args(variant):"]
     for variant in range(VARIANTS):
         values = [p.values[variant] for p in params]
@@ -197,6 +202,9 @@ def _args_source(rng: random.Random, params: list[_Parameter], features: frozens
         if overlap and "y" in names and params[names.index("y")].probe.dtype == np.float64:
             lines.append(f"{body}base = {values[0]}")
             values[0], values[names.index("y")] = "base", "base[1:]"
+        if same and variant == 0 and "w" in names:
+            lines.append(f"{body}same = {values[0]}")
+            values[0], values[names.index("w")] = "same", "same"
         lines.append(f"{body}return ({', '.join(values)},)")
     return "\n".join(lines) + "\n"
 

@@ -1,9 +1,10 @@
 """Random statements for the generated programs: bindings, in-place writes, list, dict and object
-mutation, printing (f-strings with format specs and conversions, numbers inside lists and tuples,
-``sep``/``end`` under ``format_prints``), raising, ``try``/``except`` (``try_except``), local
-functions and swaps (``functions``), and ``if``/``while``/``for`` blocks (``for`` over ranges,
-arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times) with ``break``, ``continue``
-and early ``return``, nested.
+mutation (methods that edit containers, views written through, writes that wrap or overflow:
+``imperative``), printing (f-strings with format specs and conversions, numbers inside lists and
+tuples, ``sep``/``end`` under ``format_prints``), raising, ``try``/``except`` (``try_except``),
+local functions and swaps (``functions``), and ``if``/``while``/``for`` blocks (``for`` over
+ranges, arrays, ``enumerate`` and ``zip``; loops with an ``else`` at times) with ``break``,
+``continue`` and early ``return``, nested.
 
 Inside a block a rebinding keeps the variable's kind (shape, dtype, Python or NumPy scalar), so a
 value's kind never depends on the path taken, unless the ``kind_changes`` feature allows it; names
@@ -22,6 +23,7 @@ from typing import Any
 from .constructs import Constructs
 from .expressions import REFUSED, Expr, Expressions, Scope, is_array, is_int, is_number, kind
 from .functions import Functions, LocalFunction
+from .imperative import Imperative
 from .mutations import Mutations
 
 # Features the generator can leave out (``programs.ALL_FEATURES`` lists them with the rest).
@@ -29,7 +31,8 @@ STATEMENT_FEATURES = frozenset(
     "if while for jumps returns lists prints raises calls "
     "out_args sort_fill mask_writes fancy_writes add_at "
     "operators functions iterators slice_updates "
-    "format_prints hazards try_except scalar_mix view_chains repeated_indices".split()
+    "format_prints hazards try_except scalar_mix view_chains repeated_indices "
+    "container_edits view_writes dtype_writes".split()
 )
 # Everyday idioms (``idioms``, ``constructs``): closures, lambdas, comprehensions, small dtypes,
 # view-or-copy methods, ``while True``, ``reversed``, ``out=`` reductions, arrays printed as text,
@@ -68,7 +71,7 @@ class Flow:
         return Flow(self.depth + 1, self.in_loop or loop)
 
 
-class Writer(Mutations, Functions, Constructs):
+class Writer(Mutations, Imperative, Functions, Constructs):
     """Writes a function body as indented source lines."""
 
     def __init__(self, rng: random.Random, scope: Scope, features: frozenset[str]):
@@ -133,6 +136,9 @@ class Writer(Mutations, Functions, Constructs):
             ("raises", 0.5, self.raise_),
             ("try_except", 0.15 if flow.depth < _MAX_DEPTH else 0.0, self.try_),
             ("calls", 0.6, self.call),
+            ("container_edits", 0.8, self.container_edit),
+            ("view_writes", 0.6, self.view_write),
+            ("dtype_writes", 0.9, self.dtype_write),
             ("returns", 0.4 if flow.in_block else 0.0, self.early_return),
             ("jumps", 1.0 if flow.in_loop else 0.0, self.jump),
             ("functions", 0.0 if flow.in_block else 0.5, self.define_function),

@@ -64,9 +64,21 @@ def test_the_judge_allows_a_missing_warning_and_one_twice_in_a_call_that_raised(
 
 def test_the_judge_compares_memory_sharing():
     a = np.ones(3)
-    eager = _run(a, (a,))
-    assert "does not share memory" in judge.compare_runs(eager, _run(a.copy(), (a,)))
-    assert judge.compare_runs(eager, _run(a[:], (a,))) is None
+    eager = _run(a[1:], (a,))
+    assert "does not share memory" in judge.compare_runs(eager, _run(a[1:].copy(), (a,)))
+    assert judge.compare_runs(eager, _run(a[1:], (a,))) is None
+
+
+def test_the_judge_compares_identity():
+    """A view of an argument shares its memory but is not the argument: ``return x`` and
+    ``return x[:]`` differ, as do a list holding an argument array and one holding a copy."""
+    a = np.ones(3)
+    problem = judge.compare_runs(_run(a, (a,)), _run(a[:], (a,)))
+    assert "is not the same object as args[0]" in problem
+    held, copied = [a], [a[:]]
+    problem = judge.compare_runs(_run(args=(a, held)), _run(args=(a, copied)))
+    assert "args[0] is not the same object as args[1][0]" in problem
+    assert judge.compare_runs(_run(held, (a, held)), _run(held, (a, held))) is None
 
 
 def test_the_judge_compares_memory_sharing_across_calls():
@@ -101,13 +113,14 @@ def test_the_generator_writes_each_construct_of_its_features():
     constructs = ["def g", " = g", "zip(", " // ", " % ", "np.argm", "[:-1]", "else:", "~"]
     constructs += ["ts[", "o.hist.append(", "first_items(", "np.exp(", ".T[", "!r}"]
     constructs += ["while True:", "reversed(", " if ", " or ", "q)", "copy=False", ".ravel()"]
+    constructs += ["setdefault(", "setattr(", ".extend(", ".pop(", ".reshape(-1)\n", "same = "]
     for construct in constructs:
         assert construct in text, construct
 
 
 def test_the_generator_writes_each_idiom_of_all_features():
     """The idioms left out of the CI run (they often fall back) turn up under all features."""
-    sources = [programs.generate(seed, programs.ALL_FEATURES).source for seed in range(40)]
+    sources = [programs.generate(seed, programs.ALL_FEATURES).source for seed in range(60)]
     text = "\n".join(sources)
     constructs = ["nonlocal", "lambda", "filter(", "for t in", "np.array2string(", "% (", "out="]
     constructs += ["np.copyto(", "np.unique(", "np.int8", "except", "sorted("]

@@ -241,6 +241,36 @@ def test_one_array_passed_twice_is_one_array():
     assert tg.to_static(writes_its_first_reads_its_second)(y, z) == 0.0
 
 
+def each_branch_writes_one_of_two_names(x, w, s):
+    if s > 2:
+        w[[0, 1]] += 5.0
+    else:
+        x[[-1, -1]] += x[[1, 1]]
+    return w[0]
+
+
+def a_loop_branch_writes_either_name(x, w, s):
+    for t in np.arange(2.0):
+        if s < t:
+            w[0] += 1.0
+        else:
+            x[0] -= 1.0
+    return x[0]
+
+
+@pytest.mark.parametrize(
+    "fn", [each_branch_writes_one_of_two_names, a_loop_branch_writes_either_name]
+)
+@pytest.mark.parametrize("s", [np.float64(0.0), np.float64(5.0)])
+@pytest.mark.parametrize("twice", [True, False])
+def test_an_array_passed_twice_written_through_either_name_in_a_branch(fn, s, twice):
+    """Fuzz seed 781: with one array passed as ``x`` and ``w``, a tensor ``if`` whose branches
+    wrote it through different names lost a write: restoring the array after tracing a branch
+    restored its twin too, before the twin's final value was read."""
+    first = np.array([-1.0, -2.5, 3.0, 2.5])
+    assert_matches_eager(fn, first, first if twice else first.copy(), s)
+
+
 def test_overlapping_arguments_run_eagerly():
     x, e = np.zeros(4), np.zeros(4)
     got = tg.to_static(writes_its_first_reads_its_second)(x[1:], x[:3])

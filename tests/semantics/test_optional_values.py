@@ -555,3 +555,37 @@ def test_a_return_of_none_inside_a_nested_if_compiles(x):
     is ``None`` there too, since those paths set it later."""
     assert_matches_eager(_bare_return_in_a_nested_if, x)
     assert_matches_eager(_none_then_flag_in_a_nested_if, x, {"big": 0})
+
+
+def default_of_a_nested_function_read_on_one_side(x):
+    if x.sum() > 0:
+        first = x[0]
+
+    def scaled(u, c=first):
+        return u * c
+
+    return 1.0
+
+
+def decorator_of_a_nested_function_read_on_one_side(x):
+    if x.sum() > 0:
+        wrap = staticmethod
+
+    @wrap
+    def scaled(u):
+        return u
+
+    return 1.0
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_a_nested_def_reads_its_defaults_where_it_stands(x):
+    """Fuzz seed 382: ``def g(u, c=v)`` after ``v`` was set on one side of a tensor ``if`` did
+    not raise the ``UnboundLocalError`` eager raises when the ``def`` runs (a default is read
+    by the enclosing function, which did not guard it)."""
+    matches_eager(default_of_a_nested_function_read_on_one_side, x)
+
+
+@pytest.mark.parametrize("x", [POS, NEG])
+def test_a_decorator_set_on_one_side_falls_back_and_raises_as_eager(x):
+    matches_eager(decorator_of_a_nested_function_read_on_one_side, x, compiles=False)

@@ -26,9 +26,15 @@ _MARK = "tograph_reader"
 
 
 class _NoneTests(nodes.Transformer):
-    """Rewrites ``is None`` tests; nested functions are left to their own lowering."""
+    """Rewrites ``is None`` tests; nested functions' bodies are left to their own lowering, but
+    their defaults and decorators, which run in this function when the ``def`` runs, are this
+    function's reads (``def g(c=v)`` raises here if ``v`` is unbound)."""
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> Any:
+        args = node.args
+        args.defaults = [self.visit(d) for d in args.defaults]
+        args.kw_defaults = [None if d is None else self.visit(d) for d in args.kw_defaults]
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
         return node
 
     def visit_Compare(self, node: gast.Compare) -> Any:

@@ -16,7 +16,10 @@ leaves (graph inputs, typed by value or by ``input_spec``) and static values (ba
 * any other array result that could share memory with an argument at run time (a kernel's view,
   where the function made a copy) is copied (``check_outputs``);
 * two results that are different arrays in eager code but may share memory in the graph (a copy
-  elided beside a view, two computations CSE merged) are kept apart by a copy (``apart``).
+  elided beside a view, two computations CSE merged) are kept apart by a copy (``apart``);
+* one array handed over in several places (``return v, v``; returned and stored in an argument)
+  has one slot, made once per call: one object, as eager's; a list or dict made in the function
+  and handed over twice is refused (the graph gives contents, which would make two containers).
 Requires: lowering.convert (the lowered function), staging.runtime (what it calls).
 """
 
@@ -374,8 +377,15 @@ class BuiltGraph:
             if slot in self.check_outputs and _shares_memory(value, inputs, self.literals):
                 return value.copy()
             return value
-        if isinstance(slot, AliasOut):
-            return slot.replay(inputs[slot.slot], outputs)
+        if isinstance(slot, (AliasOut, Tagged)):
+            # a view made once per call for each slot: a slot handed over twice (``return v,
+            # v``) gives one object; ``made`` keys it by the slot's ``id``
+            if id(slot) not in made:
+                if isinstance(slot, AliasOut):
+                    made[id(slot)] = slot.replay(inputs[slot.slot], outputs)
+                else:
+                    made[id(slot)] = self._tagged(slot, outputs, inputs, arguments, made)
+            return made[id(slot)]
         if isinstance(slot, Fresh):
             return slot.make(made, self.shared_statics)
         if isinstance(slot, Copy):
@@ -383,8 +393,6 @@ class BuiltGraph:
             return value.copy() if isinstance(value, np.ndarray) else value
         if isinstance(slot, ArgRef):
             return slot.resolve(arguments)
-        if isinstance(slot, Tagged):
-            return self._tagged(slot, outputs, inputs, arguments, made)
         return slot.value
 
     def _tagged(
@@ -487,18 +495,28 @@ def build_graph(
         for container, final in grown:
             refs.supersede(container, final)
         where = origin.definition(lowered)
+        handed = [result, *(node for node, _ in refs.before)]
+        handed += [cell.current for cell in state.changed()]
+        _refuse_containers_handed_twice(handed, refs.known, where)
         result = optional.boxed(result, refs.known, where)
         inputs = [*inputs, *state.inputs]
         leaves, out_tree = pytree.flatten(result, refs.known)
         outputs: list[Any] = []
         published: list[Any] = []
+        tensor_slots: dict[int, Any] = {}  # by ``id`` of a tensor handed over: its one slot
 
         def slot_of(leaf: Any) -> Any:
             published.append(leaf)
             found = refs.ref(leaf)
             if found is not None:
                 return found
-            return _result_slot(leaf, inputs, outputs, outside, where)
+            if not isinstance(leaf, tensor.Symbolic):
+                return _result_slot(leaf, inputs, outputs, outside, where)
+            # one array handed over twice (``return v, v``, or returned and stored in an
+            # argument) is one object, as eager's is: one slot, made once per call
+            if id(leaf) not in tensor_slots:
+                tensor_slots[id(leaf)] = _result_slot(leaf, inputs, outputs, outside, where)
+            return tensor_slots[id(leaf)]
 
         def slots_of(value: Any) -> tuple[pytree.TreeDef, tuple[Any, ...]]:
             values, tree = pytree.flatten(optional.boxed(value, refs.known, where), refs.known)
@@ -836,6 +854,35 @@ def _refuse_path_aliases(published: list[Any], inputs: list[Any]) -> None:
                     loc=leaf._storage.alias_loc,
                     construct="path-dependent alias returned",
                 )
+
+
+def _refuse_containers_handed_twice(
+    values: list[Any], known: Callable[[Any], bool], where: errors.SourceLocation
+) -> None:
+    """Refuses a list or dict made in the function that is handed over twice (``return l, l``,
+    or returned and stored in an argument): the graph hands over contents, from which a call
+    would make two containers where eager code has one object. ``values``: the result, the
+    argument containers and the attribute values set; ``known``: the argument containers,
+    handed back as themselves."""
+    seen: set[int] = set()  # the containers met (a tuple may be met again: it holds no cycle)
+    pending = list(values)
+    while pending:
+        value = pending.pop()
+        if not isinstance(value, (list, dict, tuple)):
+            continue
+        if not isinstance(value, tuple):
+            if id(value) in seen and known(value):
+                continue
+            if id(value) in seen:
+                raise errors.UnsupportedError(
+                    f"a {type(value).__name__} made in the function is handed over twice "
+                    "(returned twice, or returned and stored in an argument): the graph "
+                    "would give two copies of it where eager code gives one object",
+                    loc=where,
+                    construct="container handed over twice",
+                )
+            seen.add(id(value))
+        pending.extend(value.values() if isinstance(value, dict) else value)
 
 
 def _refuse_views_of_0d_arrays(

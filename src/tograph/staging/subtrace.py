@@ -108,12 +108,14 @@ def trace(
         for leaf, inner in zip(flat.leaves, leaves)
         if inner is not leaf and _storage_written(inner, child)
     }
-    written = {}
-    for key, (storage, before) in reversed(list(child.writes.items())):
-        if not made_within(storage.born, child):
-            written[key] = (storage, storage.current)
-            storage.set(before, note=False)
-    written = dict(reversed(list(written.items())))
+    outer = [
+        (k, s, before) for k, (s, before) in child.writes.items() if not made_within(s.born, child)
+    ]
+    # every final value is read before any is restored: restoring one array restores its twins
+    # too (the same array passed twice), whose final values would be lost
+    written = {key: (storage, storage.current) for key, storage, _ in outer}
+    for _, storage, before in reversed(outer):
+        storage.set(before, note=False)
     made_objects.refuse_hidden_changes(attributes)
     return Trace(
         child, list(child.inputs), result, written, promote, leaves, snapshots, same, other
