@@ -1,6 +1,7 @@
 """NumPy's own kernels called from numba code (``numba_numpy``): an RNN's matrix products and
-``tanh`` on numba against eager NumPy and the NumPy backend, bit for bit; each unary function on
-values that raise NumPy's warnings; matrix products NumPy does not pass to ``dgemm`` as they are
+``tanh`` on numba against eager NumPy and the NumPy backend, bit for bit; the buffers loops reuse
+for kernel results, never holding a value still read; each unary function on values that raise
+NumPy's warnings; matrix products NumPy does not pass to ``dgemm`` as they are
 (a dimension of 1, a non-contiguous argument, a Fortran-ordered constant) on NumPy; "auto"
 picking numba for an RNN whose sequence is long but whose steps are small."""
 
@@ -61,17 +62,77 @@ def test_helpers_cover_the_kernels_numba_code_calls():
 
 
 def test_rnn_matches_eager_and_the_numpy_backend_bit_for_bit():
-    """Sequences of several lengths (one compiled function), and values large enough to
-    saturate tanh."""
-    for seed, t, scale in [(1, 6, 0.5), (2, 1, 0.5), (3, 9, 40.0), (4, 0, 0.5)]:
-        args = rnn_inputs(seed, t=t, scale=scale)
+    """Sequences of several lengths (one compiled function), values large enough to saturate
+    tanh, and NaN and inf (``inf - inf`` in a product raises NumPy's invalid flag: NumPy runs the
+    call and warns as eager does). The steps' products and ``tanh`` are written into buffers the
+    loop reuses."""
+    cases = [rnn_inputs(seed, t=t, scale=scale) for seed, t, scale in RNN_CASES]
+    cases[-1][0][2, 1, 0], cases[-2][0][1, 0, 0] = np.nan, np.inf
+    for args in cases:
         cf = RNN.concrete(*args)
         assert (cf.backend, cf.backend_note) == ("numba", None)
-        expected = rnn(*args)
-        assert same_bits(RNN(*args), expected)
-        assert same_bits(RNN_NUMPY(*args), expected)
+        expected, expected_warnings = run(rnn, args)
+        got, got_warnings = run(RNN, args)
+        assert same_bits(got, expected)
+        assert got_warnings == expected_warnings
+        on_numpy, numpy_warnings = run(RNN_NUMPY, args)
+        assert same_bits(on_numpy, expected)
+        assert numpy_warnings == expected_warnings
     assert len(RNN.concrete_functions) == 1
     assert {"matmul", "tanh"} <= set(numba_numpy.ADDRESSES)
+    source = numba_code.generate(cf.graph).source
+    assert "matmul_f64_into(" in source and "tanh_f64_into(" in source
+
+
+RNN_CASES = [(1, 6, 0.5), (2, 1, 0.5), (3, 9, 40.0), (4, 0, 0.5), (5, 4, 0.5), (6, 5, 0.5)]
+
+
+def test_float32_rnn_runs_on_numpy_and_says_why():
+    args = tuple(a.astype(np.float32) for a in rnn_inputs(7))
+    cf = RNN.concrete(*args)
+    assert cf.backend == "numpy"
+    assert "NumPy's BLAS is called for float64 matrices" in cf.backend_note
+    assert same_bits(RNN(*args), rnn(*args))
+
+
+def reused_buffers(a, w, n):
+    """Kernel results in loops, some of which must not be written into a buffer reused at the
+    next step: ``a``'s value is handed on to ``prev`` (read two steps after it was computed),
+    ``t`` to ``b`` through a branch, a row of ``u`` is kept as ``last``, and the inner loop's
+    result as ``inner`` while the inner loop runs again."""
+    prev, b, inner, total = a, a, a, a * 0.0
+    last, rows = a[0] * 0.0, a[0] * 0.0
+    for _ in range(n):
+        new = np.tanh(a @ w)
+        t = b @ w
+        u = np.exp(b * 0.5)
+        c = a
+        for _ in range(n):
+            c = np.tanh(c @ w)
+        total = total + prev * new + b + inner
+        rows = rows + last
+        if np.sum(t) > 0.0:
+            b = t
+        else:
+            b = np.tanh(t)
+        last = u[0]
+        prev, a, inner = a, new, c
+    return total, rows
+
+
+def test_loop_buffers_hold_only_values_dead_by_the_next_write():
+    """Each of the four hand-ons above, were its value's buffer reused, would give other bits
+    (a product written into the matrix it reads is harmless: the BLAS copies its operands)."""
+    compiled = tg.to_static(reused_buffers, fallback="error", backend="numba")
+    rng = np.random.default_rng(10)
+    for n, low in [(4, 0.1), (3, -1.0), (1, 0.1), (0, 0.1)]:
+        args = (rng.uniform(low, 1.0, size=(3, 3)), rng.uniform(low, 1.0, size=(3, 3)), np.int64(n))
+        cf = compiled.concrete(*args)
+        assert (cf.backend, cf.backend_note) == ("numba", None)
+        expected = reused_buffers(*args)
+        assert same_bits(compiled(*args), expected)
+        assert same_bits(tg.to_static(reused_buffers)(*args), expected)
+    assert "_into(" in numba_code.generate(cf.graph).source
 
 
 def test_auto_picks_numba_for_a_long_sequence_of_small_steps():

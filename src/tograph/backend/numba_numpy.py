@@ -4,7 +4,7 @@ ufunc runs on this CPU.
 
 Stage: execute (imported by the numba modules ``numba_code`` writes for graphs using one, and by
 ``numba_exec``, which checks them first with ``agrees``; imports numba). Output: the helpers
-``matmul_f64`` and ``<name>_f64``.
+``matmul_f64`` and ``<name>_f64``, and their ``_into`` forms writing into a given array.
 
 Why: numba has no bit-exact copy of OpenBLAS's kernels nor of NumPy's SIMD ones, but it can call
 them. A compiled loop making the very calls eager NumPy makes gets the very bits, without an
@@ -31,8 +31,15 @@ What NumPy calls (NumPy 2.x: ``umath/matmul.c.src`` and the ufunc loop tables):
 Floating-point flags: a compiled graph reports the flags raised while it ran (``numba_kernels``),
 and NumPy clears them before each ufunc call and reads them after, but some of its loops clear
 them too (on the benchmark machine, ``tanh``'s drops an overflow raised before it). So each
-helper keeps the flags raised so far, clears them, makes its call, and raises the kept ones
-again: the graph ends with every flag NumPy would have seen in one of its calls.
+helper reads the flags a graph reports that were raised so far, makes its call, and raises them
+again if there were any: the graph ends with every flag NumPy would have seen in one of its
+calls. (Clearing them first, as NumPy does, would change nothing the graph reports, and clearing
+and raising the inexact flag at every call cost W2 a tenth of its time.)
+
+Destination: ``<name>_f64_into(..., out)`` writes into ``out`` when it has the result's shape
+(else into a new array) and returns the array written. ``numba_code`` passes a buffer a loop
+reuses from one step to the next where the value it held is dead by then: W2 spent a sixth of
+its time allocating its steps' matrices.
 
 The compiled code calls them by symbol names registered with LLVM when this module is imported,
 so numba's on-disk cache keeps no addresses and serves later processes. ``agrees(name)`` checks,
@@ -56,7 +63,7 @@ import numpy as np
 from llvmlite import binding
 from numba import types
 
-from tograph.backend import numba_code, numba_libm
+from tograph.backend import numba_code, numba_kernels, numba_libm
 
 UNARY = numba_code.NUMPY_UNARY
 _DGEMM_NAMES = ("scipy_cblas_dgemm64_", "cblas_dgemm64_")
@@ -149,13 +156,17 @@ for _name, _address in ADDRESSES.items():
     binding.add_symbol(_symbol(_name), _address)
 
 
-def _unary(name: str) -> Callable[..., Any]:
-    """The numba helper applying ``np.<name>``'s float64 loop to a C-contiguous array."""
+def _unary(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The numba helpers applying ``np.<name>``'s float64 loop to a C-contiguous array: into a
+    new array, and into a given one (``<name>_f64_into``, see ``matmul_f64_into``)."""
     loop = types.ExternalFunction(_symbol(name), _LOOP_SIGNATURE)
 
-    @numba.njit(error_model="numpy")  # no disk cache: one source line for every function
-    def apply(x: np.ndarray) -> np.ndarray:
-        out = np.empty_like(x)
+    # no disk cache: one source line for every function; written into each caller, where the
+    # test of ``out``'s shape costs nothing (called, a tenth of W2's time)
+    @numba.njit(error_model="numpy", inline="always")
+    def apply_into(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        if out.shape != x.shape:
+            out = np.empty_like(x)
         # args[0:2], dimensions[2:3], steps[3:5], as NumPy passes them for contiguous arrays
         frame = np.empty(5, np.intp)
         frame[0], frame[1], frame[2] = x.ctypes.data, out.ctypes.data, x.size
@@ -166,41 +177,44 @@ def _unary(name: str) -> Callable[..., Any]:
         _leave(raised)
         return out
 
-    return apply
+    @numba.njit(error_model="numpy")
+    def apply(x: np.ndarray) -> np.ndarray:
+        return apply_into(x, np.empty_like(x))
+
+    return apply, apply_into
 
 
 _dgemm = types.ExternalFunction(_symbol("matmul"), _DGEMM_SIGNATURE)
 _fetestexcept = types.ExternalFunction("fetestexcept", types.int32(types.int32))
-_feclearexcept = types.ExternalFunction("feclearexcept", types.int32(types.int32))
 _feraiseexcept = types.ExternalFunction("feraiseexcept", types.int32(types.int32))
-_ALL_FLAGS = 61
 
 
 @numba.njit(inline="always")
 def _enter() -> int:
-    """Clears the flags raised so far, as NumPy does before a call, and returns them."""
-    raised = _fetestexcept(_ALL_FLAGS)
-    _feclearexcept(_ALL_FLAGS)
-    return raised
+    """The flags a graph reports that were raised so far: some of NumPy's loops clear them."""
+    return _fetestexcept(numba_kernels.WATCHED)
 
 
 @numba.njit(inline="always")
 def _leave(raised: int) -> None:
-    """Raises again the flags of before the call: some of NumPy's loops clear the flags."""
+    """Raises again the flags of before the call, if any."""
     if raised:
         _feraiseexcept(raised)
 
 
-@numba.njit(cache=True, error_model="numpy")
-def matmul_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` of float64 matrices by NumPy's BLAS call; raises where NumPy would not make it."""
+@numba.njit(cache=True, error_model="numpy", inline="always")  # as ``apply_into``
+def matmul_f64_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``a @ b`` of float64 matrices by NumPy's BLAS call, written into ``out`` when it has the
+    product's shape and into a new array otherwise; returns the array written. Raises where
+    NumPy would not make the call."""
     m, n = a.shape
     p = b.shape[1]
     if b.shape[0] != n or m < 2 or n < 2 or p < 2:
         raise ValueError("matmul: shapes NumPy does not pass to dgemm")
     if not (a.flags.c_contiguous and b.flags.c_contiguous):
         raise ValueError("matmul: layouts NumPy does not pass to dgemm as they are")
-    out = np.empty((m, p), np.float64)
+    if out.shape != (m, p):
+        out = np.empty((m, p), np.float64)
     raised = _enter()
     _dgemm(
         _ROW_MAJOR, _NO_TRANS, _NO_TRANS, m, p, n,
@@ -210,20 +224,27 @@ def matmul_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-tanh_f64 = _unary("tanh")
-exp_f64 = _unary("exp")
-log_f64 = _unary("log")
-expm1_f64 = _unary("expm1")
-log1p_f64 = _unary("log1p")
-sinh_f64 = _unary("sinh")
-cosh_f64 = _unary("cosh")
-arctan_f64 = _unary("arctan")
-log2_f64 = _unary("log2")
-log10_f64 = _unary("log10")
+@numba.njit(cache=True, error_model="numpy")
+def matmul_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` of float64 matrices into a new array (``matmul_f64_into``)."""
+    return matmul_f64_into(a, b, np.empty((a.shape[0], b.shape[1]), np.float64))
+
+
+tanh_f64, tanh_f64_into = _unary("tanh")
+exp_f64, exp_f64_into = _unary("exp")
+log_f64, log_f64_into = _unary("log")
+expm1_f64, expm1_f64_into = _unary("expm1")
+log1p_f64, log1p_f64_into = _unary("log1p")
+sinh_f64, sinh_f64_into = _unary("sinh")
+cosh_f64, cosh_f64_into = _unary("cosh")
+arctan_f64, arctan_f64_into = _unary("arctan")
+log2_f64, log2_f64_into = _unary("log2")
+log10_f64, log10_f64_into = _unary("log10")
 
 
 def helper(name: str) -> str:
-    """The name of the helper computing ``name`` ("matmul" or one of ``UNARY``)."""
+    """The name of the helper computing ``name`` ("matmul" or one of ``UNARY``) into a new
+    array; the one writing into a given array adds ``_into``."""
     return f"{name}_f64"
 
 
