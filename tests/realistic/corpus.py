@@ -232,7 +232,7 @@ FALLBACKS: dict[str, str] = {
     **dict.fromkeys(["counter_object_with_dict", "pivot_counts_and_sums"], "is hashed"),
     "str_and_repr_of_arrays": "a string formatted from a tensor is used as a string",
     "aligned_inventory_table": "zip/enumerate mixing tensors with a list",
-    "threshold_report_strings": "one of 'PASS', 'fail' depending on a tensor test is turned into text",
+    "threshold_report_strings": "'fail' depending on a tensor test is turned into text",
     "formatted_array_with_array2string": "np.array2string is not supported on tensors",
     # edges and kth that depend on how many values are finite, known when the graph runs
     "histogram_density_and_cdf": "np.histogram returns a view of its argument",
