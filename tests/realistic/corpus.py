@@ -148,8 +148,6 @@ FALLBACKS: dict[str, str] = {
     # the order sorted() gives is known when the graph runs; a Python list is then written at
     # those positions (shares[i] += 1 for i in order[:left]) outside tensor control flow
     "integer_shares": "use as a Python index needs a concrete value",
-    # an optimizer object appends to its own history list in a loop over the gradients
-    "rmsprop_object_history": r"append\(\) changes a list passed to the function",
     # dict keys formatted from tensors ({lo + k * width:.1f})
     "histogram_dict_labels": "a string formatted from a tensor is used as a string",
     # [0] * (int(a.max()) + 1): a list as long as a value known only when the graph runs

@@ -16,7 +16,9 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
   ``_t.call_outside(log, 'append', v)``, which falls back for such a container; a value bound
   to two names (``b = a``), or stored into a list, tuple, dict or set (``{"k": p}``, ``[p]``,
   ``d[k] = p``, ``out.append(p)``), goes through ``_t.shared``, so that a list or dict changed
-  through one name inside tensor control flow falls back;
+  through one name inside tensor control flow falls back; so does an attribute bound to a name,
+  stored, or passed to a user function (``h = self.hist``, ``g(self.hist)``), whose list may
+  grow through the attribute (``staging.attribute_lists``);
 - ``obj.name = v`` and ``obj.name += v`` become ``_t.setattr_local(v, obj, 'name')`` (the value
   computed first), which refuses changing an object made before the tensor control flow around
   the write, and ``_t.setattr_outside`` for an ``obj`` from outside the function;
@@ -41,6 +43,7 @@ Input: a gast ``FunctionDef`` after ``lowering.jumps``. Output: the same functio
 from __future__ import annotations
 
 import builtins
+import types
 from typing import Any
 
 import gast
@@ -192,14 +195,15 @@ class _Canonicalize(nodes.Transformer):
     def _stored(self, node: Any) -> Any:
         """``node``, a value stored into a list, tuple, dict or set (``[p]``, ``{"k": p}``,
         ``d[k] = p``, ``out.append(p)``), through ``_t.shared`` when it is a local variable that
-        some code changes in place as a container: reached two ways, a change through one
-        inside tensor control flow must show through the other, which the graph cannot do."""
+        some code changes in place as a container, or an attribute (``[self.hist]``): reached
+        two ways, a change through one inside tensor control flow must show through the
+        other, which the graph cannot do."""
         if (
             isinstance(node, gast.Name)
             and isinstance(node.ctx, gast.Load)
             and node.id in self.changed_containers
             and self._is_local(node)
-        ):
+        ) or _attribute_of_local(node):
             return _rt_call("shared", [node], node)
         return node
 
@@ -367,6 +371,10 @@ class _Canonicalize(nodes.Transformer):
             call = _rt_call("call_outside", [func.value, name, *node.args], node)
             call.keywords = node.keywords
             return call
+        if self._may_keep_arguments(func):
+            node.args = [self._stored(a) for a in node.args]
+            for keyword in node.keywords:
+                keyword.value = self._stored(keyword.value)
         writes = any(k.arg == "out" for k in node.keywords)  # the runtime checks what it writes
         if not writes and not sequence and self._leave_as_is(node.func):
             if (
@@ -381,6 +389,17 @@ class _Canonicalize(nodes.Transformer):
         call = _rt_call("call", [node.func] + node.args, node)
         call.keywords = node.keywords
         return call
+
+    def _may_keep_arguments(self, func: Any) -> bool:
+        """Whether a call of ``func`` may keep an argument beyond the call or change it (a
+        user function, a class, a method): an attribute passed to it (``g(self.hist)``) gets a
+        second name there (``_stored``). Builtins and NumPy functions only read theirs."""
+        target = self._resolve(func)
+        if target is None:
+            return not (isinstance(func, gast.Attribute) and func.attr in TENSOR_METHODS)
+        return isinstance(target, (types.FunctionType, types.MethodType)) or (
+            isinstance(target, type) and target.__module__ != "builtins"
+        )
 
     def _leave_as_is(self, func: Any) -> bool:
         if (
@@ -442,9 +461,10 @@ class _Canonicalize(nodes.Transformer):
     def visit_Assign(self, node: gast.Assign) -> Any:
         self.generic_visit(node)
         node.value = self._wrap_binding(node, node.value)
-        if self._aliases_changed_container(node):
-            # two names for one value (``b = a``, ``a = b = []``): a list or dict changed
-            # through one must show through the other, which tensor control flow cannot do
+        if self._aliases_changed_container(node) or _attribute_of_local(node.value):
+            # two names for one value (``b = a``, ``a = b = []``, ``h = self.hist``): a list or
+            # dict changed through one must show through the other, which tensor control flow
+            # cannot do
             node.value = _rt_call("shared", [node.value], node)
         if len(node.targets) == 1 and isinstance(node.targets[0], gast.Subscript):
             return self._item_store(node.targets[0], self._stored(node.value), node)
@@ -741,6 +761,17 @@ def _may_return_sequence(node: gast.Call, sequences: set[str], resolve: Any) -> 
         if method in TENSOR_METHODS and method != "tolist":
             return _may_be_sequence(node.func.value, sequences, resolve)
     return True
+
+
+def _attribute_of_local(node: Any) -> bool:
+    """Whether ``node`` reads an attribute (``self.hist``, ``o.a.b``) of a name: a list it
+    holds that the assignment names too may grow through the attribute in tensor control flow
+    (``staging.attribute_lists``)."""
+    while isinstance(node, gast.Attribute):
+        node = node.value
+        if isinstance(node, gast.Name):
+            return True
+    return False
 
 
 def _changed_aliases(tree: list[Any], changed: set[str]) -> set[str]:

@@ -176,7 +176,7 @@ class BuiltGraph:
     # argument lists and dicts changed in place, given their new contents after a call
     container_writes: tuple[ContainerWrite, ...] = ()
     # the object attributes the graph read: checked at each call, arrays passed as inputs
-    reads: tuple[objects.Read, ...] = ()
+    reads: tuple[objects.Read | objects.DistinctLists, ...] = ()
     # the object attributes the function set, set on the objects after a call
     attr_writes: tuple[objects.Write, ...] = ()
     # ``id``s of the static arrays handed over that share memory with one another (``Fresh``)
@@ -491,6 +491,7 @@ def build_graph(
         with _static_warnings(), errstates.restored():
             result = lowered(*bound, *args, **kwargs)
         refs.add(state.copies)
+        state.guard_grown_lists()
         grown = containers.grown_lists()
         for container, final in grown:
             refs.supersede(container, final)

@@ -29,6 +29,7 @@ import numpy as np
 
 from tograph import errors, origin
 from tograph.ir import pytree, types
+from tograph.ops import lists
 from tograph.staging import carried
 from tograph.trace import builder as builder_mod
 from tograph.trace import containers, signature, tensor
@@ -153,6 +154,22 @@ class Read:
 
 
 @dataclasses.dataclass(frozen=True)
+class DistinctLists:
+    """A guard: the list at ``grown`` (an attribute's list the graph grows as a tensor list,
+    ``staging.attribute_lists``) is none of the lists and dicts at ``others`` (the others the
+    trace read through the call's objects): the graph holds a copy of each, so one list
+    reached two ways would part."""
+
+    grown: Path
+    others: tuple[Path, ...]
+
+    def inputs(self, root: Any) -> list[Any] | None:
+        """No graph input: ``[]`` when the list is apart from the others, else None."""
+        mine = resolve(root, self.grown)
+        return None if any(resolve(root, p) is mine for p in self.others) else []
+
+
+@dataclasses.dataclass(frozen=True)
 class Write:
     """An epilogue step: attribute ``name`` of the object at ``owner`` is set to the value of
     structure ``tree`` whose leaves are the result slots ``slots`` (``build_graph``)."""
@@ -194,11 +211,26 @@ class Cell:
 
     def set(self, value: Any, note: bool = True) -> None:
         previous, self.current = self.current, value
+        _follow_list(self, previous, value)
         if note:
             note_write(self, previous)
 
     def load(self, value: Any) -> None:
         self.set(value)
+
+
+def _follow_list(cell: Cell, previous: Any, value: Any) -> None:
+    """Makes ``value``, a tensor list an ``if`` or loop hands back for an attribute whose list
+    it carried (``staging.attribute_lists``), stand for the caller's list as ``previous`` did,
+    and records it as that list's latest version."""
+    if (
+        isinstance(value, lists.SymbolicList)
+        and value.stands_for is None
+        and isinstance(previous, lists.SymbolicList)
+        and previous.stands_for is cell.original
+    ):
+        value.stands_for = cell.original
+        containers.note_version(value)
 
 
 def note_write(cell: Any, previous: Any) -> None:
@@ -279,7 +311,7 @@ class ObjectState:
         self.lifted = lifted
         self.call = call
         self.proxies: dict[int, TracedObject] = {}
-        self.reads: list[Read] = []
+        self.reads: list[Read | DistinctLists] = []
         self.inputs: list[Any] = []  # the graph inputs the reads made, in order
         self.cells: list[Cell] = []
         # lists and dicts read from attributes: (the copy, its path, its contents before)
@@ -333,6 +365,8 @@ class ObjectState:
         cell = Cell(proxy, name, value, self.builder)
         proxy._tg_cells[name] = cell
         self.cells.append(cell)
+        if type(value) is list:
+            self.builder.attribute_lists[id(value)] = cell
         return value
 
     def _class_attribute(self, proxy: TracedObject, name: str) -> Any:
@@ -371,6 +405,14 @@ class ObjectState:
                 construct="property setter",
             )
         cell = proxy._tg_cells.get(name)
+        if cell is not None and is_grown_list(cell):
+            raise errors.UnsupportedError(
+                f"assignment to attribute '{name}' of {proxy._tg_label}, whose list grew inside "
+                "an if or loop over tensors: the caller's list is given what the graph holds for "
+                "it, which another value bound to the attribute would part from",
+                loc=origin.current_location(),
+                construct="attribute list rebound after it grew in tensor control flow",
+            )
         if cell is None:
             obj = proxy._tg_obj
             if hasattr(obj, name) and name in getattr(obj, "__dict__", {name: None}):
@@ -423,13 +465,40 @@ class ObjectState:
 
     # ---- after the trace -----------------------------------------------------------------------
     def changed(self) -> Iterator[Cell]:
-        """The cells whose final value is not the one the trace started from."""
+        """The cells whose final value is not the one the trace started from (a list that grew
+        as a tensor list is still the one the attribute holds: its contents are written back,
+        ``containers.grown_lists``)."""
         for cell in self.cells:
+            if is_grown_list(cell):
+                continue
             if cell.current is not cell.original and not (
                 isinstance(cell.current, carried.Undefined)
                 and isinstance(cell.original, carried.Undefined)
             ):
                 yield cell
+
+    def guard_grown_lists(self) -> None:
+        """Refuses a list grown as a tensor list (``staging.attribute_lists``) that another
+        list or dict read through the call's objects is too (``a.hist is b.hist``): each was
+        read as a copy of its own, so the change would not show through the other; and guards
+        each later call of the graph against it (``DistinctLists``)."""
+        owners = {proxy._tg_path: proxy._tg_obj for proxy in self.proxies.values()}
+        paths = list(dict.fromkeys(path for _, path, _ in self.copies))
+        for cell in self.cells:
+            if not is_grown_list(cell):
+                continue
+            mine = (*cell.owner._tg_path, Attr(cell.name))
+            others = tuple(p for p in paths if p != mine)
+            real = _resolve_from(owners, mine)
+            if any(_resolve_from(owners, p) is real for p in others):
+                raise errors.UnsupportedError(
+                    f"{cell.label} grows inside an if or loop over tensors and is a list the "
+                    "function reads through another attribute too: the change would not show "
+                    "through the other",
+                    loc=origin.current_location(),
+                    construct="attribute list known by two names",
+                )
+            self.reads.append(DistinctLists(mine, others))
 
     def to_lift(self) -> list[tuple[Path, str]]:
         """Attributes read as static Python numbers that the trace changed."""
@@ -444,6 +513,22 @@ class ObjectState:
 
 
 # ---- helpers ------------------------------------------------------------------------------
+
+
+def _resolve_from(owners: dict[Path, Any], path: Path) -> Any:
+    """The object at ``path`` (one read through an attribute), found from the nearest object
+    in ``owners`` (real objects by the path of their view) it is read through."""
+    for cut in range(len(path) - 1, -1, -1):
+        if type(path[cut]) is Attr and path[:cut] in owners:
+            return resolve(owners[path[:cut]], path[cut:])
+    return None
+
+
+def is_grown_list(cell: Cell) -> bool:
+    """Whether ``cell`` holds a tensor list standing for the list the attribute held on entry
+    (``staging.attribute_lists``)."""
+    value = cell.current
+    return isinstance(value, lists.SymbolicList) and value.stands_for is cell.original
 
 
 def contents(container: Any) -> Any:

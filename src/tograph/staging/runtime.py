@@ -26,6 +26,7 @@ from tograph.analysis import mutation, values
 from tograph.ops import array_lists, creation, effects, elementwise, indexing, join, lists
 from tograph.ops import random as random_draws
 from tograph.staging import (
+    attribute_lists,
     builtin_calls,
     calls,
     carried,
@@ -756,6 +757,10 @@ def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     container would be changed once, while the graph is built, instead of on every call, so
     the compiler falls back. Other owners (a tensor's ``sort``), and the copies of the lists and
     dicts of arguments and attributes (``trace.containers``), are called as usual."""
+    if name == "append" and len(args) == 1 and not kwargs:
+        done = attribute_lists.append(owner, args[0])
+        if done is not attribute_lists.NOT_HANDLED:
+            return done
     if isinstance(owner, (list, dict, set, collections.deque)) and not containers.is_registered(
         owner
     ):

@@ -76,6 +76,9 @@ class GraphBuilder:
         # on the root builder: the attributes of objects made in the function that tensor
         # control flow carries, by (id of the object, name) (``staging.made_objects``)
         self.attribute_cells: dict[tuple[int, str], Any] = {}
+        # on the root builder: the cells of the attributes of the call's objects that hold a
+        # copy of the caller's list, by id of the copy (``staging.attribute_lists``)
+        self.attribute_lists: dict[int, Any] = {}
         # on the root builder: the entries of dicts from before tensor control flow that it
         # carries, by (id of the dict, key) (``staging.dict_items``)
         self.item_cells: dict[tuple[int, Any], Any] = {}

@@ -8,11 +8,12 @@ gets copies of the variables it carries as its state, and its results are their 
 it (a dict of the caller's is refilled with them: ``staging.control_flow``): an item assignment
 to such a copy of a dict is that state changing, which a ``cond`` or ``while_loop`` carries. The
 control flow carries lists as tensor lists: a push or item assignment to the one standing for a
-list that a parameter of the function holds (``register_parameter``) is its state changing too
-(``check_list_change``), and the last version of it (``note_version``) holds the contents the
-caller's list is given (``grown_lists``). Any other change there would happen on some paths or
-some number of times only, which a Python container cannot record: a list reached otherwise
-(through ``*args``, another container, an object's attribute), a key deleted. It
+list that a parameter of the function holds (``register_parameter``; or an attribute of the
+call's objects, whose cell carries the tensor list: ``staging.attribute_lists``) is its state
+changing too (``check_list_change``), and the last version of it (``note_version``) holds the
+contents the caller's list is given (``grown_lists``). Any other change there would happen on
+some paths or some number of times only, which a Python container cannot record: a list
+reached otherwise (through ``*args``, another container), a key deleted. It
 is refused (``check_write``) and the function runs eagerly; so is every change there of a list
 or dict bound to two names (``b = a``), where a change through one name must show through the
 other (or through a list, dict or tuple that holds it: ``d = {"k": p}``). A list, dict or set
@@ -283,8 +284,9 @@ def check_write(container: Any, what: str, item: bool = False) -> None:
 
 def register_parameter(container: Any) -> None:
     """Marks ``container``, the copy of a caller's list, as the value of one of the function's
-    own parameters (not reached through ``*args``, another container or an object): changed
-    inside tensor control flow as a tensor list, its contents are written back after the run."""
+    own parameters (not reached through ``*args`` or another container), or of an attribute
+    whose cell carries it (``staging.attribute_lists``): changed inside tensor control flow as
+    a tensor list, its contents are written back after the run."""
     builder = context.current()
     if builder is not None and type(container) is list:
         builder.root().parameter_lists[id(container)] = container
@@ -314,7 +316,9 @@ def check_list_change(lst: Any, what: str) -> None:
     if builder is None:
         return
     followed = _parameter_list(container)
-    if builder.parent is None or lst.builder is not builder or not followed:
+    # an attribute's list is carried through the attribute's cell, from whichever builder
+    held = id(container) in builder.root().attribute_lists
+    if builder.parent is None or (lst.builder is not builder and not held) or not followed:
         check_write(container, what)
     elif id(container) in builder.root().frozen_containers:
         check_write(container, what)  # refused, with the reason it was frozen for
