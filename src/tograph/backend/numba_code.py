@@ -37,7 +37,8 @@ compiling: ``Generated.numpy_kernels``). NumPy computes float32 ``sin`` and the 
 with SIMD kernels numba has no call to, and float sums over some axes in other orders, none of
 which numba reproduces bit for bit: a graph using one keeps the NumPy executor. Scalar int64
 arithmetic (NumPy scalars warn on overflow, weak Python ints never wrap) goes through the checked
-helpers of ``numba_kernels``.
+helpers of ``numba_kernels``; ``array_or_scalar`` is written as its operator (a call that warns
+or wraps, where a 0-d array and a NumPy scalar would differ, goes to the NumPy executor).
 
 A value used once, by a later operation of the same block, is written into that operation's
 expression rather than named (``x_2 = np.sin(x_1) - np.float64(0.3)``): numba then fuses the array
@@ -269,7 +270,8 @@ class _Writer:
                 emit = _EMITTERS.get(eqn.prim)
                 if emit is None or eqn.prim.effectful:
                     raise Unsupported(f"{eqn.prim.name} has no exact numba form here")
-                for atom in [*eqn.inputs, *eqn.outputs]:
+                operation = elementwise.as_operator(eqn)  # kind tags are only read
+                for atom in [*operation.inputs, *operation.outputs]:
                     if _ttype(atom).dtype in _MOVED_ONLY:
                         raise Unsupported(f"{eqn.prim.name} of {_ttype(atom).dtype}")
                 text = emit(self, eqn)
@@ -592,6 +594,16 @@ def _size(w: _Writer, eqn: core.Eqn) -> str:
 
 
 # Emitters naming an operand twice (``x * x``): an expression written in would run twice.
+def _array_or_scalar(w: _Writer, eqn: core.Eqn) -> str:
+    """The operator itself: a call on which the array's arithmetic and the NumPy scalar's would
+    differ (a warning, a wrap) goes to the NumPy executor, which runs ``array_or_scalar``."""
+    operator = elementwise.as_operator(eqn)
+    emit = _EMITTERS.get(operator.prim)
+    if emit is None:
+        raise Unsupported(f"{operator.prim.name} has no exact numba form here")
+    return emit(w, operator)
+
+
 _REPEATS = {elementwise.square_p}
 
 _EMITTERS: dict[Any, Emitter] = {
@@ -621,6 +633,7 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.isfinite_p: _float_test("isfinite"),
     elementwise.isinf_p: _float_test("isinf"),
     elementwise.where_p: _where,
+    elementwise.array_or_scalar_p: _array_or_scalar,
     elementwise.astype_p: _astype,
     reductions.sum_p: _reduction("sum"),
     reductions.mean_p: _mean,
