@@ -310,8 +310,30 @@ def _guarded_log(m, v):
     return logs, m
 
 
+def _sum_from_a_0d_array(m, v):
+    """A 0-d array on the first trip, a NumPy scalar after it: ``array_or_scalar``."""
+    total = np.zeros(())
+    i = 0
+    while i < v[0]:
+        total = total + v[1]
+        i += 1
+    return total
+
+
 _OPS = [
     (_guarded_log, (_M, _V)),
+    (_sum_from_a_0d_array, (_M, _V)),
+    (  # operators of 0-d arrays: the loop, not the scalars' own arithmetic
+        lambda m, v: (
+            np.asarray(v[0]) + v[1],
+            np.asarray(v[0]) - v[1],
+            np.asarray(v[0]) // 2.0,
+            np.asarray(v[0]) % 2.0,
+            -np.asarray(v[0]),
+            np.asarray(v[0]) ** 2,
+        ),
+        (_M, _V),
+    ),
     (lambda m, v: (np.nanmean(m, axis=0), np.nanmax(v), np.average(v, weights=v)), (_M, _V)),
     (lambda m, v: (np.linalg.inv(m), np.linalg.solve(m, v[:2]), np.linalg.det(m)), (_M, _V)),
     (lambda m, v: (np.tensordot(m, m, axes=([1], [0])), np.trace(m), np.diag(v)), (_M, _V)),

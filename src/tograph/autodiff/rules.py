@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from tograph import errors
 from tograph.ir import primitives
 from tograph.ops import (
     common,
@@ -92,6 +93,7 @@ def is_number(x: Any, value: float) -> bool:
     ew.trunc_p,
     ew.rint_p,
     ew.floor_divide_p,
+    ew.LOOP_TWINS[ew.floor_divide_p],
     ew.sign_p,
     ew.floor_p,
     ew.ceil_p,
@@ -112,12 +114,12 @@ def zero(g: Any, *args: Any, out: Any, **params: Any) -> tuple[Any, ...]:
     return (None,) * len(args)
 
 
-@defvjp(ew.add_p)
+@defvjp(ew.add_p, ew.LOOP_TWINS[ew.add_p])
 def _add(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g, x), unbroadcast(g, y)
 
 
-@defvjp(ew.subtract_p)
+@defvjp(ew.subtract_p, ew.LOOP_TWINS[ew.subtract_p])
 def _subtract(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g, x), unbroadcast(-g, y)
 
@@ -132,7 +134,7 @@ def _divide(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g / y, x), unbroadcast(-g * out / y, y)
 
 
-@defvjp(ew.mod_p)
+@defvjp(ew.mod_p, ew.LOOP_TWINS[ew.mod_p])
 def _mod(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return unbroadcast(g, x), unbroadcast(-g * np.floor_divide(x, y), y)
 
@@ -146,11 +148,20 @@ def _divmod(g: tuple[Any, Any], x: Any, y: Any, *, out: tuple[Any, Any], python:
     return unbroadcast(remainder, x), unbroadcast(-remainder * out[0], y)
 
 
-@defvjp(ew.power_p, ew.LOOP_TWINS[ew.power_p])
+@defvjp(ew.power_p, ew.LOOP_TWINS[ew.power_p], ew.power_array_p)
 def _power(g: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     slope = 2 * x if is_number(y, 2) else y * x ** (y - 1)
     log_x = np.log(np.where(x > 0, x, 1))
     return unbroadcast(g * slope, x), unbroadcast(g * out * log_x, y)
+
+
+@defvjp(ew.array_or_scalar_p)
+def _array_or_scalar(g: Any, *args: Any, out: Any, op: str, tags: int, **params: Any) -> Any:
+    """The operator's own rule: on arrays and on scalars it computes the same function."""
+    rule = primitives.REGISTRY[op].vjp
+    if rule is None:
+        raise errors.InternalError(f"array_or_scalar of {op}, which has no VJP rule. This is a bug")
+    return (None,) * tags + tuple(rule(g, *args[tags:], out=out))
 
 
 @defvjp(ew.arctan2_p)
@@ -187,7 +198,7 @@ def _where(g: Any, c: Any, x: Any, y: Any, *, out: Any) -> tuple[Any, ...]:
     return None, unbroadcast(np.where(c, g, 0), x), unbroadcast(np.where(c, 0, g), y)
 
 
-@defvjp(ew.negative_p)
+@defvjp(ew.negative_p, ew.LOOP_TWINS[ew.negative_p])
 def _negative(g: Any, x: Any, *, out: Any) -> tuple[Any, ...]:
     return (-g,)
 

@@ -37,7 +37,8 @@ compiling: ``Generated.numpy_kernels``). NumPy computes float32 ``sin`` and the 
 with SIMD kernels numba has no call to, and float sums over some axes in other orders, none of
 which numba reproduces bit for bit: a graph using one keeps the NumPy executor. Scalar int64
 arithmetic (NumPy scalars warn on overflow, weak Python ints never wrap) goes through the checked
-helpers of ``numba_kernels``.
+helpers of ``numba_kernels``; ``array_or_scalar`` is written as its operator (a call that warns
+or wraps, where a 0-d array and a NumPy scalar would differ, goes to the NumPy executor).
 
 A loop writes the results of NumPy's kernels in its body into buffers it reuses from one step
 to the next (``matmul_f64_into(a, b, buffer)``), where the value a buffer held is dead by the
@@ -278,7 +279,8 @@ class _Writer:
                 emit = _EMITTERS.get(eqn.prim)
                 if emit is None or eqn.prim.effectful:
                     raise Unsupported(f"{eqn.prim.name} has no exact numba form here")
-                for atom in [*eqn.inputs, *eqn.outputs]:
+                operation = elementwise.as_operator(eqn)  # kind tags are only read
+                for atom in [*operation.inputs, *operation.outputs]:
                     if _ttype(atom).dtype in _MOVED_ONLY:
                         raise Unsupported(f"{eqn.prim.name} of {_ttype(atom).dtype}")
                 text = emit(self, eqn)
@@ -660,6 +662,16 @@ def _size(w: _Writer, eqn: core.Eqn) -> str:
 
 
 # Emitters naming an operand twice (``x * x``): an expression written in would run twice.
+def _array_or_scalar(w: _Writer, eqn: core.Eqn) -> str:
+    """The operator itself: a call on which the array's arithmetic and the NumPy scalar's would
+    differ (a warning, a wrap) goes to the NumPy executor, which runs ``array_or_scalar``."""
+    operator = elementwise.as_operator(eqn)
+    emit = _EMITTERS.get(operator.prim)
+    if emit is None:
+        raise Unsupported(f"{operator.prim.name} has no exact numba form here")
+    return emit(w, operator)
+
+
 _REPEATS = {elementwise.square_p}
 # Emitters whose result may share an operand's memory (a view). Every other emitter's result is
 # a new array or a scalar, which ``_Writer.plan_buffers`` relies on: one returning a view
@@ -693,6 +705,7 @@ _EMITTERS: dict[Any, Emitter] = {
     elementwise.isfinite_p: _float_test("isfinite"),
     elementwise.isinf_p: _float_test("isinf"),
     elementwise.where_p: _where,
+    elementwise.array_or_scalar_p: _array_or_scalar,
     elementwise.astype_p: _astype,
     reductions.sum_p: _reduction("sum"),
     reductions.mean_p: _mean,

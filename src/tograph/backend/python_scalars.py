@@ -24,6 +24,9 @@ leave that ground is guarded, and redone by NumPy when it does:
   (NumPy gives 0, with a warning) are redone by NumPy the same way.
 * Comparisons of an int with a float compare ``float(i)``, as NumPy converts; Python compares
   exactly.
+* ``array_or_scalar`` (a value that is a 0-d array on some paths) is written as its operator;
+  the redone operation is ``array_or_scalar`` itself, which warns as the array or the NumPy
+  scalar of the path taken.
 Requires: a graph that passes ``tograph.ir.check.check_graph``.
 """
 
@@ -229,6 +232,7 @@ class _Writer(codegen._Writer):
         kind = scalar_plan.scalar_kind(eqn)
         out = types.tensor_type(eqn.outputs[0].type).dtype
         redo = f"{_PY[out].__name__}({super().call(eqn)})"
+        eqn = elementwise.as_operator(eqn)
         if kind == "compare":
             return self._compare(eqn)
         if kind == "logic":

@@ -82,6 +82,7 @@ def is_unboxable(t: types.ValueType) -> bool:
 
 def scalar_kind(eqn: core.Eqn) -> str | None:
     """The kind of Python arithmetic ``eqn`` is written as, or None (operand types aside)."""
+    eqn = elementwise.as_operator(eqn)
     kind = SCALAR_OPS.get(eqn.prim)
     if kind is None or eqn.params or len(eqn.outputs) != 1:
         return None
@@ -177,7 +178,7 @@ class _Planner:
         """An arithmetic result is unboxed only if its strong operands are."""
         changed = False
         for eqn in self.scalar.values():
-            strong = [a for a in eqn.inputs if not _weak_or_literal(a)]
+            strong = [a for a in elementwise.as_operator(eqn).inputs if not _weak_or_literal(a)]
             if not all(self._is_u(a) for a in strong):
                 changed |= self._demote(list(eqn.outputs))
         return changed

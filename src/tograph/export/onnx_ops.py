@@ -18,6 +18,7 @@ import numpy as np
 from tograph.export import onnx_arrays, onnx_index
 from tograph.export import onnx_common as common
 from tograph.ir import core, types
+from tograph.ops import elementwise as ew
 
 if TYPE_CHECKING:
     from tograph.export.onnx import Writer
@@ -76,10 +77,14 @@ for _name, _op in {
     "positive": "Identity",
     "stop_gradient": "Identity",  # an inference graph: no gradient to stop
     "abs": "Abs",
-    "multiply_ufunc": "Mul",  # the twins of operators for ufuncs called by name on scalars
+    "add_ufunc": "Add",  # the twins of operators for ufuncs on 0-d values (``ew.LOOP_TWINS``)
+    "subtract_ufunc": "Sub",
+    "multiply_ufunc": "Mul",
     "divide_ufunc": "Div",
     "power_ufunc": "Pow",
     "absolute_ufunc": "Abs",
+    "negative_ufunc": "Neg",
+    "power_array": "Pow",
     "sqrt": "Sqrt",
     "exp": "Exp",
     "log": "Log",
@@ -184,6 +189,13 @@ def _floor_divide_names(w: Writer, a: str, b: str, dtype: Any) -> list[str]:
     return [w.one("Sub", quotient, w.one("Cast", fix, to=w.elem_type(dtype)))]
 
 
+def _array_or_scalar(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
+    """The operator itself: the kind tags pick the array's or the NumPy scalar's arithmetic,
+    which differ in their warnings only."""
+    operator = ew.as_operator(eqn)
+    return OPS[operator.prim.name](w, operator, args[eqn.params["tags"] :])
+
+
 def _divmod(w: Writer, eqn: core.Eqn, args: Sequence[str]) -> list[str]:
     return [*_floor_divide(w, eqn, args), *_mod(w, eqn, args)]
 
@@ -267,7 +279,10 @@ OPS.update(
     isinf=_isinf,
     isfinite=_isfinite,
     mod=_mod,
+    remainder_ufunc=_mod,
     floor_divide=_floor_divide,
+    floor_divide_ufunc=_floor_divide,
+    array_or_scalar=_array_or_scalar,
     divmod=_divmod,
     where=_where,
     clip=_clip,

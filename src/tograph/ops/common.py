@@ -186,6 +186,8 @@ def as_view(
     view = prim.bind(source, *held, **params)
     if isinstance(source, tensor.SymbolicTensor) and isinstance(view, tensor.SymbolicTensor):
         functional.make_view(view, source, functional.ViewStep(prim, held, params, update))
+        if view.type.ndim == 0 and source.is_array:  # an array's view is an array, 0-d too
+            view.array0d = True
     return view
 
 

@@ -72,7 +72,10 @@ def _full(
     _reject(name, order, kwargs)
     static, dynamic = common.split_dims(shape, name)
     dtype = common.operand_type(fill_value).dtype if dtype is None else np.dtype(dtype)
-    return full_p.bind(fill_value, *dynamic, shape=static, dtype=dtype)
+    out = full_p.bind(fill_value, *dynamic, shape=static, dtype=dtype)
+    if isinstance(out, tensor.SymbolicTensor) and not static:
+        out.array0d = True  # ``np.zeros(())`` is a 0-d array
+    return out
 
 
 def _like(
@@ -286,7 +289,8 @@ def linspace(
 
 @dispatch.implements(np.copy)
 def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
-    """``np.copy`` (and ``x.copy()``): a new array, which later writes to ``a`` leave alone.
+    """``np.copy`` (and ``x.copy()``, ``TensorBase.copy``): a new array, which later writes to
+    ``a`` leave alone.
 
     A symbolic array shares its graph value, since graph values never change in place; writes
     to either one make a new value for it alone (``trace.functional``). A Python number becomes
@@ -298,7 +302,7 @@ def copy_array(a: Any, order: str = "K", subok: bool = False) -> Any:
             out.array0d = True
         return out
     out = tensor.SymbolicTensor(a.graph_var, a.builder)
-    out.array0d = a.array0d
+    out.array0d = True  # ``np.copy`` of a NumPy scalar is a 0-d array
     out.layout = "C" if order == "C" else a.layout if order in ("K", "A") else None
     functional.new_base(out)
     return out

@@ -3,7 +3,12 @@
 Result dtypes are NumPy's own: the type rule asks NumPy for the dtype of the same ufunc applied to
 tiny values of the input dtypes (weak inputs as Python scalars), so promotion follows NumPy 2 and
 NEP 50 exactly. Operator primitives (``a + b``) are emitted as Python operators: on Python
-scalars (weak values) they keep Python semantics, on arrays NumPy's.
+scalars (weak values) they keep Python semantics, on arrays NumPy's. Between 0-d operands an
+operator is NumPy's scalar arithmetic, which warns otherwise than the ufunc's loop; where eager
+code runs the loop (a ufunc called by name, an operand that is a 0-d array) the operator's twin
+is traced instead (``LOOP_TWINS``, ``power_array_p``), and where that depends on the path
+``array_or_scalar_p``, so the graph warns as eager code whatever the kind of a 0-d value when it
+runs.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from tograph import errors
-from tograph.ir import primitives, types
+from tograph.ir import core, primitives, types
 from tograph.trace import dispatch, tensor
 
 # ---- type rules --------------------------------------------------------------------------
@@ -107,11 +112,15 @@ def _define(
 
 
 # Python numbers and NumPy scalars have arithmetic of their own, which for some operations rounds
-# differently from the ufunc's loop: ``np.power(x, y)`` of two scalars runs the loop, ``x ** y``
-# the scalar's own power (floats and complex), likewise complex ``*``, ``/`` and ``abs``. The
-# operator primitives compute the operator, so a ufunc called by name on operands that are all
-# 0-d (``dispatch.LOOPS``) binds the operator's twin here, whose kernel is the ufunc itself (its
-# gradient is the operator's).
+# differently from the ufunc's loop (``x ** y`` of floats and complex, complex ``*``, ``/`` and
+# ``abs``) and which warns differently: a NumPy scalar's integer ``+``, ``-``, ``*``, unary ``-``
+# and ``abs`` warn on overflow where the loop wraps silently, and its warnings say "scalar
+# divide" where the loop's say "divide". The operator primitives compute the operator, so a ufunc
+# called by name on operands that are all 0-d (``dispatch.LOOPS``), and an operator of 0-d
+# operands one of which is an array (a 0-d array's operator is the ufunc), bind the operator's
+# twin here, whose kernel is the ufunc itself (its gradient is the operator's): the graph then
+# computes and warns as eager code whether the value is a NumPy scalar or a 0-d array when it
+# runs.
 LOOP_TWINS: dict[primitives.Primitive, primitives.Primitive] = {}
 
 
@@ -123,19 +132,34 @@ def _loop_twin(prim: primitives.Primitive, ufunc: np.ufunc) -> None:
     dispatch.LOOPS[ufunc] = lambda *args, **kw: _ufunc_call(prim, args, kw, by_name=True)
 
 
-def _takes_loop(prim: primitives.Primitive, operands: list[Any]) -> bool:
-    """Whether a ufunc called by name runs differently from its operator: on 0-d operands (see
-    ``LOOP_TWINS``), and for ``np.power`` of a tensor, whose array loop has no ``square``,
-    ``sqrt`` or ``reciprocal`` shortcut that ``a ** 2`` takes, so that its warnings and errors
-    name ``power``. (Where the base is a plain array, its own ``**`` may have called the ufunc:
-    the operator is kept.)"""
+def _takes_loop(prim: primitives.Primitive, operands: list[Any], by_name: bool) -> bool:
+    """Whether the ufunc's loop runs where the operator primitive would not: on 0-d operands
+    (see ``LOOP_TWINS``) when the ufunc is called by name or one operand is an array (a
+    power's exponent: its base, a number, takes no shortcut; ``power_array_p`` is a 0-d array
+    base's own ``**``), and for
+    ``np.power`` of a tensor called by name, whose array loop has no ``square``, ``sqrt`` or
+    ``reciprocal`` shortcut that ``a ** 2`` takes, so that its warnings and errors name
+    ``power``. (Where the base is a plain array, its own ``**`` may have called the ufunc: the
+    operator is kept.)"""
     if all(_is_0d(a) for a in operands):
-        return True
-    return prim is power_p and tensor.is_tensor(operands[0])
+        return by_name or any(map(is_array, operands))
+    return by_name and prim is power_p and tensor.is_tensor(operands[0])
 
 
 def _is_0d(operand: Any) -> bool:
     return (operand.type.ndim if tensor.is_tensor(operand) else np.ndim(operand)) == 0
+
+
+def is_array(operand: Any) -> bool:
+    """Whether ``operand`` is a NumPy array (0-d ones included) in eager code, not a number; a
+    number whose kind depends on the path (``staging.kinds``) is one when it is on every path
+    (``staging.kind_rules`` refuses the operators that run differently on its paths)."""
+    options = getattr(operand, "kind_options", None)
+    if getattr(operand, "kind_tag", None) is not None and options:
+        return all(map(types.is_array_code, options))
+    if tensor.is_tensor(operand):
+        return operand.is_array
+    return isinstance(operand, np.ndarray)
 
 
 def _ufunc_call(
@@ -148,7 +172,9 @@ def _ufunc_call(
     if kwargs:
         raise dispatch.unsupported(f"np.{prim.impl.__name__} with {', '.join(sorted(kwargs))}=")
     operands = [_sequence_as_array(a) for a in args]
-    if by_name and prim in LOOP_TWINS and _takes_loop(prim, operands):
+    if prim is power_p and not by_name and _is_0d(operands[0]) and is_array(operands[0]):
+        prim = power_array_p
+    elif prim in LOOP_TWINS and _takes_loop(prim, operands, by_name):
         prim = LOOP_TWINS[prim]
     out = prim.bind(*operands)
     if dtype is not None:
@@ -194,10 +220,66 @@ abs_p = primitives.Primitive(
 )
 dispatch.implements(np.absolute)(lambda *args, **kw: _ufunc_call(abs_p, args, kw))
 UFUNCS[abs_p] = np.absolute
+_loop_twin(add_p, np.add)
+_loop_twin(subtract_p, np.subtract)
 _loop_twin(multiply_p, np.multiply)
 _loop_twin(divide_p, np.divide)
+_loop_twin(floor_divide_p, np.floor_divide)
+_loop_twin(mod_p, np.remainder)
 _loop_twin(power_p, np.power)
+_loop_twin(negative_p, np.negative)
 _loop_twin(abs_p, np.absolute)
+
+
+def _array_power(base: Any, exponent: Any) -> Any:
+    return operator.pow(np.asarray(base), exponent)
+
+
+# ``a ** b`` of a 0-d array ``a``: the array's own ``**``, which takes NumPy's ``square``,
+# ``sqrt`` or ``reciprocal`` for a float exponent of 2, 0.5 or -1 as a Python number, and the
+# ``power`` loop otherwise; the kernel makes sure ``a`` is an array when the graph runs.
+power_array_p = primitives.Primitive(
+    "power_array", _array_power, elementwise_rule("power", np.power), layout="K"
+)
+
+
+def array_twin(prim: primitives.Primitive) -> primitives.Primitive:
+    """The primitive of operator ``prim`` between 0-d operands one of which is an array."""
+    return power_array_p if prim is power_p else LOOP_TWINS[prim]
+
+
+def _array_or_scalar_impl(*values: Any, op: str, tags: int, arrays: tuple[int, ...]) -> Any:
+    prim, operands = primitives.REGISTRY[op], values[tags:]
+    if any(int(tag) in arrays for tag in values[:tags]):
+        return array_twin(prim).impl(*operands)
+    # a NumPy scalar's own arithmetic, whatever the graph made of the value
+    return prim.impl(*[x[()] if isinstance(x, np.ndarray) else x for x in operands])
+
+
+def _array_or_scalar_rule(*in_types: Any, op: str, tags: int, arrays: tuple[int, ...]) -> Any:
+    return primitives.REGISTRY[op].type_rule(*in_types[tags:])
+
+
+# The operator ``op`` (``add``, ``power``...) of 0-d values one of which is a 0-d array on some
+# paths and a number on others (``staging.kind_rules``): its first ``tags`` operands are kind
+# tags (``staging.kinds``), and where one holds a code of ``arrays`` an operand is an array on the
+# path taken: the kernel then runs the array's operator (``array_twin``), else the NumPy
+# scalars' own.
+array_or_scalar_p = primitives.Primitive(
+    "array_or_scalar", _array_or_scalar_impl, _array_or_scalar_rule, layout="K"
+)
+
+
+def as_operator(eqn: core.Eqn) -> core.Eqn:
+    """``eqn`` as the operator it computes: an ``array_or_scalar``'s ``op`` on its operands past
+    the kind tags, which pick the array's or the NumPy scalar's arithmetic (the same values, so
+    executors that hand a warning's call to NumPy, and ONNX, compute the operator); any other
+    equation itself."""
+    if eqn.prim is not array_or_scalar_p:
+        return eqn
+    op = primitives.REGISTRY[eqn.params["op"]]
+    return core.Eqn(op, eqn.inputs[eqn.params["tags"] :], {}, eqn.outputs, eqn.loc)
+
 
 maximum_p = _define("maximum", np.maximum)
 minimum_p = _define("minimum", np.minimum)
@@ -281,8 +363,10 @@ def _np_divmod(x: Any, y: Any, **kwargs: Any) -> Any:
 
 @dispatch.implements(divmod)
 def _builtin_divmod(x: Any, y: Any) -> Any:
-    """Python's ``divmod(x, y)`` on tensors (``Tensor.__divmod__``)."""
-    return tuple(divmod_p.bind(x, y, python=True))
+    """Python's ``divmod(x, y)`` on tensors (``Tensor.__divmod__``): ``np.divmod`` where one is
+    an array, whose ``divmod`` is the ufunc's."""
+    python = not (is_array(x) or is_array(y))
+    return tuple(divmod_p.bind(x, y, python=python))
 
 
 dispatch.implements(np.radians)(lambda *args, **kw: _ufunc_call(deg2rad_p, args, kw))
@@ -383,7 +467,10 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Any:
         return dispatch.FUNCTIONS[np.nonzero](condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return where_p.bind(condition, x, y)
+    out = where_p.bind(condition, x, y)
+    if isinstance(out, tensor.SymbolicTensor) and out.type.ndim == 0:
+        out.array0d = True  # ``np.where`` gives an array, a 0-d one of 0-d operands
+    return out
 
 
 def _clip_impl(x: Any, lo: Any, hi: Any) -> Any:
@@ -449,7 +536,10 @@ def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> 
     sharing its memory)."""
     if not copy and tensor.is_tensor(x) and x.is_array and x.dtype == np.dtype(dtype):
         return x
-    return astype_p.bind(x, dtype=np.dtype(dtype), weak=False)
+    out = astype_p.bind(x, dtype=np.dtype(dtype), weak=False)
+    if isinstance(out, tensor.SymbolicTensor) and out.type.ndim == 0:
+        out.array0d = is_array(x)  # a 0-d array's copy is an array, a NumPy scalar's a scalar
+    return out
 
 
 def python_not(x: Any) -> Any:

@@ -81,7 +81,8 @@ def ufunc_into(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         return target
     if not _writable(target, f"np.{ufunc.__name__}(..., out=)"):
         return target
-    result = dispatch.UFUNCS[ufunc](*inputs, **kwargs)
+    # the ufunc itself runs, never a NumPy scalar's operator (``LOOPS``)
+    result = dispatch.LOOPS.get(ufunc, dispatch.UFUNCS[ufunc])(*inputs, **kwargs)
     have, want = common.operand_type(result), target.type
     shape = types.broadcast_shapes(have.shape, want.shape, what=f"operands of {ufunc.__name__}")
     if len(shape) != want.ndim or any(

@@ -148,7 +148,10 @@ def _reshape_view(a: Any, static: tuple[int | None, ...], dynamic: list[Any], wh
 def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
     """``np.broadcast_to``: a read-only view; ``shape`` entries may be scalar tensors."""
     static, dynamic = common.split_dims(shape, "broadcast_to")
-    return common.as_view(array, broadcast_to_p, dynamic, {"shape": static}, None)
+    view = common.as_view(array, broadcast_to_p, dynamic, {"shape": static}, None)
+    if isinstance(view, tensor.SymbolicTensor) and not static:
+        view.array0d = True  # a NumPy scalar broadcast to () is a 0-d array
+    return view
 
 
 # ---- axis permutations and unit dims -----------------------------------------------------

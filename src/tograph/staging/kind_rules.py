@@ -8,7 +8,10 @@ in the graph's dtypes (a Python float and an ``np.float64`` under ``+``, ``-``, 
 comparisons; a division first raises Python's ``ZeroDivisionError`` on the paths where Python
 would); an ``UnsupportedError`` naming the line where the result's dtype, kind or values would
 depend on the path (a Python int and an ``np.float32``, ``0.1`` compared with a ``float32``,
-``r ** 2``, which raises in Python on overflow).
+``r ** 2``, which raises in Python on overflow). An operator of a value that is a 0-d array on
+some paths and a NumPy scalar on others is the ufunc's loop on the first and the scalar's own
+arithmetic on the second, which warn differently: it becomes ``array_or_scalar``, which reads
+the kind tags when the graph runs.
 Requires: a graph being built (``tograph.trace.builder``).
 """
 
@@ -22,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from tograph import errors, origin
-from tograph.ir import types
+from tograph.ir import core, types
 from tograph.ops import effects
+from tograph.ops import elementwise as ew
 from tograph.staging import carried, control_flow, kinds
 from tograph.trace import tensor
 
@@ -38,6 +42,12 @@ _ANY_KIND = frozenset({"astype", "cond", "while_loop"})
 _SAME_VALUES = frozenset(
     "add subtract multiply negative positive abs "
     "less less_equal greater greater_equal equal not_equal".split()
+)
+# Operators that compute, warn or raise differently on 0-d arrays (the ufunc's loop) and on
+# NumPy scalars (their own arithmetic: "overflow encountered in scalar add"; an array's ``**``
+# takes ``square`` for ``** 2``), and Python's ``divmod``.
+_BY_ARRAY = frozenset(
+    "add subtract multiply divide floor_divide mod power negative abs divmod".split()
 )
 # Primitives whose result type is the promotion of all their operands' types at once, so that it
 # depends on which types occur, not on their order or repeats: the kinds of ``np.array([a, b,
@@ -57,6 +67,8 @@ def propagate(
     if kinds.QUIET[0] or prim.name in _ANY_KIND or not outs:
         return
     options = [_options(a, t) for a, t in zip(args, in_types)]
+    if prim.name in _BY_ARRAY and _array_on_some_paths(args, options):
+        _by_path(prim, params, args, result)
     graph_outs = [carried.type_of(out) for out in outs]
     combos = _one_per_set(options) if prim.name in _BY_SET else itertools.product(*options)
     given = [
@@ -74,6 +86,66 @@ def propagate(
     if division:
         _python_zero_division(args, in_types, result)
     _tag_result(result, args, given)
+
+
+def _array_on_some_paths(
+    args: Sequence[Any], options: Sequence[list[tuple[int | None, Any]]]
+) -> bool:
+    """Whether an operand is a 0-d array on some paths and a number on others, where no other
+    operand is an array on every path (which makes the operation the ufunc's on all of them)."""
+    if any(c is None and _is_array(a) for a, ((c, _), *_) in zip(args, options)):
+        return False
+    found = {
+        any(c is not None and types.is_array_code(c) for c, _ in combo)
+        for combo in itertools.product(*options)
+    }
+    return len(found) > 1
+
+
+def _by_path(prim: Any, params: dict[str, Any], args: Sequence[Any], result: Any) -> None:
+    """Replaces the operator ``prim`` just emitted for ``result`` by ``array_or_scalar``, which
+    runs the array's operator on the paths where an operand is a 0-d array and the NumPy
+    scalars' own elsewhere; refuses Python's ``divmod`` (a tuple of two) and a power whose
+    exponent may be the array (a Python number base then stays weak, which the array base of
+    ``power_array`` would not)."""
+    out = result[0] if prim.multiple_results else result
+    builder = out._builder
+    eqn = builder.eqns[-1]
+    exponent = prim.name == "power" and _is_tagged_array(args[1])
+    if prim.multiple_results or params or exponent or eqn.outputs[0] is not out.graph_var:
+        raise _refused_array(prim.name)
+    tagged = [a for a in args if _is_tagged_array(a)]
+    arrays = sorted({c for a in tagged for c in a.kind_options if types.is_array_code(c)})
+    builder.eqns.remove(eqn)
+    inputs = (*[builder.atom(a.kind_tag) for a in tagged], *eqn.inputs)
+    kept = {"op": prim.name, "tags": len(tagged), "arrays": tuple(arrays)}
+    builder.eqns.append(core.Eqn(ew.array_or_scalar_p, inputs, kept, eqn.outputs, eqn.loc))
+
+
+def _is_tagged_array(value: Any) -> bool:
+    """Whether ``value`` is tagged with a kind that may be a 0-d array's."""
+    return (
+        isinstance(value, tensor.SymbolicTensor)
+        and value.kind_tag is not None
+        and any(map(types.is_array_code, value.kind_options))
+    )
+
+
+def _is_array(value: Any) -> bool:
+    if isinstance(value, tensor.SymbolicTensor):
+        return value.is_array
+    return isinstance(value, np.ndarray)
+
+
+def _refused_array(name: str) -> errors.UnsupportedError:
+    return errors.UnsupportedError(
+        f"{name} of a value that is a 0-d array on some paths and a NumPy scalar or Python "
+        "number on others: NumPy computes it by the array's loop on some paths and by the "
+        "scalar's own arithmetic on the others, which warn differently",
+        origin.current_location(),
+        hint="give the value one kind on every path (np.asarray(...) or ....item())",
+        construct="operation on a value that is a 0-d array on some paths only",
+    )
 
 
 def _python_zero_division(args: Sequence[Any], in_types: Sequence[Any], result: Any) -> None:

@@ -55,8 +55,9 @@ class Kinded:
 
 
 def _kind(value: Any) -> int | None:
-    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, a 0-d array, or a weak
-    one, a Python number in eager code), None for anything else (arrays, tagged values)."""
+    """The kind code of a scalar (``types.kind_code``: a NumPy scalar, a 0-d array, symbolic or
+    made while tracing, or a weak one, a Python number in eager code), None for anything else
+    (arrays, tagged values)."""
     if isinstance(value, tensor.SymbolicTensor):
         t = value.graph_var.type
         if value.kind_tag is not None or not isinstance(t, types.TensorType):
@@ -64,6 +65,8 @@ def _kind(value: Any) -> int | None:
         return types.kind_code(t.dtype, t.weak, value.array0d) if t.shape == () else None
     if types.is_python_scalar(value):
         return types.kind_code(np.asarray(value).dtype, weak=True)
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # made while tracing: np.zeros(())
+        return types.kind_code(value.dtype, weak=False, array=True)
     return types.kind_code(value.dtype, weak=False) if isinstance(value, np.generic) else None
 
 

@@ -422,8 +422,15 @@ class TensorBase:
     clip = _method(np.clip)
     dot = _method(np.dot)
     round = _method(np.round)
-    copy = _method(np.copy)
-    __copy__ = _method(np.copy)
+
+    def copy(self, order: str = "K") -> Any:
+        """``x.copy()``: ``np.copy(x)``, but a NumPy scalar's own copy is a NumPy scalar."""
+        out = np.copy(self, order=order)
+        if isinstance(out, SymbolicTensor) and not self.is_array:
+            out.array0d = False
+        return out
+
+    __copy__ = copy
 
     def __deepcopy__(self, memo: Any) -> Any:
         return np.copy(self)
