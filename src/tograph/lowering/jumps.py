@@ -20,7 +20,7 @@ from typing import Any
 import gast
 
 from tograph.frontend import nodes, tries
-from tograph.lowering import templates
+from tograph.lowering import short_circuit, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 
@@ -246,14 +246,16 @@ class _LoopJumps:
         return out
 
     def loop(self, loop: Any) -> list[Any]:
+        prefix: list[Any] = []
+        suffix: list[Any] = []
         if isinstance(loop, gast.While) and any(
             isinstance(n, gast.NamedExpr) for n in gast.walk(loop.test)
         ):
             # `while (y := f()) > 0:` assigns in the test: test inside the body, where the
             # assignment lands in the loop's state: `while True: if not test: break`.
-            exit_ = templates.quote("if not test:\n    break", loop.test, test=loop.test)
-            loop.body = exit_ + loop.body
-            loop.test = templates.quote_expr("True", loop.test)
+            parts = short_circuit.test_at_top(loop, self.names.fresh)
+            at = parts.index(loop)
+            prefix, suffix = parts[:at], self.block(parts[at + 1 :])
         loop.body = self.block(loop.body)
         loop.orelse = self.block(loop.orelse)
         before: list[Any] = []
@@ -277,7 +279,7 @@ class _LoopJumps:
             else:
                 after = loop.orelse
             loop.orelse = []
-        return before + [loop] + after
+        return prefix + before + [loop] + after + suffix
 
 
 class _FlagJump:
