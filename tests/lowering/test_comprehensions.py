@@ -63,6 +63,7 @@ def test_a_returned_comprehension_with_two_generators_and_filters():
         "def f(x):\n    return any(v for v in x if v)",
         "def f(x, k):\n    return max((v for v in x if v), key=k.get)",
         "def f(x, g):\n    g(x)[0:g(1)] += len([v for v in x if v])",
+        "def f(x, g):\n    g(x)[(i := 0)] += len([v for v in x if v])",
     ],
     ids=[
         "no filter",
@@ -73,6 +74,7 @@ def test_a_returned_comprehension_with_two_generators_and_filters():
         "consumer that may stop early",
         "consumer argument that runs first",
         "augmented slice computed first",
+        "augmented item whose index binds a name",
     ],
 )
 def test_other_comprehensions_stay_as_they_are(src):
@@ -277,3 +279,18 @@ def test_an_augmented_item_is_read_first_and_written_back():
                     comprehension_3.append(v_4)
             operand_2 += len(comprehension_3)
             operand_1[[0, 1]] = operand_2""")
+
+
+def test_an_assert_builds_its_test_only_where_asserts_run():
+    got = lowered("""
+    def f(x):
+        assert len([v for v in x if v]) > 1, "few"
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x):
+            if __debug__:
+                comprehension_1 = []
+                for v_2 in x:
+                    if v_2:
+                        comprehension_1.append(v_2)
+                assert len(comprehension_1) > 1, 'few'""")

@@ -197,3 +197,37 @@ def test_the_results_keep_their_kinds():
     x = np.array([1.0, 2.0, 3.0])
     got = tg.to_static(and_returns_an_operand)(x.copy(), 2)
     assert same(got, and_returns_an_operand(x.copy(), 2))
+
+
+def asserted_chain(x, q):
+    assert x[0] <= len([i for i in range(5) if i > 1]) <= sum([t for t in q if t > 0.5]), "e1"
+    return x
+
+
+def filters_under_methods_subscripts_and_signs(y, q):
+    noisy(y, "object")[::-1][::2].fill(len(list(filter(lambda t: t > 0, q))))
+    print(f"p0 {divmod(len(list(filter(lambda t: t > 0, q))), -2)[0]}")
+    return y, -len([t for t in q if t > 0]) // -3
+
+
+def nested_and_in_a_while_test(x, c):
+    while c < 3 and (x[0] < sum(t for t in x if t > c) and x.shape[0] > 1) or x[c % 3] == 7:
+        c += 1
+    return c
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (asserted_chain, (np.array([1.0, 5.0]), np.array([1.0, 2.0]))),
+        (asserted_chain, (np.array([4.0, 5.0]), np.array([1.0, 2.0]))),  # fails: AssertionError
+        (asserted_chain, (np.array([1.0, 5.0]), np.array([0.1, 0.2]))),
+        (filters_under_methods_subscripts_and_signs, (np.array([1.0, 5.0, 3.0]), np.array([1.0]))),
+        (nested_and_in_a_while_test, (np.array([1.0, 5.0, 3.0]), 0)),
+        (nested_and_in_a_while_test, (np.array([4.0, 7.0, 3.0]), 0)),
+        (nested_and_in_a_while_test, (np.array([1.0, 7.0, 3.0]), 4)),
+    ],
+)
+def test_a_filter_in_an_assert_a_method_object_an_index_or_a_nested_test_matches_eager(fn, args):
+    """Fuzz seeds 100154, 100164, 100232, 100256, 100266, 100291 fell back on these."""
+    assert_prints_as_eager(fn, *args)

@@ -150,6 +150,12 @@ class _Rewriter(nodes.Transformer):
         self.generic_visit(node)
         return hoisted
 
+    def visit_Assert(self, node: gast.Assert) -> Any:
+        # what the test builds runs only where asserts run (not under ``python -O``)
+        if not self._needs_building(node.test):
+            return node
+        return templates.quote("if __debug__:\n    body", node, body=self._hoist(node, "test"))
+
     def visit_While(self, node: gast.While) -> Any:
         # the test runs before each pass: what it builds is built at the top of the body
         if self._needs_building(node.test):
@@ -178,13 +184,17 @@ class _Rewriter(nodes.Transformer):
         if isinstance(target, gast.Subscript) and not hoisting.plain_index(target.slice):
             if any(isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
                 return None
-        parts = ["value", "slice"] if isinstance(target, gast.Subscript) else ["value"]
-        for field in parts:
+        fields = ["value", "slice"] if isinstance(target, gast.Subscript) else ["value"]
+        computed = [
+            field
+            for field in fields
+            if not (field == "slice" and hoisting.plain_index(getattr(target, field)))
+            and not hoisting.plain_value(getattr(target, field))
+        ]
+        if not all(hoisting.computable_first(getattr(target, field)) for field in computed):
+            return None
+        for field in computed:
             part = getattr(target, field)
-            if field == "slice" and hoisting.plain_index(part) or hoisting.plain_value(part):
-                continue
-            if not hoisting.computable_first(part):
-                return None
             name = self.fresh(OPERAND)
             built += templates.quote("v = part", part, v=name, part=part)
             setattr(target, field, templates.quote_expr(name, part))
@@ -236,13 +246,12 @@ class _Rewriter(nodes.Transformer):
         return [*built, stmt]
 
     def _short_circuit_test(self, test: Any) -> bool:
-        """Whether the test ``test`` (under any ``not``) is a short-circuit expression whose
-        later parts build comprehensions: its truth is then written out (``truth_of``)."""
+        """Whether the test ``test`` (under any ``not``) is a short-circuit expression that
+        builds comprehensions: its truth is then written out (``truth_of``), so that each part's
+        truth is asked once, as Python asks it in a test."""
         while isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
             test = test.operand
-        if not short_circuit.is_short_circuit(test):
-            return False
-        return any(self._needs_building(part) for part in short_circuit.later_parts(test))
+        return short_circuit.is_short_circuit(test) and self._needs_building(test)
 
     def _build(self, comp: Any) -> tuple[str, list[Any]]:
         """A fresh variable and the statements building ``comp``'s list in it."""

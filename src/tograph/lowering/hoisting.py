@@ -64,13 +64,15 @@ class ShortCircuit(NamedTuple):
 class Hoistable:
     """Finds, in evaluation order, the comprehensions of an expression that may be built before
     the statement holding it, in places that always run (an element of a tuple or list display,
-    an argument of a call to a name or a module's function, an operand of an arithmetic
-    operator or of a comparison's first test), with the operands before them that have an
-    effect (``Operand``, to compute first). A generator expression with a filter counts where it
-    is the one argument of a builtin that consumes it whole (``sum``, ``max``, ...) and every
-    other argument is a name or constant, since those run before it is drained. What runs only
-    on some paths (``and``, ``or``, a conditional expression) or unpacks (``*args``) ends the
-    search."""
+    an argument of a call to a name, a module's function or a computed object's method, that
+    object, an operand of an arithmetic or unary operator or of a comparison's first test, a
+    subscripted or attribute's value and its index, an f-string's first field), with the
+    operands before them that have an effect (``Operand``, to compute first). A generator
+    expression with a filter counts where it is the one argument of a builtin that consumes it
+    whole (``sum``, ``max``, ...) and every other argument is a name or constant, since those run
+    before it is drained. An ``and``, ``or``, conditional expression or comparison chain whose
+    later parts hold such comprehensions is found whole (``ShortCircuit``); else what runs only
+    on some paths, or unpacks (``*args``), ends the search."""
 
     def __init__(self, grown: Set[str], consumers: frozenset[str]):
         self.grown = grown
@@ -93,8 +95,14 @@ class Hoistable:
             if not isinstance(node, gast.Compare):
                 self.in_order([short_circuit.first_part(node)])
                 return False
-        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not):
-            self.in_order([node.operand])  # the truth test may raise
+        if isinstance(node, gast.UnaryOp):  # the operation (a truth test, say) may raise
+            self.in_order([node.operand])
+            return False
+        if isinstance(node, gast.Attribute) and isinstance(node.ctx, gast.Load):
+            self.in_order([node.value])
+            return False
+        if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Load):
+            self.in_order([node.value, *_index_parts(node.slice)])
             return False
         if isinstance(node, gast.JoinedStr):  # formatting a value may raise before the next
             formatted = [v.value for v in node.values if isinstance(v, gast.FormattedValue)]
@@ -108,7 +116,11 @@ class Hoistable:
         if isinstance(node, gast.Compare):  # a chain's later operands may not run
             self.in_order([node.left, node.comparators[0]])
             return False
-        if isinstance(node, gast.Call) and plain_callee(node.func):
+        if isinstance(node, gast.Call) and not plain_callee(node.func):
+            # ``obj.method(...)``: the object is computed first, as Python computes it first
+            if not isinstance(node.func, gast.Attribute) or not self.in_order([node.func.value]):
+                return False
+        if isinstance(node, gast.Call):
             filtered = self._filtered_list(node)
             if filtered is not None:
                 self.found.append(filtered)
@@ -191,6 +203,16 @@ class Hoistable:
         if not all(plain_value(arg) for arg in arguments if arg is not generator):
             return None
         return generator
+
+
+def _index_parts(index: Any) -> list[Any]:
+    """The parts of an index evaluated in order: its bounds, if it is a slice; none, if it holds
+    slices otherwise (which cannot be computed into a variable); else the index itself."""
+    if isinstance(index, gast.Slice):
+        return [b for b in (index.lower, index.upper, index.step) if b is not None]
+    if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
+        return []
+    return [index]
 
 
 def computable_first(operand: Any) -> bool:

@@ -6,8 +6,10 @@ at its end, so branches and loop bodies can become functions. An ``if`` whose bo
 (``do_return``, ``break_N``, ``continue_N``), the statements after them are guarded by
 ``if not flag:``, and a loop with ``break`` or ``return`` also tests the flag (for ``for`` loops the
 test is stored as ``node.extra_test``). ``for``/``while ... else`` runs its ``else`` after the loop
-unless a break flag is set. A jump in a ``try`` body or handler sets its flag as anywhere, and the
-``try``'s ``else`` is guarded by it too, as Python skips that clause after a jump. A single
+unless a break flag is set. A ``while`` whose test assigns (a walrus) tests at the top of its body
+instead (``short_circuit.test_at_top``), its ``else`` run where that test failed. A jump in a
+``try`` body or handler sets its flag as anywhere, and the ``try``'s ``else`` is guarded by it
+too, as Python skips that clause after a jump. A single
 ``return retval`` ends the function; ``retval`` starts as a ``Placeholder``, which control flow
 may join with any value because no path reads it unset.
 """
