@@ -58,23 +58,23 @@ def test_a_returned_comprehension_with_two_generators_and_filters():
         "def f(x):\n    return [v for v in x]",
         "def f(x):\n    return [(y := v) for v in x if y]",
         "def f(x):\n    return [[w for w in v if w] for v in x if v]",
-        "def f(x):\n    return x[0] if x else [v for v in x if v]",
         "def f(x):\n    print(*x, [v for v in x if v])",
-        "def f(x):\n    x[0] += len([v for v in x if v])",
         "def f(x, sum):\n    return sum(v for v in x if v)",
         "def f(x):\n    return any(v for v in x if v)",
         "def f(x, k):\n    return max((v for v in x if v), key=k.get)",
+        "def f(x, g):\n    g(x)[0:g(1)] += len([v for v in x if v])",
+        "def f(x, g):\n    g(x)[(i := 0)] += len([v for v in x if v])",
     ],
     ids=[
         "no filter",
         "walrus",
         "nested comprehension",
-        "in a conditional",
         "after an unpacking",
-        "augmented subscript",
         "shadowed consumer",
         "consumer that may stop early",
         "consumer argument that runs first",
+        "augmented slice computed first",
+        "augmented item whose index binds a name",
     ],
 )
 def test_other_comprehensions_stay_as_they_are(src):
@@ -204,3 +204,93 @@ def test_a_filter_with_a_lambda_a_length_and_a_constant_slice_target_are_built_f
                 if t_6 > 1:
                     comprehension_5.append(t_6)
             print(len(comprehension_3), sum(comprehension_5))""")
+
+
+def test_a_while_test_is_computed_at_the_top_of_the_loop_and_its_else_kept():
+    got = lowered("""
+    def f(x, c):
+        while len([v for v in x if v > c]) > 1:
+            c += 1
+        else:
+            c = -c
+        return c
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x, c):
+            exhausted_1 = False
+            while True:
+                comprehension_2 = []
+                for v_3 in x:
+                    if v_3 > c:
+                        comprehension_2.append(v_3)
+                if not len(comprehension_2) > 1:
+                    exhausted_1 = True
+                    break
+                c += 1
+            if exhausted_1:
+                c = -c
+            return c""")
+
+
+def test_a_later_operand_builds_its_list_in_the_branch_that_reaches_it():
+    got = lowered("""
+    def f(x, k):
+        y = k or [v for v in x if v]
+        if k > 0 and len([v for v in x if v]) < 2:
+            return y
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x, k):
+            short_circuit_1 = k
+            if not short_circuit_1:
+                comprehension_2 = []
+                for v_3 in x:
+                    if v_3:
+                        comprehension_2.append(v_3)
+                short_circuit_1 = comprehension_2
+            y = short_circuit_1
+            if k > 0:
+                comprehension_5 = []
+                for v_6 in x:
+                    if v_6:
+                        comprehension_5.append(v_6)
+                if len(comprehension_5) < 2:
+                    truth_4 = True
+                else:
+                    truth_4 = False
+            else:
+                truth_4 = False
+            if truth_4:
+                return y""")
+
+
+def test_an_augmented_item_is_read_first_and_written_back():
+    got = lowered("""
+    def f(x, g):
+        g(x)[[0, 1]] += len([v for v in x if v])
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x, g):
+            operand_1 = g(x)
+            operand_2 = operand_1[[0, 1]]
+            comprehension_3 = []
+            for v_4 in x:
+                if v_4:
+                    comprehension_3.append(v_4)
+            operand_2 += len(comprehension_3)
+            operand_1[[0, 1]] = operand_2""")
+
+
+def test_an_assert_builds_its_test_only_where_asserts_run():
+    got = lowered("""
+    def f(x):
+        assert len([v for v in x if v]) > 1, "few"
+    """)
+    assert got == textwrap.dedent("""\
+        def f(x):
+            if __debug__:
+                comprehension_1 = []
+                for v_2 in x:
+                    if v_2:
+                        comprehension_1.append(v_2)
+                assert len(comprehension_1) > 1, 'few'""")

@@ -24,24 +24,28 @@ A comprehension elsewhere in a statement (``n += len([...])``, ``np.mean([...])`
 is built by such a loop just before the statement, read from its list there; so is a filtered
 generator expression that a builtin drains whole (``sum(v for v in x if v > 0)``). What the
 statement evaluates before it, in places that always run, is computed first into a variable of
-its own (``_Hoistable``): ``return np.mean([a for ...]), np.mean([b for ...])`` becomes the
-first mean, then the second list, then the statement, the order in which eager code prints,
+its own (``lowering.hoisting``): ``return np.mean([a for ...]), np.mean([b for ...])`` becomes
+the first mean, then the second list, then the statement, the order in which eager code prints,
 warns and raises.
+
+Where a comprehension runs only on some paths, the statement is written so that it runs exactly
+there. An ``and``, ``or``, conditional expression or comparison chain holding one in a later part
+is computed first by ``if`` statements (``lowering.short_circuit``), into a variable of its own or,
+as an ``if`` or ``while`` test, into a flag holding its truth. A ``while`` test that builds a list
+is computed at the top of each pass (``while True:`` that breaks where it is false, its ``else``
+kept). The target of ``c[i] op= ...`` is read first into a variable, the value's lists built,
+and the item written back, as Python reads, computes and writes it.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Set
-from typing import Any, NamedTuple
+from typing import Any
 
 import gast
 
 from tograph.frontend import nodes
-from tograph.lowering import templates
-
-_NESTED = (gast.NamedExpr, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
-
+from tograph.lowering import hoisting, short_circuit, templates
 
 # builtins that drain an iterable whole before they return: a filtered generator expression
 # handed to one may be built as a list first
@@ -86,31 +90,6 @@ def _appended_names(walked: list[Any]) -> frozenset[str]:
     )
 
 
-def _convertible(comp: Any, grown: Set[str], kind: type = gast.ListComp) -> bool:
-    """Whether ``comp`` is a comprehension of ``kind`` to write out: one with a filter, or one
-    over a list the function grows (``grown``), that ``_simple`` allows."""
-    if not isinstance(comp, kind):
-        return False
-    over_grown = len(comp.generators) == 1 and (
-        isinstance(comp.generators[0].iter, gast.Name) and comp.generators[0].iter.id in grown
-    )
-    if not (over_grown or any(g.ifs for g in comp.generators)):
-        return False
-    return _simple(comp)
-
-
-def _simple(comp: Any) -> bool:
-    """Whether a comprehension can be written out as loops: synchronous, its targets names,
-    nothing inside that binds a name or makes a scope of its own."""
-    if any(g.is_async for g in comp.generators):
-        return False
-    inner = [n for g in comp.generators for part in (g.iter, *g.ifs) for n in gast.walk(part)]
-    inner += list(gast.walk(comp.elt))
-    targets = [n for g in comp.generators for n in gast.walk(g.target)]
-    simple = all(isinstance(n, (gast.Name, gast.Tuple, gast.Store)) for n in targets)
-    return simple and not any(isinstance(n, (*_NESTED, gast.GeneratorExp)) for n in inner)
-
-
 class _Rename(nodes.Transformer):
     def __init__(self, mapping: dict[str, str]):
         self.mapping = mapping
@@ -136,22 +115,27 @@ class _Rewriter(nodes.Transformer):
     def visit_Assign(self, node: gast.Assign) -> Any:
         target = node.targets[0]
         if len(node.targets) == 1 and isinstance(target, gast.Name):
-            if _convertible(node.value, self.grown):
+            if hoisting.convertible(node.value, self.grown):
                 acc, built = self._build(node.value)
                 self.grown.add(target.id)  # built by appends: its length may be known late
                 return [*built, *templates.quote("t = acc", node, t=target.id, acc=acc)]
         return self._hoist(node)
 
     def visit_Return(self, node: gast.Return) -> Any:
-        if node.value is not None and _convertible(node.value, self.grown):
+        if node.value is not None and hoisting.convertible(node.value, self.grown):
             acc, built = self._build(node.value)
             return [*built, *templates.quote("return acc", node, acc=acc)]
         return self._hoist(node)
 
     def visit_AugAssign(self, node: gast.AugAssign) -> Any:
         # the target is read before the value: only a name or a constant slice of one, whose
-        # read has no effect, lets the value's comprehensions be built first
-        return self._hoist(node) if _plain_target(node.target) else node
+        # read has no effect, lets the value's comprehensions be built first; another target
+        # is read first into a variable of its own, and written back after
+        if hoisting.plain_target(node.target):
+            return self._hoist(node)
+        if not self._needs_building(node.value):
+            return node
+        return self._split_augmented(node) or node
 
     def visit_Expr(self, node: gast.Expr) -> Any:
         return self._hoist(node)
@@ -166,27 +150,93 @@ class _Rewriter(nodes.Transformer):
         self.generic_visit(node)
         return hoisted
 
+    def visit_Assert(self, node: gast.Assert) -> Any:
+        # what the test builds runs only where asserts run (not under ``python -O``)
+        if not self._needs_building(node.test):
+            return node
+        return templates.quote("if __debug__:\n    body", node, body=self._hoist(node, "test"))
+
+    def visit_While(self, node: gast.While) -> Any:
+        # the test runs before each pass: what it builds is built at the top of the body
+        if self._needs_building(node.test):
+            return self._visit_block(short_circuit.test_at_top(node, self.fresh))
+        self.generic_visit(node)
+        return node
+
+    def _visit_block(self, statements: list[Any]) -> list[Any]:
+        """``statements`` (made here) with this rewriter applied to each."""
+        out: list[Any] = []
+        for stmt in statements:
+            visited = self.visit(stmt)
+            out += visited if isinstance(visited, list) else [visited]
+        return out
+
+    def _needs_building(self, expression: Any) -> bool:
+        """Whether ``expression`` holds comprehensions that ``_hoist`` builds before it."""
+        return hoisting.Hoistable(self.grown, self.consumers).builds(expression)
+
+    def _split_augmented(self, node: gast.AugAssign) -> list[Any] | None:
+        """``c[i] op= value`` as Python runs it, ``c`` and ``i`` computed first unless they are
+        names or constants: ``old = c[i]``, the comprehensions of ``value`` built, ``old op=
+        value``, ``c[i] = old`` (an attribute alike). None where an index with a slice would
+        have to be computed first."""
+        target, built = node.target, []
+        if isinstance(target, gast.Subscript) and not hoisting.plain_index(target.slice):
+            if any(isinstance(n, gast.Slice) for n in gast.walk(target.slice)):
+                return None
+        fields = ["value", "slice"] if isinstance(target, gast.Subscript) else ["value"]
+        computed = [
+            field
+            for field in fields
+            if not (field == "slice" and hoisting.plain_index(getattr(target, field)))
+            and not hoisting.plain_value(getattr(target, field))
+        ]
+        if not all(hoisting.computable_first(getattr(target, field)) for field in computed):
+            return None
+        for field in computed:
+            part = getattr(target, field)
+            name = self.fresh(OPERAND)
+            built += templates.quote("v = part", part, v=name, part=part)
+            setattr(target, field, templates.quote_expr(name, part))
+        old = self.fresh(OPERAND)
+        built += templates.quote("old = target", node, old=old, target=target)
+        target_name = gast.copy_location(templates.name(old, store=True), node)
+        update = gast.AugAssign(target=target_name, op=node.op, value=node.value)
+        built += self._visit_block([gast.copy_location(update, node)])
+        return [*built, *templates.quote("target = old", node, old=old, target=target)]
+
     def _hoist(self, stmt: Any, field: str = "value") -> Any:
         """``stmt`` preceded by the loops building the comprehensions in its ``field`` (an
         expression evaluated once, first) that run before anything else in it with an effect
-        (``_Hoistable``), each read from its list."""
+        (``hoisting.Hoistable``), each read from its list."""
         expression = getattr(stmt, field)
         if expression is None:
             return stmt
-        finder = _Hoistable(self.grown, self.consumers)
+        if field == "test" and self._short_circuit_test(expression):
+            truth = self.fresh(short_circuit.TRUTH)
+            built = self._visit_block(short_circuit.truth_of(expression, truth, self.fresh))
+            stmt.test = templates.quote_expr(truth, expression)
+            return [*built, stmt]
+        finder = hoisting.Hoistable(self.grown, self.consumers)
         finder.pure(expression)
         found = finder.found
-        while found and isinstance(found[-1], _Operand):
+        while found and isinstance(found[-1], hoisting.Operand):
             found.pop()  # evaluated after the last list built: it stays in the statement
         if not found:
             return stmt
         built: list[Any] = []
         names: dict[int, str] = {}
         for item in found:
-            if isinstance(item, _Operand):
+            if isinstance(item, hoisting.Operand):
                 value = self.fresh(OPERAND)
                 operand = _Replace(names).visit(item.node)
                 built += templates.quote("v = operand", operand, v=value, operand=operand)
+                names[id(item.node)] = value
+                continue
+            if isinstance(item, hoisting.ShortCircuit):
+                value = self.fresh(short_circuit.VALUE)
+                written = short_circuit.value_of(item.node, value, self.fresh)
+                built += self._visit_block(written)
                 names[id(item.node)] = value
                 continue
             acc, statements = self._build(item)
@@ -194,6 +244,14 @@ class _Rewriter(nodes.Transformer):
             names[id(getattr(item, "stands_for", item))] = acc
         setattr(stmt, field, _Replace(names).visit(expression))
         return [*built, stmt]
+
+    def _short_circuit_test(self, test: Any) -> bool:
+        """Whether the test ``test`` (under any ``not``) is a short-circuit expression that
+        builds comprehensions: its truth is then written out (``truth_of``), so that each part's
+        truth is asked once, as Python asks it in a test."""
+        while isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
+            test = test.operand
+        return short_circuit.is_short_circuit(test) and self._needs_building(test)
 
     def _build(self, comp: Any) -> tuple[str, list[Any]]:
         """A fresh variable and the statements building ``comp``'s list in it."""
@@ -213,168 +271,6 @@ class _Rewriter(nodes.Transformer):
                 loop, comp, target=rename.visit(gen.target), items=items, body=body
             )
         return acc, [*templates.quote("acc = []", comp, acc=acc), *body]
-
-
-class _Operand(NamedTuple):
-    """An operand with an effect that runs before a comprehension of its statement: computed
-    first, into a variable of its own, so that the list may be built next."""
-
-    node: Any
-
-
-class _Hoistable:
-    """Finds, in evaluation order, the comprehensions of an expression that may be built before
-    the statement holding it, in places that always run (an element of a tuple or list display,
-    an argument of a call to a name or a module's function, an operand of an arithmetic
-    operator or of a comparison's first test), with the operands before them that have an
-    effect (``_Operand``, to compute first). A generator expression with a filter counts where it
-    is the one argument of a builtin that consumes it whole (``sum``, ``max``, ...) and every
-    other argument is a name or constant, since those run before it is drained. What runs only
-    on some paths (``and``, ``or``, a conditional expression) or unpacks (``*args``) ends the
-    search."""
-
-    def __init__(self, grown: Set[str], consumers: frozenset[str]):
-        self.grown = grown
-        self.consumers = consumers
-        self.found: list[Any] = []
-
-    def pure(self, node: Any) -> bool:
-        """Collects the hoistable comprehensions in ``node``; returns whether evaluating it,
-        once they are built, has no effect (so that what runs after it may be hoisted too)."""
-        if _convertible(node, self.grown):
-            self.found.append(node)
-            return True
-        if _plain_value(node):
-            return True
-        if isinstance(node, (gast.Tuple, gast.List)) and isinstance(node.ctx, gast.Load):
-            return self.in_order(node.elts)
-        if isinstance(node, gast.BinOp):  # the operation itself may raise or warn
-            self.in_order([node.left, node.right])
-            return False
-        if isinstance(node, gast.Compare):  # a chain's later operands may not run
-            self.in_order([node.left, node.comparators[0]])
-            return False
-        if isinstance(node, gast.Call) and _plain_callee(node.func):
-            filtered = self._filtered_list(node)
-            if filtered is not None:
-                self.found.append(filtered)
-                return True
-            if _builtin_call(node, "len", self.consumers) and len(node.args) == 1:
-                found = len(self.found)
-                if self.pure(node.args[0]) and len(self.found) > found:
-                    built = self.found[-1]  # the length of a list just built has no effect
-                    return getattr(built, "stands_for", built) is node.args[0]
-                return False
-            arguments = [*node.args, *(kw.value for kw in node.keywords)]
-            drained = self._drained(node, arguments)
-            if drained is not None:
-                self.found.append(drained)
-                return False
-            self.in_order(arguments)
-        return False
-
-    def in_order(self, operands: list[Any]) -> bool:
-        """Collects from ``operands``, evaluated in this order, those operands with an effect that
-        can be computed first (``_Operand``), up to one that cannot; returns whether all could
-        (what remains of them once computed has no effect)."""
-        for operand in operands:
-            start = len(self.found)
-            if self.pure(operand):
-                continue
-            if not _computable_first(operand):
-                return False
-            while len(self.found) > start and isinstance(self.found[-1], _Operand):
-                self.found.pop()  # parts of ``operand`` after its last list: computed with it
-            self.found.append(_Operand(operand))
-        return True
-
-    def _filtered_list(self, call: gast.Call) -> Any:
-        """``list(filter(lambda v: test, items))`` as the comprehension ``[v for v in items if
-        test]`` it builds, standing in for the call (see ``_Replace``), if ``call`` is one."""
-        if not (_builtin_call(call, "list", self.consumers) and len(call.args) == 1):
-            return None
-        inner = call.args[0]
-        if not (_builtin_call(inner, "filter", self.consumers) and len(inner.args) == 2):
-            return None
-        test, items = inner.args
-        if not isinstance(test, gast.Lambda):
-            return None
-        params = test.args
-        if params.posonlyargs or params.vararg or params.kwonlyargs or params.kwarg:
-            return None
-        if len(params.args) != 1 or params.defaults:
-            return None
-        name = params.args[0].id
-        comp = gast.ListComp(
-            elt=gast.Name(name, gast.Load(), None, None),
-            generators=[
-                gast.comprehension(
-                    target=gast.Name(name, gast.Store(), None, None),
-                    iter=items,
-                    ifs=[test.body],
-                    is_async=0,
-                )
-            ],
-        )
-        gast.copy_location(comp, call)
-        if not _simple(comp):
-            return None
-        comp.stands_for = call
-        return comp
-
-    def _drained(self, call: gast.Call, arguments: list[Any]) -> Any:
-        """The filtered generator expression ``call`` consumes whole, if it is one (see class)."""
-        if not (isinstance(call.func, gast.Name) and call.func.id in self.consumers):
-            return None
-        generator = call.args[0] if call.args else None
-        if not _convertible(generator, self.grown, gast.GeneratorExp):
-            return None
-        if not all(_plain_value(arg) for arg in arguments if arg is not generator):
-            return None
-        return generator
-
-
-def _computable_first(operand: Any) -> bool:
-    """Whether ``operand`` may be computed into a variable before its statement: an expression
-    evaluated once, whole, binding no name (not an unpacking ``*a``, not holding a walrus)."""
-    if isinstance(operand, gast.Starred):
-        return False
-    return not any(isinstance(n, gast.NamedExpr) for n in gast.walk(operand))
-
-
-def _builtin_call(node: Any, name: str, unshadowed: frozenset[str]) -> bool:
-    """Whether ``node`` calls the builtin ``name`` (which the function's scope does not
-    redefine), with positional arguments only."""
-    return (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Name)
-        and node.func.id == name
-        and name in unshadowed
-        and not node.keywords
-    )
-
-
-def _plain_value(node: Any) -> bool:
-    """A name or a constant (``-1.0`` too): evaluating it has no effect."""
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
-        node = node.operand
-    return isinstance(node, (gast.Name, gast.Constant))
-
-
-def _plain_target(target: Any) -> bool:
-    """A name, or a slice of one with constant bounds (``x[0:1]``): reading it has no effect."""
-    if isinstance(target, gast.Subscript) and isinstance(target.slice, gast.Slice):
-        bounds = (target.slice.lower, target.slice.upper, target.slice.step)
-        plain = all(b is None or _plain_value(b) and not isinstance(b, gast.Name) for b in bounds)
-        return plain and isinstance(target.value, gast.Name)
-    return isinstance(target, gast.Name)
-
-
-def _plain_callee(func: Any) -> bool:
-    """A name, or attributes of a name (``np.mean``): reading it has no effect worth ordering."""
-    while isinstance(func, gast.Attribute):
-        func = func.value
-    return isinstance(func, gast.Name)
 
 
 class _Replace(nodes.Transformer):

@@ -6,8 +6,10 @@ at its end, so branches and loop bodies can become functions. An ``if`` whose bo
 (``do_return``, ``break_N``, ``continue_N``), the statements after them are guarded by
 ``if not flag:``, and a loop with ``break`` or ``return`` also tests the flag (for ``for`` loops the
 test is stored as ``node.extra_test``). ``for``/``while ... else`` runs its ``else`` after the loop
-unless a break flag is set. A jump in a ``try`` body or handler sets its flag as anywhere, and the
-``try``'s ``else`` is guarded by it too, as Python skips that clause after a jump. A single
+unless a break flag is set. A ``while`` whose test assigns (a walrus) tests at the top of its body
+instead (``short_circuit.test_at_top``), its ``else`` run where that test failed. A jump in a
+``try`` body or handler sets its flag as anywhere, and the ``try``'s ``else`` is guarded by it
+too, as Python skips that clause after a jump. A single
 ``return retval`` ends the function; ``retval`` starts as a ``Placeholder``, which control flow
 may join with any value because no path reads it unset.
 """
@@ -20,7 +22,7 @@ from typing import Any
 import gast
 
 from tograph.frontend import nodes, tries
-from tograph.lowering import templates
+from tograph.lowering import short_circuit, templates
 from tograph.lowering.canonicalize import RUNTIME
 
 
@@ -246,14 +248,16 @@ class _LoopJumps:
         return out
 
     def loop(self, loop: Any) -> list[Any]:
+        prefix: list[Any] = []
+        suffix: list[Any] = []
         if isinstance(loop, gast.While) and any(
             isinstance(n, gast.NamedExpr) for n in gast.walk(loop.test)
         ):
             # `while (y := f()) > 0:` assigns in the test: test inside the body, where the
             # assignment lands in the loop's state: `while True: if not test: break`.
-            exit_ = templates.quote("if not test:\n    break", loop.test, test=loop.test)
-            loop.body = exit_ + loop.body
-            loop.test = templates.quote_expr("True", loop.test)
+            parts = short_circuit.test_at_top(loop, self.names.fresh)
+            at = parts.index(loop)
+            prefix, suffix = parts[:at], self.block(parts[at + 1 :])
         loop.body = self.block(loop.body)
         loop.orelse = self.block(loop.orelse)
         before: list[Any] = []
@@ -277,7 +281,7 @@ class _LoopJumps:
             else:
                 after = loop.orelse
             loop.orelse = []
-        return before + [loop] + after
+        return prefix + before + [loop] + after + suffix
 
 
 class _FlagJump:

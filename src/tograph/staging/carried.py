@@ -238,6 +238,10 @@ def contrast(path: str, a: str, b: str, where: tuple[str, str]) -> str:
 _MADE_NAMES = (
     (re.compile(r"retval(_\d+)?(?=\[|$)"), "the return value"),
     (re.compile(r"expression value(?=\[|$)"), "the value of the conditional expression"),
+    (
+        re.compile(r"short_circuit_\d+(?=\[|$)"),
+        "the value of an `and`, `or`, conditional expression or comparison chain",
+    ),
 )
 
 
