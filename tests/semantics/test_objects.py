@@ -434,3 +434,36 @@ def _type_of_a_given_object(p, x):
 def test_type_of_an_object_passed_in_is_its_class():
     # the compiler sees the object through a view; type() must still give the object's class
     assert_matches_eager(_type_of_a_given_object, _Named(), np.ones(2))
+
+
+class _Holder:
+    def __init__(self, items):
+        self.items = items
+
+
+def _grow_both(x, holder, items):
+    holder.items.append(x[0])
+    items.append(x[1])
+    return len(items), len(holder.items)
+
+
+def _grow_two_holders(x, a, b):
+    a.items.append(x[0])
+    b.items.append(x[1])
+    return len(a.items)
+
+
+@pytest.mark.parametrize(
+    ("fn", "make"),
+    [
+        (_grow_both, lambda items: (_Holder(items), items)),
+        (_grow_two_holders, lambda items: (_Holder(items), _Holder(items))),
+    ],
+)
+def test_one_list_reached_through_an_argument_and_an_attribute_matches_eager(fn, make):
+    # the graph copies each list it is given: one list reached two ways must fall back
+    eager_items, static_items = [1.0], [1.0]
+    expected = fn(np.ones(2), *make(eager_items))
+    with pytest.warns(tg.FallbackWarning, match="held by an argument's attribute"):
+        got = tg.to_static(fn)(np.ones(2), *make(static_items))
+    assert got == expected and static_items == eager_items

@@ -218,8 +218,10 @@ def _stub(params: tuple[tuple[str, Any, bool], ...]) -> Any:
 
 def _repeats_a_container(values: Any) -> bool:
     """Whether one list or dict object occurs twice in ``values`` (an argument passed twice,
-    or inside another argument, or a container holding itself)."""
+    or inside another argument, or a container holding itself), looking into the attributes of
+    the user objects among them too (``o.hist is l``, or two objects holding one list)."""
     seen: set[int] = set()
+    objects: set[int] = set()
     pending = [values]
     while pending:
         node = pending.pop()
@@ -231,6 +233,9 @@ def _repeats_a_container(values: Any) -> bool:
             pending.extend(node.values())
         elif isinstance(node, (list, tuple)):
             pending.extend(node)
+        elif tensor.is_user_object(node) and id(node) not in objects:
+            objects.add(id(node))  # an object reached twice holds its lists once
+            pending.extend(getattr(node, "__dict__", {}).values())
     return False
 
 
@@ -283,8 +288,9 @@ def make_signature(
             key.append(static_key(leaf))
     if _repeats_a_container((args, kwargs)):
         refuse = (
-            "one list or dict is passed more than once (or holds itself): a change through one "
-            "reference must show through the others, which the graph's copies of them do not"
+            "one list or dict is passed more than once (or holds itself, or is held by an "
+            "argument's attribute too): a change through one reference must show through the "
+            "others, which the graph's copies of them do not"
         )
         key.append(("repeated container",))
     sig = Signature(
