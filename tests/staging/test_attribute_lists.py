@@ -206,7 +206,8 @@ def test_one_list_held_by_two_objects_falls_back_naming_it():
     cf = eager_oracle.assert_matches_eager(
         other_attribute, x, Box(x, shared), Box(x, shared), compiles=False
     )
-    assert "o.hist" in str(cf.fallback) and "another attribute" in str(cf.fallback)
+    # the call's own check finds the list held twice before the trace reads it
+    assert "held by an argument's attribute" in str(cf.fallback)
 
 
 def test_a_graph_traced_for_two_lists_is_not_taken_for_one():
