@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
@@ -357,3 +357,20 @@ def _widen(path: str, vi: Any, vo: Any, carry: types.ValueType | None) -> types.
             hint="keep it a tensor of the same rank throughout the loop",
         )
     return join_named(carry, type_of(vo), path, _LOOP)
+
+
+def map_results(
+    body: Callable[..., tuple[Any, ...]],
+    init: Sequence[Any],
+    like: Callable[[Any, Any, int], Any],
+) -> Callable[..., tuple[Any, ...]]:
+    """``body`` (a loop body) whose result for each variable ``init`` starts is
+    ``like(result, start, position)``: a value that starts optional, kinded or a choice is made
+    one after the body too, so the loop's carry keeps its structure."""
+
+    def mapped(*values: Any) -> tuple[Any, ...]:
+        result = tuple(body(*values))
+        head = [like(v, start, i) for i, (v, start) in enumerate(zip(result, init))]
+        return (*head, *result[len(init) :])
+
+    return mapped

@@ -28,6 +28,7 @@ import numpy as np
 from tograph import errors, origin
 from tograph.ir import pytree
 from tograph.ops import elementwise
+from tograph.staging import carried
 from tograph.trace import builder as builder_mod
 from tograph.trace import tensor
 
@@ -357,13 +358,7 @@ def lifting(
     start's options where those hold them (else ``lift_init`` widens the start)."""
     if not holds(tuple(init)):
         return body
-
-    def lifted(*values: Any) -> tuple[Any, ...]:
-        result = tuple(body(*values))
-        head = [_like(v, start) for v, start in zip(result, init)]
-        return (*head, *result[len(init) :])
-
-    return lifted
+    return carried.map_results(body, init, lambda v, start, _: _like(v, start))
 
 
 def _like(value: Any, start: Any) -> Any:

@@ -273,13 +273,7 @@ def lifting(
     """``body`` whose results for the variables that start ``Kinded`` are ``Kinded`` too."""
     if not any(isinstance(v, Kinded) for start in init for v in _items(start)[0]):
         return body
-
-    def lifted(*values: Any) -> tuple[Any, ...]:
-        result = tuple(body(*values))
-        head = [_like(v, start) for v, start in zip(result, init)]
-        return (*head, *result[len(init) :])
-
-    return lifted
+    return carried.map_results(body, init, lambda v, start, _: _like(v, start))
 
 
 def _like(value: Any, start: Any) -> Any:

@@ -313,13 +313,7 @@ def lifting(
     """``body`` whose results for the variables that start optional are optional too."""
     if not any(isinstance(v, Optional) for v in init):
         return body
-
-    def lifted(*values: Any) -> tuple[Any, ...]:
-        result = tuple(body(*values))
-        head = [_like(v, start, name) for v, start, name in zip(result, init, names)]
-        return (*head, *result[len(init) :])
-
-    return lifted
+    return carried.map_results(body, init, lambda v, start, i: _like(v, start, names[i]))
 
 
 def _like(value: Any, start: Any, name: str) -> Any:
