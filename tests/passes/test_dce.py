@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from pass_harness import F64, F64_3, I64, check, cond, dedent, interpret, trace, while_loop
 
+import tograph as tg
 from tograph.ops import effects, lists
 from tograph.passes import dce
 
@@ -186,3 +187,28 @@ def test_an_unused_cond_whose_branch_may_raise_stays(x3):
     assert kept.eqns[1].outputs == ()
     with pytest.raises(IndexError, match="index 5 is out of bounds"):
         interpret(kept, x3, np.int64(5))
+
+
+def _dead_store_of_a_python_number(b, d):
+    v = b.astype(np.uint8)
+    v[0] = d["a"]  # -3.0 raises OverflowError in eager; v is never read
+
+
+def _dead_store_at_a_run_time_index(x, k):
+    y = x.copy()
+    y[k] = 1.0  # IndexError where k is out of range
+
+
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (_dead_store_of_a_python_number, (np.ones(2), {"a": -3.0})),
+        (_dead_store_of_a_python_number, (np.ones(2), {"a": float("nan")})),
+        (_dead_store_at_a_run_time_index, (np.ones(3), np.int64(5))),
+    ],
+)
+def test_an_unused_item_store_that_may_raise_is_kept(fn, args):
+    with pytest.raises(Exception) as eager:
+        fn(*args)
+    with pytest.raises(type(eager.value), match=str(eager.value)):
+        tg.to_static(fn, fallback="error")(*args)

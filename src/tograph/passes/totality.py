@@ -115,8 +115,8 @@ def may_raise(eqn: core.Eqn) -> bool:
     """Whether ``eqn`` may raise an exception when the graph runs, not only warn: indexing by
     run-time indices, indexing, shape and elementwise operations on run-time dimensions, the
     solvers that refuse a singular matrix, ``int()`` of a float, ``list.index`` of an item the
-    list lacks, and division, powers and shifts of Python numbers. (Dead code elimination keeps
-    such an equation.)"""
+    list lacks, division, powers and shifts of Python numbers, and item stores that may
+    (``_store_may_raise``). (Dead code elimination keeps such an equation.)"""
     if eqn.prim in _VALUE_CHECKED:
         return True
     if eqn.prim is python_order.python_order_p:
@@ -125,6 +125,8 @@ def may_raise(eqn: core.Eqn) -> bool:
         types.tensor_type(a.type).weak for a in eqn.inputs
     ):  # Python numbers: ``n // 0`` raises ZeroDivisionError, ``10.0 ** 400`` OverflowError
         return True
+    if eqn.prim is indexing.setitem_p:
+        return _store_may_raise(eqn)
     if eqn.prim is ew.astype_p:  # ``int(x)`` of a float: Python refuses inf and nan
         source = types.tensor_type(eqn.inputs[0].type).dtype
         target = np.dtype(eqn.params["dtype"])
@@ -138,6 +140,18 @@ def may_raise(eqn: core.Eqn) -> bool:
         return True
     values = [a.type for a in (*eqn.inputs, *eqn.outputs)]
     return not all(isinstance(t, types.TensorType) and t.is_static_shape for t in values)
+
+
+def _store_may_raise(eqn: core.Eqn) -> bool:
+    """Whether an item store ``x[index] = value`` may raise: at a run-time index (IndexError), of
+    run-time shapes (a value that does not broadcast), or of a Python number into an integer
+    array (``OverflowError: Python integer -3 out of bounds for uint8``, and NaN into int)."""
+    if len(eqn.inputs) > 2:
+        return True
+    target, value = (types.tensor_type(a.type) for a in eqn.inputs[:2])
+    if value.weak and target.dtype.kind in "iu":
+        return True
+    return not all(t.is_static_shape for t in (target, value))
 
 
 # Elementwise: operands broadcast together, checked when the graph runs where a shape is not
