@@ -217,6 +217,26 @@ class _FlatReader:
         )
 
 
+_PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def python_type_lacks(value: Any, name: str) -> bool:
+    """Whether ``value`` is a tensor standing for a Python number (weak) whose type has no
+    attribute ``name`` (``n.shape`` where eager's ``n`` is an ``int``)."""
+    if not isinstance(value, TensorBase) or not value.type.weak:
+        return False
+    return not hasattr(_PYTHON_TYPES[value.type.dtype.kind], name)
+
+
+def _number_attribute(value: Any, name: str) -> None:
+    """Raises eager's ``AttributeError`` for an array attribute of a tensor that stands for a
+    Python number, when the user's converted code asks for it (the compiler's own code reads
+    these of every tensor)."""
+    if python_type_lacks(value, name) and origin.is_converted(sys._getframe(2).f_code):
+        kind = _PYTHON_TYPES[value.type.dtype.kind].__name__
+        raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+
+
 def _is_operand(value: Any) -> bool:
     """Whether an operator takes ``value`` as NumPy's would: tensors, arrays, numbers, and lists
     and tuples of numbers (``x == [1, 2]`` compares elementwise). A list holding tensors would
@@ -310,23 +330,33 @@ class TensorBase:
     # ---- attributes -----------------------------------------------------------------------
     @property
     def dtype(self) -> np.dtype:
+        if self.type.weak:
+            _number_attribute(self, "dtype")
         return self.type.dtype
 
     @property
     def ndim(self) -> int:
+        if self.type.weak:
+            _number_attribute(self, "ndim")
         return self.type.ndim
 
     @property
     def shape(self) -> tuple[Any, ...]:
         """Static dims as ints; unknown dims as scalar tensors computed at run time."""
+        if self.type.weak:
+            _number_attribute(self, "shape")
         return dispatch.FUNCTIONS[np.shape](self)  # type: ignore[no-any-return]
 
     @property
     def size(self) -> Any:
+        if self.type.weak:
+            _number_attribute(self, "size")
         return dispatch.FUNCTIONS[np.size](self)
 
     @property
     def T(self) -> Any:
+        if self.type.weak:
+            _number_attribute(self, "T")
         return np.transpose(self)
 
     @property
