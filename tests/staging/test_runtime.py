@@ -630,3 +630,76 @@ def test_a_user_objects_truth_is_its_converted_bool_each_call(fn, x, capsys, rec
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1:] == want[1:]
     assert not [w for w in recwarn if issubclass(w.category, tg.FallbackWarning)]
+
+
+class _Computed:
+    """Attributes it does not hold are computed, with a print."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def __getattr__(self, name):
+        print("getattr", name)
+        return 5
+
+
+def _reads_computed(g, x):
+    return x + g.zz
+
+
+def _makes_computed(x):
+    g = _Computed(x)
+    return g.x + g.zz
+
+
+@pytest.mark.parametrize("fn", [_reads_computed, _makes_computed])
+def test_a_class_that_computes_attributes_runs_eagerly(fn, capsys):
+    """A read that reaches ``__getattr__`` ran it once while the graph was built (an object made
+    in the function: later calls printed nothing), or at each call for the layout probes and the
+    guards (an argument: ``getattr dtype``, ``getattr shape``, ``getattr zz`` twice); the function
+    now runs eagerly, naming the class."""
+    x = np.array([1.0, 2.0])
+    args = (_Computed(1), x) if fn is _reads_computed else (x,)
+    want = fn(*args)
+    eager_out = capsys.readouterr().out
+    static = tg.to_static(fn)
+    with pytest.warns(tg.FallbackWarning, match="__getattr__"):
+        got = static(*args)
+    for _ in range(2):
+        np.testing.assert_array_equal(got, want)
+        assert capsys.readouterr().out == eager_out
+        got = static(*args)
+
+
+class _Running:
+    """A running count whose ``mean`` (named like an array method) prints and tests it."""
+
+    def __init__(self):
+        self.k = 0
+
+    def mean(self):
+        print("mean", self.k)
+        return max(self.k, 1)
+
+
+def _counts_then_means(o, x):
+    for v in x:
+        if v > 0:
+            o.k += 1
+    return o.mean()
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0, -3.0]), np.array([-1.0, -2.0, -3.0])])
+def test_an_argument_objects_method_named_like_an_array_method_is_converted(x, capsys, recwarn):
+    """``o.mean()`` of an object passed in ran as plain Python while the graph was built: it
+    printed ``mean <SymbolicTensor ...>`` and fell back on ``max`` of a tensor count."""
+    eager_o = _Running()
+    want = _counts_then_means(eager_o, x)
+    eager_out = capsys.readouterr().out
+    static = tg.to_static(_counts_then_means)
+    for _ in range(2):
+        o = _Running()
+        assert static(o, x) == want
+        assert type(o.k) is type(eager_o.k) and o.k == eager_o.k
+        assert capsys.readouterr().out == eager_out
+    assert not [w for w in recwarn if issubclass(w.category, tg.FallbackWarning)]

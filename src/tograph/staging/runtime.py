@@ -915,6 +915,8 @@ def method(receiver: Any, name: str) -> Any:
     class's ``mean``) goes through ``call``, which converts it, so that its prints and tensor
     tests happen when the graph runs."""
     bound = getattr(receiver, name)
+    if type(receiver) is objects.TracedObject:  # an argument object's method: converted too
+        return functools.partial(call, bound)
     if tensor.is_tensor(receiver) or not tensor.is_user_object(receiver):
         return bound
     return functools.partial(call, bound)
@@ -958,6 +960,14 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
+    if isinstance(fn, type) and tensor.computes_attributes(fn):
+        raise errors.UnsupportedError(
+            f"an object of class {fn.__name__} made in the function: its class computes "
+            "attributes (__getattr__ or __getattribute__), which would run once, while the "
+            "graph is built",
+            loc=origin.current_location(),
+            construct="object of a class with __getattr__",
+        )
     result = calls.call_user(fn, args, kwargs, sys.modules[__name__])
     if isinstance(fn, type):
         made_objects.note_made(result)
