@@ -117,6 +117,8 @@ class StaticFunction:
             if result is not layout_check.MISS:
                 return result
         fast = not kwargs and len(args) == self._fast_arity
+        if fast and any(tensor.computes_attributes(type(a)) for a in args):
+            fast = False  # a.dtype would run the class's own __getattr__
         if fast:
             try:  # all arguments arrays: the quickest key
                 layout = tuple([(type(a), a.dtype, a.shape) for a in args])

@@ -579,3 +579,127 @@ def test_a_while_condition_with_an_effect_acts_once_per_test(capsys):
     got = tg.to_static(_prints_in_its_condition, fallback="error")(np.zeros(2))
     assert capsys.readouterr().out == eager_output
     assert np.array_equal(got, expected)
+
+
+class _Truthy:
+    """A user object whose truth is its own: ``__bool__`` prints and tests a tensor; ``__len__``
+    disagrees with it (Python asks ``__bool__`` first)."""
+
+    def __init__(self, x):
+        self.x = x
+        self.items = [1, 2, 3]
+
+    def __bool__(self):
+        print("bool", self.x.shape)
+        return bool(self.x.sum() > 0)
+
+    def __len__(self):
+        print("len")
+        return len(self.items)
+
+
+def _truth_uses(o, x):
+    a = x + 1 if o else x - 1
+    if o and x.max() > 1:
+        a = a * 2
+    n = 0
+    while o and n < 3:
+        n += 1
+        o.x = o.x - 1
+    return a, n, bool(o), not o
+
+
+def _truth_of_made(x):
+    return _truth_uses(_Truthy(x), x)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([-1.0, 0.5]), np.array([5.0, 5.0])])
+@pytest.mark.parametrize("fn", [_truth_uses, _truth_of_made])
+def test_a_user_objects_truth_is_its_converted_bool_each_call(fn, x, capsys, recwarn):
+    """``if o``, ``o and ...``, ``while o``, ``bool(o)`` and ``not o`` call the class's own
+    ``__bool__`` (not ``__len__``) as converted code: its print happens when the graph runs, each
+    call, and is not printed once more while the graph is built (an object made in the function
+    printed ``bool <SymbolicTensor ...>`` and then fell back)."""
+    args = (_Truthy(x), x) if fn is _truth_uses else (x,)
+    want = fn(*args)
+    eager_out = capsys.readouterr().out
+    args = (_Truthy(x), x) if fn is _truth_uses else (x,)
+    got = tg.to_static(fn)(*args)
+    assert capsys.readouterr().out == eager_out
+    assert [type(v) for v in got] == [type(v) for v in want]
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:] == want[1:]
+    assert not [w for w in recwarn if issubclass(w.category, tg.FallbackWarning)]
+
+
+class _Computed:
+    """Attributes it does not hold are computed, with a print."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def __getattr__(self, name):
+        print("getattr", name)
+        return 5
+
+
+def _reads_computed(g, x):
+    return x + g.zz
+
+
+def _makes_computed(x):
+    g = _Computed(x)
+    return g.x + g.zz
+
+
+@pytest.mark.parametrize("fn", [_reads_computed, _makes_computed])
+def test_a_class_that_computes_attributes_runs_eagerly(fn, capsys):
+    """A read that reaches ``__getattr__`` ran it once while the graph was built (an object made
+    in the function: later calls printed nothing), or at each call for the layout probes and the
+    guards (an argument: ``getattr dtype``, ``getattr shape``, ``getattr zz`` twice); the function
+    now runs eagerly, naming the class."""
+    x = np.array([1.0, 2.0])
+    args = (_Computed(1), x) if fn is _reads_computed else (x,)
+    want = fn(*args)
+    eager_out = capsys.readouterr().out
+    static = tg.to_static(fn)
+    with pytest.warns(tg.FallbackWarning, match="__getattr__"):
+        got = static(*args)
+    for _ in range(2):
+        np.testing.assert_array_equal(got, want)
+        assert capsys.readouterr().out == eager_out
+        got = static(*args)
+
+
+class _Running:
+    """A running count whose ``mean`` (named like an array method) prints and tests it."""
+
+    def __init__(self):
+        self.k = 0
+
+    def mean(self):
+        print("mean", self.k)
+        return max(self.k, 1)
+
+
+def _counts_then_means(o, x):
+    for v in x:
+        if v > 0:
+            o.k += 1
+    return o.mean()
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0, -3.0]), np.array([-1.0, -2.0, -3.0])])
+def test_an_argument_objects_method_named_like_an_array_method_is_converted(x, capsys, recwarn):
+    """``o.mean()`` of an object passed in ran as plain Python while the graph was built: it
+    printed ``mean <SymbolicTensor ...>`` and fell back on ``max`` of a tensor count."""
+    eager_o = _Running()
+    want = _counts_then_means(eager_o, x)
+    eager_out = capsys.readouterr().out
+    static = tg.to_static(_counts_then_means)
+    for _ in range(2):
+        o = _Running()
+        assert static(o, x) == want
+        assert type(o.k) is type(eager_o.k) and o.k == eager_o.k
+        assert capsys.readouterr().out == eager_out
+    assert not [w for w in recwarn if issubclass(w.category, tg.FallbackWarning)]

@@ -356,6 +356,13 @@ class ObjectState:
         special = self._class_attribute(proxy, name)
         if special is not _MISSING:
             return special
+        if tensor.computes_attributes(type(obj)) and name not in getattr(obj, "__dict__", {}):
+            raise errors.UnsupportedError(
+                f"attribute '{name}' of {proxy._tg_label}, whose class "
+                f"{type(obj).__name__} computes attributes (__getattr__ or __getattribute__)",
+                loc=origin.current_location(),
+                construct="attribute computed by __getattr__",
+            )
         try:
             raw = getattr(obj, name)
         except AttributeError:

@@ -41,6 +41,7 @@ from tograph.staging import (
     loop_hints,
     made_objects,
     numpy_callbacks,
+    objects,
     optional,
     ordering,
     reads,
@@ -84,6 +85,37 @@ def _check_defined(value: Any, what: str) -> None:
 # ---- statements -----------------------------------------------------------------------------
 
 
+def user_truth(value: Any) -> Any:
+    """``value``'s truth as Python's ``bool`` finds it when ``value`` is a user object (one made
+    in the function or reached from the arguments): its class's ``__bool__``, else its
+    ``__len__`` compared with 0, called as converted code (its prints and tensor tests happen
+    when the graph runs, not once while it is built); True when it defines neither. Any other
+    value is returned as it is, for the caller to test."""
+    if type(value) is objects.TracedObject:
+        cls: type = type(value._tg_obj)
+
+        def invoke(name: str) -> Any:
+            return value._tg_state.call_method(value, name, (), {})
+
+    elif tensor.is_user_object(value):
+        cls = type(value)
+
+        def invoke(name: str) -> Any:
+            return call(getattr(value, name))
+
+    else:
+        return value
+    if getattr(cls, "__bool__", None) is not None:
+        result = invoke("__bool__")
+        if not tensor.is_symbolic(result) and type(result) is not bool:
+            raise TypeError(f"__bool__ should return bool, returned {type(result).__name__}")
+        return result
+    if getattr(cls, "__len__", None) is not None:
+        length = invoke("__len__")
+        return length != 0 if tensor.is_symbolic(length) else bool(operator.index(length))
+    return True
+
+
 def if_stmt(
     test: Any,
     body: Callable[..., State],
@@ -97,7 +129,7 @@ def if_stmt(
     The branches take and return the values of all of ``names``; only ``outputs`` are live after.
     """
     _check_defined(test, "an if condition")
-    test = lists.truth(test)
+    test = lists.truth(user_truth(test))
     if tensor.is_symbolic(test):
         body, orelse = reads.refine(test, body, orelse, state)
         values = control_flow.cond(test, body, orelse, _tensor_lists(state), tuple(names))
@@ -118,7 +150,7 @@ def while_stmt(
         mark = _mark()
         cond = test(*state)
         _check_defined(cond, "a while condition")
-        cond = lists.truth(cond)
+        cond = lists.truth(user_truth(cond))
         if tensor.is_symbolic(cond):
             _retract_test_since(mark)
             break
@@ -352,6 +384,11 @@ def and_(left: Callable[[], Any], right: Callable[[], Any], condition: bool = Fa
     operands are their truths, which merge where the operands themselves may not (a flag and an
     array of one element)."""
     value = left()
+    if _has_user_truth(value):
+        truth = _user_truth_of(value, condition, "and")
+        if not tensor.is_symbolic(truth):
+            return right() if truth else value
+        value, right = truth, _truth_after(right)
     if tensor.is_symbolic(value):
         if condition:
             value, right = _truth_of(value), _truth_after(right)
@@ -365,6 +402,11 @@ def or_(left: Callable[[], Any], right: Callable[[], Any], condition: bool = Fal
     """``left() or right()``, lazily as in Python, also for tensors (``condition`` as for
     ``and_``)."""
     value = left()
+    if _has_user_truth(value):
+        truth = _user_truth_of(value, condition, "or")
+        if not tensor.is_symbolic(truth):
+            return value if truth else right()
+        value, right = truth, _truth_after(right)
     if tensor.is_symbolic(value):
         if condition:
             value, right = _truth_of(value), _truth_after(right)
@@ -372,6 +414,25 @@ def or_(left: Callable[[], Any], right: Callable[[], Any], condition: bool = Fal
         reads.implies(value, result, conjunction=False)
         return result
     return value or right()
+
+
+def _has_user_truth(value: Any) -> bool:
+    return type(value) is objects.TracedObject or (
+        not tensor.is_tensor(value) and tensor.is_user_object(value)
+    )
+
+
+def _user_truth_of(value: Any, condition: bool, op: str) -> Any:
+    """The truth of a user object operand of ``and``/``or`` (``user_truth``); one known only
+    when the graph runs is refused where the expression's value is the object itself."""
+    truth = user_truth(value)
+    if tensor.is_symbolic(truth) and not condition:
+        raise errors.UnsupportedError(
+            f"'{op}' with a user object whose truth is a tensor, as a value",
+            loc=origin.current_location(),
+            construct=f"'{op}' on a user object with a tensor truth",
+        )
+    return truth
 
 
 def _truth_of(value: Any) -> Any:
@@ -387,7 +448,7 @@ def _truth_after(operand: Callable[[], Any]) -> Callable[[], Any]:
 def not_(value: Any) -> Any:
     """``not value``: a Python bool, also of a tensor (a weak bool computed when the graph runs)
     or a tensor list (whether it is empty: ``lists.truth``)."""
-    value = lists.truth(value)
+    value = lists.truth(user_truth(value))
     if tensor.is_symbolic(value):
         return elementwise.python_not(value)
     return not value
@@ -409,7 +470,7 @@ def not_in(item: Any, container: Any) -> Any:
 def if_exp(test: Any, body: Callable[[], Any], orelse: Callable[[], Any]) -> Any:
     """``body() if test else orelse()``."""
     _check_defined(test, "a conditional expression")
-    test = lists.truth(test)
+    test = lists.truth(user_truth(test))
     if tensor.is_symbolic(test):
         return _select(test, body, orelse)
     return body() if test else orelse()
@@ -775,7 +836,7 @@ def call_outside(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
 
 def assert_(test: Any, message: Callable[[], Any]) -> None:
     """``assert test, message``: checked when the graph runs if the test is a tensor."""
-    test = lists.truth(test)
+    test = lists.truth(user_truth(test))
     if tensor.is_symbolic(test):
         effects.assert_(test, *text.message_parts(message()))
         return
@@ -857,6 +918,8 @@ def method(receiver: Any, name: str) -> Any:
         kind = builtin_calls.eager_type(receiver).__name__
         raise AttributeError(f"'{kind}' object has no attribute '{name}'")
     bound = getattr(receiver, name)
+    if type(receiver) is objects.TracedObject:  # an argument object's method: converted too
+        return functools.partial(call, bound)
     if tensor.is_tensor(receiver) or not tensor.is_user_object(receiver):
         return bound
     return functools.partial(call, bound)
@@ -882,6 +945,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return ordering.LIST_METHODS[fn.__name__](
             sys.modules[__name__], fn.__self__, *args, **kwargs
         )
+    if fn is bool and len(args) == 1 and not kwargs and _has_user_truth(args[0]):
+        args = (user_truth(args[0]),)  # its __bool__ (or __len__), converted
     handler = builtin_calls.HANDLERS.get(fn) if hashable else None
     if handler is not None:
         return handler(*args, **kwargs)
@@ -898,6 +963,14 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return drawing(*args, **kwargs)
     if hashable and dispatch.is_numpy(fn) and tensor.contains_symbolic((args, kwargs)):
         return array_lists.call(fn, args, kwargs)
+    if isinstance(fn, type) and tensor.computes_attributes(fn):
+        raise errors.UnsupportedError(
+            f"an object of class {fn.__name__} made in the function: its class computes "
+            "attributes (__getattr__ or __getattribute__), which would run once, while the "
+            "graph is built",
+            loc=origin.current_location(),
+            construct="object of a class with __getattr__",
+        )
     result = calls.call_user(fn, args, kwargs, sys.modules[__name__])
     if isinstance(fn, type):
         made_objects.note_made(result)

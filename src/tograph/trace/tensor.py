@@ -832,6 +832,21 @@ def is_user_object(value: Any) -> bool:
     return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
 
 
+@functools.cache
+def computes_attributes(cls: type) -> bool:
+    """Whether ``cls`` computes attribute reads with code of its own (a ``__getattr__``, or a
+    ``__getattribute__`` other than ``object``'s): such a read may print, count or draw, so
+    reading it while a graph is built (or probing it for a layout) is not what eager does."""
+    module = getattr(cls, "__module__", "") or ""
+    if module == "builtins" or module.split(".")[0] in ("numpy", "tograph"):
+        return False
+    for base in getattr(cls, "__mro__", ()):
+        for name in ("__getattr__", "__getattribute__"):
+            if isinstance(vars(base).get(name), pytypes.FunctionType):
+                return True  # Python code of the user's (a C type's slot is its own business)
+    return False
+
+
 def attribute_values(value: Any) -> list[Any]:
     """The values of a user object's own attributes, in its ``__dict__`` and its slots."""
     found = list(getattr(value, "__dict__", {}).values())
