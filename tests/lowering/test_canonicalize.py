@@ -698,3 +698,24 @@ def test_attributes_are_set_through_the_runtime():
             return x
         """,
     )
+
+
+def test_a_set_display_has_its_items_stored_like_a_list():
+    # A set display has no ``ctx``: reading it as a list crashed every function holding
+    # one (``s in {1.0}``), which then ran eagerly.
+    expect(
+        """
+        def f(x):
+            a = []
+            b = a
+            b.append(x)
+            return {1.0, b}, x in {1.0}
+        """,
+        """
+        def f(x):
+            a = []
+            b = _t.shared(a)
+            b = _t.list_append(b, x)
+            return {1.0, _t.shared(b)}, _t.in_(x, {1.0})
+        """,
+    )

@@ -414,3 +414,21 @@ def passed_to_an_unconvertible_function(x):
 def test_a_choice_passed_to_a_function_that_cannot_be_converted_runs_eagerly(x):
     cf = assert_matches_eager(passed_to_an_unconvertible_function, x, compiles=False)
     assert "source" in cf.fallback
+
+
+def equal_but_distinct_labels(x, name, other):
+    if x.sum() > 0:
+        return name
+    return other if x.sum() > -5 else None
+
+
+def test_equal_but_distinct_options_are_the_very_object_eager_returns():
+    # Options were told apart by value: a string argument equal to another (or to a constant)
+    # was one option, and the graph gave back the first of the two for both.
+    name, other = "".join(["ab", "c"]), "".join(["ab", "c"])
+    static = tg.to_static(equal_but_distinct_labels)
+    for x in [np.array([1.0]), np.array([-1.0]), np.array([-9.0])]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tg.FallbackWarning)
+            got = static(x, name, other)
+        assert got is equal_but_distinct_labels(x, name, other)

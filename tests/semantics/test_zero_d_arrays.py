@@ -257,3 +257,24 @@ def test_fuzz_seed_5205_warns_as_eager(tmp_path):
     program = execution.load(programs.generate(5205, programs.ALL_FEATURES).source, tmp_path)
     for variant in (0, 1):
         _assert_as_eager(program.f, *program.make_args(variant))
+
+
+def _numpy_scalar_on_the_left(z, x):
+    y = z if x.sum() > 0 else z[()]
+    return np.float32(2) ** y
+
+
+def test_numpy_scalar_operator_of_a_0d_array_on_some_paths_runs_eagerly():
+    # ``np.float32(2) ** y`` became a host call of np.power, which warned "overflow
+    # encountered in power" on the path where eager's scalar arithmetic warns "... in scalar
+    # power": it now runs eagerly, naming the construct.
+    static = tg.to_static(_numpy_scalar_on_the_left)
+    seen = []
+    for x in [np.ones(1), -np.ones(1)]:
+        args = (np.array(200, np.uint8), x)
+        eager, _, eager_warnings, _ = _outcome(_numpy_scalar_on_the_left, args)
+        compiled, _, compiled_warnings, fallbacks = _outcome(static, args)
+        assert type(compiled) is type(eager)
+        assert compiled_warnings == eager_warnings
+        seen += fallbacks
+    assert any("0-d array on some paths" in f for f in seen), seen

@@ -214,7 +214,11 @@ class _Canonicalize(nodes.Transformer):
         return node
 
     visit_Tuple = visit_List
-    visit_Set = visit_List
+
+    def visit_Set(self, node: gast.Set) -> Any:  # a display, always read: no ``ctx``
+        self.generic_visit(node)
+        node.elts = [self._stored(e) for e in node.elts]
+        return node
 
     def visit_Dict(self, node: gast.Dict) -> Any:
         self.generic_visit(node)

@@ -269,11 +269,32 @@ def _eligible(a: Any, b: Any) -> bool:
         return False
     if not any(isinstance(v, Choice) or _label(v) for v in (a, b)):
         return False
+    _refuse_equal_twins(a, b)
     if isinstance(a, Choice) and isinstance(b, Choice):
         return a.options != b.options
     if isinstance(a, Choice) or isinstance(b, Choice):
         return True
     return _key(a) != _key(b)
+
+
+def _refuse_equal_twins(a: Any, b: Any) -> None:
+    """Refuses two options that are equal (by type and value) but not the very same object
+    (``"a b"`` from two functions, a string argument equal to a constant): the choice would
+    hold one for both, and eager's ``is`` and identity of the result tell them apart."""
+    sides = [v.options.values if isinstance(v, Choice) else (v,) for v in (a, b)]
+    if not all(isinstance(v.options, Options) for v in (a, b) if isinstance(v, Choice)):
+        return
+    for u in sides[0]:
+        for v in sides[1]:
+            if u is not v and _key(u) == _key(v):
+                raise errors.UnsupportedError(
+                    f"a value that is {u!r} on one path and an equal but distinct {v!r} on "
+                    "another, depending on a tensor test (the graph would give back one object "
+                    "for both)",
+                    loc=origin.current_location(),
+                    hint="use the same constant on both paths",
+                    construct="constant chosen by a tensor test",
+                )
 
 
 def _values(value: Any) -> tuple[Any, ...]:

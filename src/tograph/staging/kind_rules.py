@@ -69,6 +69,11 @@ def propagate(
     options = [_options(a, t) for a, t in zip(args, in_types)]
     if prim.name in _BY_ARRAY and _array_on_some_paths(args, options):
         _by_path(prim, params, args, result)
+    host_ufunc = getattr(params.get("fn"), "fn", None) if prim.name == "numpy_call" else None
+    if isinstance(host_ufunc, np.ufunc) and _array_on_some_paths(args, options):
+        # ``np.float32(2) ** y``: the ufunc called on the operands, where eager's operator on
+        # NumPy scalars is their own arithmetic ("overflow encountered in scalar power")
+        raise _refused_array(host_ufunc.__name__)
     graph_outs = [carried.type_of(out) for out in outs]
     combos = _one_per_set(options) if prim.name in _BY_SET else itertools.product(*options)
     given = [
