@@ -234,11 +234,8 @@ def eager_type(value: tensor.TensorBase) -> type:
     ndarray, or the NumPy scalar type of its dtype."""
     t = value.type
     if t.weak:
-        return _PYTHON_TYPES[t.dtype.kind]
+        return tensor.PYTHON_TYPES[t.dtype.kind]
     return np.ndarray if value.is_array else t.dtype.type  # type: ignore[no-any-return]
-
-
-_PYTHON_TYPES: dict[str, type] = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
 def _eager_types(value: tensor.SymbolicTensor) -> set[type]:

@@ -914,9 +914,7 @@ def method(receiver: Any, name: str) -> Any:
     tensor's, an array's or a builtin value's as it is; a user object's (a running-statistics
     class's ``mean``) goes through ``call``, which converts it, so that its prints and tensor
     tests happen when the graph runs."""
-    if tensor.python_type_lacks(receiver, name):  # ``n.sum()`` where eager's ``n`` is an int
-        kind = builtin_calls.eager_type(receiver).__name__
-        raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+    tensor.check_number_attribute(receiver, name)  # ``n.sum()`` where eager's ``n`` is an int
     bound = getattr(receiver, name)
     if type(receiver) is objects.TracedObject:  # an argument object's method: converted too
         return functools.partial(call, bound)

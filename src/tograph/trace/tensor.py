@@ -217,24 +217,23 @@ class _FlatReader:
         )
 
 
-_PYTHON_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+PYTHON_TYPES: dict[str, type] = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
-def python_type_lacks(value: Any, name: str) -> bool:
-    """Whether ``value`` is a tensor standing for a Python number (weak) whose type has no
-    attribute ``name`` (``n.shape`` where eager's ``n`` is an ``int``)."""
-    if not isinstance(value, TensorBase) or not value.type.weak:
-        return False
-    return not hasattr(_PYTHON_TYPES[value.type.dtype.kind], name)
+def check_number_attribute(value: Any, name: str) -> None:
+    """Raises eager's ``AttributeError`` when ``value`` is a tensor standing for a Python number
+    (weak) whose type has no attribute ``name`` (``n.shape`` where eager's ``n`` is an ``int``)."""
+    if isinstance(value, TensorBase) and value.type.weak:
+        kind = PYTHON_TYPES[value.type.dtype.kind]
+        if not hasattr(kind, name):
+            raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
 
 
 def _number_attribute(value: Any, name: str) -> None:
-    """Raises eager's ``AttributeError`` for an array attribute of a tensor that stands for a
-    Python number, when the user's converted code asks for it (the compiler's own code reads
-    these of every tensor)."""
-    if python_type_lacks(value, name) and origin.is_converted(sys._getframe(2).f_code):
-        kind = _PYTHON_TYPES[value.type.dtype.kind].__name__
-        raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+    """``check_number_attribute`` when the user's converted code asks for the attribute (the
+    compiler's own code reads these of every tensor)."""
+    if origin.is_converted(sys._getframe(2).f_code):
+        check_number_attribute(value, name)
 
 
 def _is_operand(value: Any) -> bool:
